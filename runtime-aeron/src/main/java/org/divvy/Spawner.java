@@ -1,0 +1,29 @@
+package org.divvy;
+
+import org.divvy.scheduling.Spawns;
+
+/**
+ * The base of every generated spawner interface ({@code FibSpawner} for a class {@code Fib}): gives
+ * the class {@link #sync()} and {@link #abort()}.
+ */
+public interface Spawner {
+    /**
+     * Waits until every job spawned by the current invocation has finished, running other work
+     * (local first, then stolen) meanwhile. Rethrows the first failure (lowest child index) of a child
+     * that has no failure callback, with the others suppressed; remaining children are aborted then.
+     * Inlets registered on the children's handles run here, on this thread.
+     */
+    default void sync() {
+        Spawns.sync();
+    }
+
+    /**
+     * Cancels every outstanding child of the current invocation, wherever it runs: queued children
+     * never start, running ones stop at their next spawn or sync. Their handles then throw
+     * {@link JobAbortedException}. Returns at once; a following {@code sync()} waits for running
+     * children to stop.
+     */
+    default void abort() {
+        Spawns.abort();
+    }
+}

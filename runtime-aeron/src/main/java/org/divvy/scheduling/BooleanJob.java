@@ -1,0 +1,56 @@
+package org.divvy.scheduling;
+
+import java.util.function.Consumer;
+
+import org.divvy.BooleanSpawn;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+
+/** A job of a spawnable method returning {@code boolean}; generated code implements {@link #call()}. */
+public abstract class BooleanJob extends Job implements BooleanSpawn {
+    /** The result; defined once the job has completed normally. */
+    protected boolean result;
+
+    /** Runs the spawnable method on the job's receiver and arguments. */
+    protected abstract boolean call() throws Throwable;
+
+    @Override
+    protected final void compute() throws Throwable {
+        result = call();
+    }
+
+    @Override
+    public final boolean get() {
+        checkReadable();
+        return result;
+    }
+
+    @Override
+    public final BooleanSpawn onResult(final BooleanSpawn.BooleanConsumer callback) {
+        setResultCallback(callback);
+        return this;
+    }
+
+    @Override
+    public final BooleanSpawn onFailure(final Consumer<? super Throwable> callback) {
+        setFailureCallback(callback);
+        return this;
+    }
+
+    @Override
+    protected final void runResultCallback() {
+        if (resultCallback != null) {
+            ((BooleanSpawn.BooleanConsumer)resultCallback).accept(result);
+        }
+    }
+
+    @Override
+    protected final void writeResult(final WireWriter writer) {
+        writer.writeBoolean(result);
+    }
+
+    @Override
+    protected final void readResult(final WireReader reader) {
+        result = reader.readBoolean();
+    }
+}

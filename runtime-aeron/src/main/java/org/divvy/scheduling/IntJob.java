@@ -1,0 +1,56 @@
+package org.divvy.scheduling;
+
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import org.divvy.IntSpawn;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+
+/** A job of a spawnable method returning {@code int}; generated code implements {@link #call()}. */
+public abstract class IntJob extends Job implements IntSpawn {
+    /** The result; defined once the job has completed normally. */
+    protected int result;
+
+    /** Runs the spawnable method on the job's receiver and arguments. */
+    protected abstract int call() throws Throwable;
+
+    @Override
+    protected final void compute() throws Throwable {
+        result = call();
+    }
+
+    @Override
+    public final int get() {
+        checkReadable();
+        return result;
+    }
+
+    @Override
+    public final IntSpawn onResult(final IntConsumer callback) {
+        setResultCallback(callback);
+        return this;
+    }
+
+    @Override
+    public final IntSpawn onFailure(final Consumer<? super Throwable> callback) {
+        setFailureCallback(callback);
+        return this;
+    }
+
+    @Override
+    protected final void runResultCallback() {
+        if (resultCallback != null) {
+            ((IntConsumer)resultCallback).accept(result);
+        }
+    }
+
+    @Override
+    protected final void writeResult(final WireWriter writer) {
+        writer.writeInt(result);
+    }
+
+    @Override
+    protected final void readResult(final WireReader reader) {
+        result = reader.readInt();
+    }
+}

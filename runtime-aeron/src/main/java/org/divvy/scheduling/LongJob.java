@@ -1,0 +1,56 @@
+package org.divvy.scheduling;
+
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.divvy.LongSpawn;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+
+/** A job of a spawnable method returning {@code long}; generated code implements {@link #call()}. */
+public abstract class LongJob extends Job implements LongSpawn {
+    /** The result; defined once the job has completed normally. */
+    protected long result;
+
+    /** Runs the spawnable method on the job's receiver and arguments. */
+    protected abstract long call() throws Throwable;
+
+    @Override
+    protected final void compute() throws Throwable {
+        result = call();
+    }
+
+    @Override
+    public final long get() {
+        checkReadable();
+        return result;
+    }
+
+    @Override
+    public final LongSpawn onResult(final LongConsumer callback) {
+        setResultCallback(callback);
+        return this;
+    }
+
+    @Override
+    public final LongSpawn onFailure(final Consumer<? super Throwable> callback) {
+        setFailureCallback(callback);
+        return this;
+    }
+
+    @Override
+    protected final void runResultCallback() {
+        if (resultCallback != null) {
+            ((LongConsumer)resultCallback).accept(result);
+        }
+    }
+
+    @Override
+    protected final void writeResult(final WireWriter writer) {
+        writer.writeLong(result);
+    }
+
+    @Override
+    protected final void readResult(final WireReader reader) {
+        result = reader.readLong();
+    }
+}

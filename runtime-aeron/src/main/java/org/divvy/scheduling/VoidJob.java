@@ -1,0 +1,50 @@
+package org.divvy.scheduling;
+
+import java.util.function.Consumer;
+
+import org.divvy.VoidSpawn;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+
+/** A job of a spawnable method returning {@code void}; generated code implements {@link #call()}. */
+public abstract class VoidJob extends Job implements VoidSpawn {
+    /** Runs the spawnable method on the job's receiver and arguments. */
+    protected abstract void call() throws Throwable;
+
+    @Override
+    protected final void compute() throws Throwable {
+        call();
+    }
+
+    @Override
+    public final void get() {
+        checkReadable();
+    }
+
+    @Override
+    public final VoidSpawn onResult(final Runnable callback) {
+        setResultCallback(callback);
+        return this;
+    }
+
+    @Override
+    public final VoidSpawn onFailure(final Consumer<? super Throwable> callback) {
+        setFailureCallback(callback);
+        return this;
+    }
+
+    @Override
+    protected final void runResultCallback() {
+        if (resultCallback != null) {
+            ((Runnable)resultCallback).run();
+        }
+    }
+
+    @Override
+    protected final void writeResult(final WireWriter writer) {
+    }
+
+    @Override
+    protected final void readResult(final WireReader reader) {
+    }
+}

@@ -1,0 +1,136 @@
+package org.divvy.wire;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Appends values to a growable buffer in Divvy's body encoding; the counterpart of {@link WireReader}.
+ * Generated codecs call it; users never do.
+ *
+ * <p>Encoding, little-endian throughout: fixed-width primitives ({@code boolean} and {@code byte} 1
+ * byte, {@code short}/{@code char} 2, {@code int}/{@code float} 4, {@code long}/{@code double} 8); a
+ * length as an {@code int} where {@value #NULL_LENGTH} means null; a string as its UTF-8 length then its
+ * bytes; a nullable object as a presence byte (0 absent, 1 present) then its fields.
+ *
+ * <p>One writer is owned by one thread and reused: {@link #reset()} rewinds it without allocating.
+ */
+public final class WireWriter {
+    /** The length written for a null array, string or collection. */
+    public static final int NULL_LENGTH = -1;
+
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private final ExpandableArrayBuffer buffer;
+    private int position;
+
+    public WireWriter() {
+        this(256);
+    }
+
+    public WireWriter(final int initialCapacity) {
+        buffer = new ExpandableArrayBuffer(initialCapacity);
+    }
+
+    /** Rewinds to the start, keeping the buffer. */
+    public WireWriter reset() {
+        position = 0;
+        return this;
+    }
+
+    /** The number of bytes written since the last reset. */
+    public int length() {
+        return position;
+    }
+
+    /** The buffer holding bytes {@code [0, length())}. */
+    public MutableDirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** A copy of the bytes written; for tests and slow paths. */
+    public byte[] toByteArray() {
+        final byte[] bytes = new byte[position];
+        buffer.getBytes(0, bytes);
+        return bytes;
+    }
+
+    public WireWriter writeBoolean(final boolean value) {
+        buffer.putByte(position, value ? (byte)1 : (byte)0);
+        position += 1;
+        return this;
+    }
+
+    public WireWriter writeByte(final byte value) {
+        buffer.putByte(position, value);
+        position += 1;
+        return this;
+    }
+
+    public WireWriter writeShort(final short value) {
+        buffer.putShort(position, value, ORDER);
+        position += 2;
+        return this;
+    }
+
+    public WireWriter writeChar(final char value) {
+        buffer.putChar(position, value, ORDER);
+        position += 2;
+        return this;
+    }
+
+    public WireWriter writeInt(final int value) {
+        buffer.putInt(position, value, ORDER);
+        position += 4;
+        return this;
+    }
+
+    public WireWriter writeLong(final long value) {
+        buffer.putLong(position, value, ORDER);
+        position += 8;
+        return this;
+    }
+
+    public WireWriter writeFloat(final float value) {
+        buffer.putFloat(position, value, ORDER);
+        position += 4;
+        return this;
+    }
+
+    public WireWriter writeDouble(final double value) {
+        buffer.putDouble(position, value, ORDER);
+        position += 8;
+        return this;
+    }
+
+    /** Writes the length of an array or collection that follows, or {@link #NULL_LENGTH} for null. */
+    public WireWriter writeLength(final int length) {
+        return writeInt(length);
+    }
+
+    /** Writes the presence byte of a nullable object: false for null. */
+    public WireWriter writePresence(final boolean present) {
+        return writeBoolean(present);
+    }
+
+    /** Writes a nullable string as its UTF-8 length and bytes. */
+    public WireWriter writeString(final String value) {
+        if (value == null) {
+            return writeInt(NULL_LENGTH);
+        }
+        final byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        writeInt(utf8.length);
+        buffer.putBytes(position, utf8);
+        position += utf8.length;
+        return this;
+    }
+
+    /** Writes raw bytes (no length); for callers that wrote the length themselves. */
+    public WireWriter writeBytes(final byte[] bytes, final int offset, final int length) {
+        buffer.putBytes(position, bytes, offset, length);
+        position += length;
+        return this;
+    }
+}
