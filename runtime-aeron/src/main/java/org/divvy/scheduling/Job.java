@@ -1,5 +1,7 @@
 package org.divvy.scheduling;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
 import org.divvy.Handle;
@@ -52,14 +54,208 @@ public abstract class Job implements Handle {
     protected abstract void runResultCallback();
 
     // ---------------------------------------------------------------------------------------------
-    // Scheduler-owned state and operations. The scheduler implementation fills these in.
+    // Scheduler-owned state. Which thread writes each field is noted on it; see WorkStealingDeque's
+    // overview for the whole protocol. Every field widens every job (the spawn path's only allocation),
+    // so state that a few jobs need shares fields (nextCompletion, remoteStamp).
     // ---------------------------------------------------------------------------------------------
+
+    static final int NEW = 0;
+    static final int RUNNING = 1;
+    static final int DONE = 2;
+    static final int FAILED = 3;
+    static final int CANCELLED = 4;
 
     /** The inlet registered for the result, typed by the subclass; null when none. */
     protected Object resultCallback;
 
     /** The inlet registered for a failure; null when none. */
     Consumer<? super Throwable> failureCallback;
+
+    /** The invocation that spawned this job; null for a root (or, later, a job whose parent is remote). */
+    Job parent;
+
+    /** Index among the parent's children, counting every spawn of that invocation across syncs. */
+    int childIndex;
+
+    /**
+     * NEW, RUNNING, DONE, FAILED or CANCELLED. Leaves NEW by CAS where two parties can race (a thief and
+     * the parent's abort), so exactly one runs or cancels it; see WorkStealingDeque's overview.
+     */
+    volatile int status;
+
+    /** Set (by any thread) when this running job should stop at its next spawn or sync. */
+    volatile boolean cancelRequested;
+
+    /**
+     * Whether an inlet was registered on a child of this frame since its last sync (owner only). An
+     * inlet is registered after spawn published the child, so the child may finish without seeing it;
+     * sync then finds such children in the children list.
+     */
+    boolean inletsRegistered;
+
+    /** Whether this job's result inlet has run (the parent's thread only). */
+    boolean inletDelivered;
+
+    /** The exception of a FAILED job; written before the status is published. */
+    Throwable exception;
+
+    /** Children spawned by this invocation so far; written only by the thread running this job. */
+    int spawned;
+
+    /**
+     * Children finished on the thread running this job (popped from its own deque, or cancelled by it):
+     * a plain counter, since only that thread touches it.
+     */
+    int completedLocally;
+
+    /** Children finished by other threads (stolen ones); incremented atomically. */
+    volatile int completed;
+
+    /**
+     * The value of {@link #spawned} when this invocation's last sync completed: a child's value is
+     * readable iff its {@link #childIndex} is below it (it was spawned before a completed sync). Written
+     * only by the thread running this job.
+     */
+    int syncedSpawns;
+
+    /**
+     * The children spawned since the last completed sync, newest first. Written by the owner with
+     * release semantics (no fence on the spawn path); read by aborting threads with acquire semantics.
+     */
+    Job firstChild;
+
+    /** The next older sibling in the parent's {@link #firstChild} list; fixed before publication. */
+    Job nextSibling;
+
+    /** The thread parked in this invocation's sync, unparked when a child finishes or on abort. */
+    volatile Thread waiter;
+
+    /** Lock-free stack of finished children that need parent-side work (an inlet, or a failure). */
+    volatile Job completionHead;
+
+    /** Link in the parent's completion stack, later in the list of failures one sync found. */
+    Job nextCompletion;
+
+    /**
+     * The stamp of a job decoded from the wire, whose parent is on another node; null otherwise. (The
+     * place to hang further remote-origin data, so local jobs pay one null field for all of it.)
+     */
+    Stamp remoteStamp;
+
+    private static final VarHandle STATUS;
+    private static final VarHandle COMPLETED;
+    private static final VarHandle COMPLETION_HEAD;
+    private static final VarHandle FIRST_CHILD;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATUS = lookup.findVarHandle(Job.class, "status", int.class);
+            COMPLETED = lookup.findVarHandle(Job.class, "completed", int.class);
+            COMPLETION_HEAD = lookup.findVarHandle(Job.class, "completionHead", Job.class);
+            FIRST_CHILD = lookup.findVarHandle(Job.class, "firstChild", Job.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** NEW to RUNNING without CAS: for a job its parent's own thread took, which nobody else can cancel. */
+    final void startLocally() {
+        STATUS.setRelease(this, RUNNING);
+    }
+
+    /** NEW to RUNNING; false if the job was cancelled first (the canceller has counted it complete). */
+    final boolean tryStart() {
+        return STATUS.compareAndSet(this, NEW, RUNNING);
+    }
+
+    /** Publishes the final status; the result or exception was written before (release). */
+    final void finish(final int outcome) {
+        STATUS.setRelease(this, outcome);
+    }
+
+    /** Owner: links a new child at the head of the children list. */
+    final void linkChild(final Job child) {
+        child.nextSibling = firstChild;
+        FIRST_CHILD.setRelease(this, child);
+    }
+
+    /** Owner, after a completed sync: every child is done, so none needs to be found for abort. */
+    final void clearChildren() {
+        FIRST_CHILD.setRelease(this, (Job)null);
+    }
+
+    /** Any thread: the newest child, for an abort scan. */
+    final Job firstChildAcquire() {
+        return (Job)FIRST_CHILD.getAcquire(this);
+    }
+
+    /** NEW to CANCELLED; false if it already started (or ended). */
+    final boolean tryCancel() {
+        return STATUS.compareAndSet(this, NEW, CANCELLED);
+    }
+
+    /** Counts one finished child of this frame and returns the new count. */
+    final int countCompletedChild() {
+        return (int)COMPLETED.getAndAdd(this, 1) + 1;
+    }
+
+    /** Pushes a finished child on this frame's completion stack (any thread). */
+    final void pushCompletion(final Job child) {
+        Job head;
+        do {
+            head = completionHead;
+            child.nextCompletion = head;
+        } while (!COMPLETION_HEAD.compareAndSet(this, head, child));
+    }
+
+    /** Takes the whole completion stack (owner only); null when empty. */
+    final Job takeCompletions() {
+        return completionHead == null ? null : (Job)COMPLETION_HEAD.getAndSet(this, (Job)null);
+    }
+
+    /** Whether every child spawned so far has finished (owner only: reads its own counters). */
+    final boolean isQuiet() {
+        return completedLocally + completed == spawned;
+    }
+
+    /**
+     * Network hook, not wired yet: claims a job just polled from a deque for a remote thief instead of
+     * running it here (false if an abort cancelled it first; then drop it). From then on the job is
+     * RUNNING on this node, so an abort reaches it through {@code Aborts.requestCancel}, which the network
+     * layer extends to forward the abort to the thief, and its parent waits until the thief's result
+     * (or failure, or cancellation) completes it like a stolen job.
+     */
+    final boolean claimForRemoteThief() {
+        return tryStart();
+    }
+
+    /**
+     * Called instead of notifying a parent when a job without a local parent ends: the root run's
+     * completion, and later the network's "send the result to the owner".
+     */
+    void onCompletedWithoutLocalParent() {
+    }
+
+    /** The short name of this job's spawnable method for messages: {@code fib} of {@code a.Fib#fib}. */
+    final String displayName() {
+        String name;
+        try {
+            name = type().name();
+        } catch (final RuntimeException e) {
+            name = getClass().getSimpleName();
+        }
+        final int hash = name.lastIndexOf('#');
+        return hash >= 0 ? name.substring(hash + 1) : name;
+    }
+
+    /**
+     * This job's reproducible identity (thesis §2.4): the parent's stamp plus this job's child index,
+     * derived on demand so a spawn pays nothing for it.
+     */
+    public final Stamp stamp() {
+        return Stamp.of(this);
+    }
 
     /**
      * Throws unless the value may be read: {@link org.divvy.SyncRequiredException} before the parent's

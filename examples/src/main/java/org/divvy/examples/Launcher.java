@@ -1,0 +1,139 @@
+package org.divvy.examples;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+
+import org.divvy.DivvyNode;
+import org.divvy.NodeConfig;
+import org.divvy.examples.fib.FibApp;
+import org.divvy.examples.knapsack.KnapsackApp;
+import org.divvy.examples.mergesort.MergeSortApp;
+import org.divvy.examples.nqueens.NQueensApp;
+import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.uts.UtsApp;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The entry point of {@code divvy-examples.jar}: {@code java -jar divvy-examples.jar <app> [options]}.
+ * Parses the app and its options, starts a node, runs the Divvy version (or, with {@code --sequential},
+ * the sequential one), prints the answer, PASS/FAIL, the wall time and the run statistics.
+ *
+ * <p>Exit codes: 0 the answer passed (or has no reference), 1 it failed or the run threw, 2 usage error.
+ */
+@Command(name = "divvy-examples", mixinStandardHelpOptions = true, version = "Divvy examples 0.1.0",
+    description = "Runs a Divvy example application on one node and checks its answer.",
+    subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
+        UtsApp.class},
+    footer = {"", "Run 'divvy-examples <app> --help' for the options of an app."})
+public final class Launcher {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+
+    /** What the command line asks for: usage help, the version, or an app to run. */
+    public record Invocation(CommandLine commandLine, ExampleApp app) {
+        /** Whether help or version was requested (on the launcher or on an app), so nothing runs. */
+        public boolean isHelpOrVersion() {
+            return app == null;
+        }
+    }
+
+    private Launcher() {
+    }
+
+    public static void main(final String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** A fresh picocli command line of the launcher and every app (a new one per parse: it holds state). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new Launcher());
+    }
+
+    /**
+     * Parses {@code args} into the app to run, configured and validated. Throws picocli's
+     * {@link ParameterException} (with a message naming the problem) for an unknown app, an unknown
+     * or malformed flag, a value out of range, or no app at all.
+     */
+    public static Invocation parse(final String... args) {
+        final CommandLine commandLine = commandLine();
+        final ParseResult top = commandLine.parseArgs(args);
+        if (top.isUsageHelpRequested() || top.isVersionHelpRequested()) {
+            return new Invocation(commandLine, null);
+        }
+        if (!top.hasSubcommand()) {
+            throw new ParameterException(commandLine, "Missing app: name one of "
+                + String.join(", ", commandLine.getSubcommands().keySet()));
+        }
+        final ParseResult sub = top.subcommand();
+        final CommandLine appCommandLine = sub.commandSpec().commandLine();
+        if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
+            return new Invocation(appCommandLine, null);
+        }
+        final ExampleApp app = (ExampleApp)sub.commandSpec().userObject();
+        try {
+            app.common().validate();
+            app.validate();
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(appCommandLine, e.getMessage(), e);
+        }
+        return new Invocation(appCommandLine, app);
+    }
+
+    /** Runs the command line; returns the exit code instead of exiting, so tests can call it. */
+    public static int execute(final String[] args, final PrintStream out, final PrintStream err) {
+        final Invocation invocation;
+        try {
+            invocation = parse(args);
+        } catch (final ParameterException e) {
+            err.println(e.getMessage());
+            e.getCommandLine().usage(err);
+            return EXIT_USAGE;
+        }
+        if (invocation.isHelpOrVersion()) {
+            final CommandLine commandLine = invocation.commandLine();
+            if (commandLine.isVersionHelpRequested()) {
+                commandLine.printVersionHelp(out);
+            } else {
+                commandLine.usage(new PrintWriter(out, true));
+            }
+            return EXIT_OK;
+        }
+        try {
+            final AppResult result = run(invocation.app(), out);
+            out.print(result.report());
+            return result.passed() ? EXIT_OK : EXIT_FAILED;
+        } catch (final RuntimeException | Error e) {
+            err.println(invocation.app().name() + " failed: " + e);
+            e.printStackTrace(err);
+            return EXIT_FAILED;
+        }
+    }
+
+    /** Prepares the app's input, runs it on a fresh node (or sequentially), and writes its output files. */
+    public static AppResult run(final ExampleApp app, final PrintStream out) {
+        System.setProperty("java.awt.headless", "true");
+        final Problem<?> problem = app.prepare();
+        final CommonOptions common = app.common();
+        final Progress progress = Progress.start(app.name(), common.progressSeconds(), out);
+        try {
+            if (common.sequential()) {
+                return finish(ExampleRunner.runSequential(app.name(), problem), problem);
+            }
+            try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(common.workers()).build())) {
+                return finish(ExampleRunner.runParallel(app.name(), node, problem), problem);
+            }
+        } finally {
+            progress.close();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> AppResult finish(final ExampleRunner.Outcome<?> outcome, final Problem<T> problem) {
+        problem.afterRun((T)outcome.answer());
+        return outcome.result();
+    }
+}

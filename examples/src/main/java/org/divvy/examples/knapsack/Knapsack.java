@@ -1,0 +1,56 @@
+package org.divvy.examples.knapsack;
+
+import org.divvy.LongSpawn;
+import org.divvy.annotations.Spawnable;
+
+/**
+ * 0/1 knapsack with Divvy: {@link KnapsackSequential#search} with the take and leave branches of the
+ * first {@code spawnDepth} items spawned. Each job prunes with the best value it knows: its parent's,
+ * raised by a greedy completion of its own partial packing. There is no shared incumbent, so a spawned
+ * branch may explore more than the sequential search would.
+ */
+public class Knapsack implements KnapsackSpawner {
+    /** Item weights, sorted by value density. Sent with each stolen job (the instance is small). */
+    int[] weights;
+    /** Item values, in the order of {@link #weights}. */
+    int[] values;
+    /** Decisions on items from this index on run sequentially. */
+    int spawnDepth;
+
+    /** For the generated receiver codec. */
+    public Knapsack() {
+    }
+
+    public Knapsack(final KnapsackInstance instance, final int spawnDepth) {
+        this.weights = instance.weights();
+        this.values = instance.values();
+        this.spawnDepth = spawnDepth;
+    }
+
+    /** The best total value of items that fit in {@code capacity}. */
+    public long solve(final int capacity) {
+        return search(0, capacity, 0, KnapsackSequential.greedy(weights, values, capacity));
+    }
+
+    @Spawnable
+    public long search(final int index, final int capacityLeft, final long value, final long bestKnown) {
+        if (index >= spawnDepth) {
+            return KnapsackSequential.search(weights, values, index, capacityLeft, value, bestKnown);
+        }
+        final long known = Math.max(value, bestKnown);
+        if (index == weights.length
+            || KnapsackSequential.upperBound(weights, values, index, capacityLeft, value) <= known) {
+            return known;
+        }
+        // The children cannot see each other's results, so each starts from the best packing this
+        // job can cheaply name: its parent's, or its own partial packing completed greedily.
+        final long best = Math.max(known,
+            KnapsackSequential.greedyCompletion(weights, values, index, capacityLeft, value));
+        final LongSpawn take = weights[index] <= capacityLeft
+            ? spawnSearch(index + 1, capacityLeft - weights[index], value + values[index], best)
+            : null;
+        final LongSpawn leave = spawnSearch(index + 1, capacityLeft, value, best);
+        sync();
+        return take == null ? leave.get() : Math.max(take.get(), leave.get());
+    }
+}

@@ -1,0 +1,5 @@
+package org.divvy.examples.raytracer;
+
+/** A point light. */
+public record Light(Vec3 position, Vec3 color) {
+}

@@ -1,0 +1,62 @@
+package org.divvy.examples.uts;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.divvy.Spawn;
+import org.divvy.annotations.Spawnable;
+
+/**
+ * UTS with Divvy: {@link UtsSequential#search(UtsTree, int[], int)} with one spawn per child for nodes
+ * above {@code spawnDepth}; deeper subtrees are searched sequentially. The tree is not known in
+ * advance (that is the benchmark's point), so the load balance comes from stealing.
+ */
+public class Uts implements UtsSpawner {
+    /** The tree's parameters. */
+    UtsTree tree;
+    /** Nodes at this height or deeper search their subtree sequentially. */
+    int spawnDepth;
+
+    /** For the generated receiver codec. */
+    public Uts() {
+    }
+
+    public Uts(final UtsTree tree, final int spawnDepth) {
+        this.tree = tree;
+        this.spawnDepth = spawnDepth;
+    }
+
+    /** Counts the whole tree. */
+    public Counts searchTree() {
+        return search(Sha1Rng.init(tree.rootSeed()), 0);
+    }
+
+    /** Counts the subtree of the node with {@code state} (a SHA-1 digest as 5 ints) at {@code height}. */
+    @Spawnable
+    public Counts search(final int[] state, final int height) {
+        if (height >= spawnDepth) {
+            return UtsSequential.search(tree, state, height);
+        }
+        final int children = tree.numChildren(state, height);
+        if (children == 0) {
+            return Counts.leaf(height);
+        }
+        // A child that is a leaf is counted here: a job for it would cost more than its one SHA-1.
+        // (Most nodes are leaves: 80% of T1, 88% of T3.)
+        Counts counts = new Counts(1, 0, height);
+        final List<Spawn<Counts>> subtrees = new ArrayList<>(children);
+        for (int i = 0; i < children; i++) {
+            final int[] child = Sha1Rng.spawn(state, i);
+            if (tree.numChildren(child, height + 1) == 0) {
+                counts = counts.plus(Counts.leaf(height + 1));
+            } else {
+                subtrees.add(spawnSearch(child, height + 1));
+            }
+        }
+        sync();
+        for (final Spawn<Counts> subtree : subtrees) {
+            counts = counts.plus(subtree.get());
+        }
+        return counts;
+    }
+}

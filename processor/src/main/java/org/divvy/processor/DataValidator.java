@@ -1,0 +1,128 @@
+package org.divvy.processor;
+
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+
+/** Validates @Wire classes, @SharedObject classes and their @Write methods. */
+final class DataValidator {
+    private final ProcessingEnvironment env;
+    private final Reporter reporter;
+
+    DataValidator(final ProcessingEnvironment env, final Reporter reporter) {
+        this.env = env;
+        this.reporter = reporter;
+    }
+
+    /** Validates a @Wire type; returns the codec to generate, or null (records need none; errors were reported). */
+    Model.CodecClass wire(final TypeElement type) {
+        final String name = type.getSimpleName().toString();
+        final String role = "@Wire `" + name + "`";
+        if (type.getKind() == ElementKind.RECORD) {
+            if (!type.getTypeParameters().isEmpty()) {
+                reporter.error(type, "record " + role + " must not be generic: a receiver cannot know its type arguments; "
+                    + "use concrete component types");
+            }
+            for (final RecordComponentElement component : type.getRecordComponents()) {
+                final TypeAnalyzer.Result result = TypeAnalyzer.analyze(env, Names.packageName(type), component.asType(), TypeAnalyzer.Use.FIELD);
+                reporter.typeProblems(componentField(type, component), "component `" + component.getSimpleName() + "` of " + role, component.asType(), result);
+            }
+            return null;
+        }
+        if (type.getKind() != ElementKind.CLASS) {
+            reporter.error(type, "@Wire applies to final classes and records, and `" + name + "` is "
+                + (type.getKind() == ElementKind.ENUM ? "an enum (enums are sent without @Wire; remove it)" : "an interface; mark its "
+                + "implementing final classes instead"));
+            return null;
+        }
+        final int errorsBefore = reporter.errorCount();
+        if (!type.getModifiers().contains(Modifier.FINAL)) {
+            reporter.error(type, role + " must be final: its codec writes exactly the declared fields, so a subclass would lose "
+                + "data; make it final or a record");
+        }
+        if (!type.getTypeParameters().isEmpty()) {
+            reporter.error(type, role + " must not be generic: a receiver cannot know its type arguments; remove the type parameters");
+        }
+        if (type.getNestingKind() == NestingKind.MEMBER && !type.getModifiers().contains(Modifier.STATIC)
+            && type.getEnclosingElement().getKind().isClass()) {
+            reporter.error(type, role + " must not be an inner class: its codec cannot build it without the outer instance; "
+                + "make the nested class static");
+        }
+        for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+            if (e.getModifiers().contains(Modifier.PRIVATE)) {
+                reporter.error(type, role + ": `" + e.getSimpleName() + "` must not be private, its generated codec uses it; "
+                    + "make it package-private or public");
+            }
+        }
+        final Model.CodecClass codec = new FieldsValidator(env, reporter).validate(type, role, role);
+        return reporter.errorCount() == errorsBefore ? codec : null;
+    }
+
+    /** Javac gives record components no source position; the field behind one has the component's. */
+    private static Element componentField(final TypeElement record, final RecordComponentElement component) {
+        for (final VariableElement field : javax.lang.model.util.ElementFilter.fieldsIn(record.getEnclosedElements())) {
+            if (field.getSimpleName().contentEquals(component.getSimpleName())) {
+                return field;
+            }
+        }
+        return record;
+    }
+
+    void sharedObject(final TypeElement type) {
+        final String name = type.getSimpleName().toString();
+        final String role = "@SharedObject `" + name + "`";
+        if (type.getKind() != ElementKind.CLASS) {
+            reporter.error(type, "@SharedObject applies to classes, and `" + name + "` is not one; make it a non-final class");
+            return;
+        }
+        if (type.getModifiers().contains(Modifier.FINAL)) {
+            reporter.error(type, role + " must not be final: remove final: Divvy generates a replica subclass");
+        }
+        if (Annotations.has(type, TypeAnalyzer.WIRE)) {
+            reporter.error(type, role + " is also marked @Wire; a shared object travels as an id, never by value: remove @Wire");
+        }
+        for (final VariableElement field : TypeAnalyzer.sentFields(type)) {
+            final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
+                env, Names.packageName(type), field.asType(), TypeAnalyzer.Use.FIELD);
+            reporter.typeProblems(field, "field `" + field.getSimpleName() + "` of " + role + " (sent to new replicas)",
+                field.asType(), result);
+        }
+    }
+
+    void write(final ExecutableElement method) {
+        final String subject = "@Write `" + method.getSimpleName() + "`";
+        final Element owner = method.getEnclosingElement();
+        if (!Annotations.has(owner, TypeAnalyzer.SHARED_OBJECT)) {
+            reporter.error(method, subject + " is in `" + owner.getSimpleName() + "`, which is not a @SharedObject; write methods "
+                + "exist only in shared objects: mark the class @SharedObject or remove @Write");
+        }
+        if (method.getReturnType().getKind() != TypeKind.VOID) {
+            reporter.error(method, subject + " returns `" + Reporter.simple(method.getReturnType()) + "`; a write is applied on "
+                + "every replica and returns nothing: make it void");
+        }
+        if (method.getModifiers().contains(Modifier.PRIVATE)) {
+            reporter.error(method, subject + " must not be private: the replica subclass overrides it; make it package-private");
+        }
+        if (method.getModifiers().contains(Modifier.STATIC)) {
+            reporter.error(method, subject + " must not be static: it changes a replica; make it an instance method");
+        }
+        if (method.getModifiers().contains(Modifier.FINAL)) {
+            reporter.error(method, subject + " must not be final: the replica subclass overrides it; remove final");
+        }
+        if (!method.getTypeParameters().isEmpty()) {
+            reporter.error(method, subject + " must not be generic; remove the type parameters");
+        }
+        for (final VariableElement parameter : method.getParameters()) {
+            final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
+                env, Names.packageName((TypeElement)owner), parameter.asType(), TypeAnalyzer.Use.OTHER);
+            reporter.typeProblems(parameter, "parameter `" + parameter.getSimpleName() + "` of " + subject, parameter.asType(), result);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.divvy.processor;
+
+import java.util.List;
+
+import javax.lang.model.element.TypeElement;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.TypeName;
+
+/** The plain records validation produces and generators consume; generators make no decisions. */
+final class Model {
+    private Model() {
+    }
+
+    /** A class with @Spawnable methods, clean, ready to generate. */
+    record SpawnableClass(
+        TypeElement element,
+        ClassName className,
+        String binaryName,
+        boolean isPublic,
+        ClassName spawner,
+        ClassName jobs,
+        List<SpawnableMethod> methods) {
+    }
+
+    /**
+     * One spawnable method. {@code result} is null for {@code void}; {@code guard} is the name of its
+     * guard method or null.
+     */
+    record SpawnableMethod(
+        String name, List<Parameter> parameters, boolean isVarArgs, TypeName returnType, WireType result, String guard) {
+        String stubName() {
+            return Names.stub(name);
+        }
+
+        String jobClassName() {
+            return Names.jobClass(name);
+        }
+    }
+
+    /**
+     * A parameter: the user's name, the name of the job field holding it (renamed when it would clash
+     * with {@code receiver} or a codec argument) and its type.
+     */
+    record Parameter(String name, String fieldName, TypeName typeName, WireType type) {
+    }
+
+    /** A class sent field by field by a generated codec: a @Wire class, or the receiver of spawnables. */
+    record CodecClass(TypeElement element, ClassName className, ClassName codec, List<WireType.Component> fields) {
+    }
+}

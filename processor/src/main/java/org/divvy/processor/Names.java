@@ -1,0 +1,70 @@
+package org.divvy.processor;
+
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+
+import com.palantir.javapoet.ClassName;
+
+/**
+ * Names of generated things. A nested class {@code p.Outer.Inner} flattens to {@code Outer_Inner}, so
+ * its spawner is {@code p.Outer_InnerSpawner}: generated types are always top-level in the user's package.
+ */
+final class Names {
+    private Names() {
+    }
+
+    static String packageName(final TypeElement type) {
+        Element e = type;
+        while (e.getKind() != ElementKind.PACKAGE) {
+            e = e.getEnclosingElement();
+        }
+        return ((PackageElement)e).getQualifiedName().toString();
+    }
+
+    static String flatName(final TypeElement type) {
+        final Deque<String> names = new ArrayDeque<>();
+        for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+            names.addFirst(e.getSimpleName().toString());
+        }
+        return String.join("_", names);
+    }
+
+    static ClassName spawner(final TypeElement type) {
+        return ClassName.get(packageName(type), flatName(type) + "Spawner");
+    }
+
+    static ClassName jobs(final TypeElement type) {
+        return ClassName.get(packageName(type), flatName(type) + "Jobs");
+    }
+
+    static ClassName codec(final TypeElement type) {
+        return ClassName.get(packageName(type), flatName(type) + "Codec");
+    }
+
+    static String capitalize(final String name) {
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+
+    static String stub(final String methodName) {
+        return "spawn" + capitalize(methodName);
+    }
+
+    static String jobClass(final String methodName) {
+        return capitalize(methodName) + "Job";
+    }
+
+    /** {@code name}, with underscores appended until it is not in {@code taken}. */
+    static String avoid(final String name, final Collection<String> taken) {
+        String candidate = name;
+        while (taken.contains(candidate)) {
+            candidate += "_";
+        }
+        return candidate;
+    }
+}

@@ -1,0 +1,153 @@
+package org.divvy.agent;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.divvy.DivvyException;
+import org.divvy.protocol.AbortFlyweight;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.protocol.JobResultFlyweight;
+import org.divvy.protocol.MessageType;
+import org.divvy.protocol.StealReplyFlyweight;
+import org.divvy.protocol.StealRequestFlyweight;
+import org.divvy.protocol.TerminateFlyweight;
+
+/**
+ * The worker side of the border to the network agent: each call encodes one protocol frame into a
+ * scratch buffer and writes it, with its destination, into the agent's many-to-one ring buffer. No
+ * Aeron call happens on the worker thread and nothing is allocated per call.
+ *
+ * <p>Each method returns false when the ring buffer is full (the agent is behind): the caller keeps the
+ * work and retries later. A frame larger than the ring's maximum message length cannot be sent this
+ * way and throws {@link DivvyException} naming both sizes.
+ *
+ * <p>Owned by one worker thread: create one proxy per worker.
+ */
+public final class NetworkProxy {
+    /** The destination of {@link #broadcastTerminate(int)}. */
+    static final int ALL_MEMBERS = -1;
+
+    private final RingBuffer commands;
+    private final UnsafeBuffer scratch;
+    private final UnsafeBuffer frameView = new UnsafeBuffer(0, 0);
+    private final StealRequestFlyweight stealRequest = new StealRequestFlyweight();
+    private final StealReplyFlyweight stealReply = new StealReplyFlyweight();
+    private final JobResultFlyweight jobResult = new JobResultFlyweight();
+    private final AbortFlyweight abort = new AbortFlyweight();
+    private final TerminateFlyweight terminate = new TerminateFlyweight();
+
+    public NetworkProxy(final RingBuffer commands) {
+        this.commands = commands;
+        this.scratch = new UnsafeBuffer(new byte[commands.maxMsgLength()]);
+        frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, scratch.capacity() - NetworkCommand.FRAME_OFFSET);
+    }
+
+    /** Asks {@code victimId} for a job; the reply comes as {@code onStolenJob} or {@code onStealFailed}. */
+    public boolean requestSteal(final int victimId, final long requestId, final boolean wideArea) {
+        stealRequest.wrap(frameView, 0, frameView.capacity());
+        stealRequest.headerDefaults(MessageType.STEAL_REQUEST);
+        stealRequest.requestId(requestId).wideArea(wideArea);
+        return write(NetworkCommand.SEND, victimId, stealRequest.frameLength());
+    }
+
+    /** Tells thief {@code thiefId} there is no work for its request. */
+    public boolean replyNone(final int thiefId, final long requestId) {
+        stealReply.wrap(frameView, 0, frameView.capacity());
+        stealReply.headerDefaults(MessageType.STEAL_REPLY);
+        stealReply.requestId(requestId).none();
+        return write(NetworkCommand.SEND, thiefId, stealReply.frameLength());
+    }
+
+    /**
+     * Gives a job to thief {@code thiefId}. {@code ownerJobId} is this node's id for the job; the result
+     * comes back quoting it.
+     */
+    public boolean replyJob(
+        final int thiefId, final long requestId, final long ownerJobId, final String jobTypeName,
+        final DirectBuffer stamp, final int stampOffset, final int stampLength,
+        final DirectBuffer arguments, final int argumentsOffset, final int argumentsLength) {
+        final long bound = StealReplyFlyweight.JOB_TYPE_OFFSET + 3L * HeaderFlyweight.VAR_LENGTH_PREFIX +
+            3L * jobTypeName.length() + stampLength + argumentsLength;
+        checkFits(bound, "steal reply of " + jobTypeName);
+        stealReply.wrap(frameView, 0, frameView.capacity());
+        stealReply.headerDefaults(MessageType.STEAL_REPLY);
+        stealReply.requestId(requestId).ownerJobId(ownerJobId)
+            .job(jobTypeName, stamp, stampOffset, stampLength, arguments, argumentsOffset, argumentsLength);
+        return write(NetworkCommand.SEND, thiefId, stealReply.frameLength());
+    }
+
+    /** Returns the encoded result of job {@code ownerJobId} to its owner. */
+    public boolean sendResult(final int ownerId, final long ownerJobId, final DirectBuffer result, final int offset, final int length) {
+        checkFits(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX + (long)length, "job result");
+        jobResult.wrap(frameView, 0, frameView.capacity());
+        jobResult.headerDefaults(MessageType.JOB_RESULT);
+        jobResult.ownerJobId(ownerJobId).value(result, offset, length);
+        return write(NetworkCommand.SEND, ownerId, jobResult.frameLength());
+    }
+
+    /** Returns a job's exception, as text, to its owner. Long texts are cut to fit the ring. */
+    public boolean sendFailure(
+        final int ownerId, final long ownerJobId, final String className, final String message, final String stackTrace) {
+        final int room = (frameView.capacity() - JobResultFlyweight.PAYLOAD_OFFSET - 3 * HeaderFlyweight.VAR_LENGTH_PREFIX) / 3;
+        final String name = cut(className, room / 3);
+        final String text = cut(message, room / 3);
+        final String trace = cut(stackTrace, room / 3);
+        jobResult.wrap(frameView, 0, frameView.capacity());
+        jobResult.headerDefaults(MessageType.JOB_RESULT);
+        jobResult.ownerJobId(ownerJobId).exception(name, text, trace);
+        return write(NetworkCommand.SEND, ownerId, jobResult.frameLength());
+    }
+
+    /** Tells the owner its job {@code ownerJobId} was aborted here. */
+    public boolean sendAborted(final int ownerId, final long ownerJobId) {
+        jobResult.wrap(frameView, 0, frameView.capacity());
+        jobResult.headerDefaults(MessageType.JOB_RESULT);
+        jobResult.ownerJobId(ownerJobId).aborted();
+        return write(NetworkCommand.SEND, ownerId, jobResult.frameLength());
+    }
+
+    /** Asks {@code thiefId} to abort the first {@code count} jobs of {@code ownerJobIds} (this node's ids). */
+    public boolean sendAbort(final int thiefId, final long[] ownerJobIds, final int count) {
+        checkFits(AbortFlyweight.frameLengthFor(count), "abort of " + count + " jobs");
+        abort.wrap(frameView, 0, frameView.capacity());
+        abort.headerDefaults(MessageType.ABORT);
+        abort.count(count);
+        for (int i = 0; i < count; i++) {
+            abort.jobId(i, ownerJobIds[i]);
+        }
+        return write(NetworkCommand.SEND, thiefId, abort.frameLength());
+    }
+
+    /** Tells every other member the run is over. */
+    public boolean broadcastTerminate(final int exitCode) {
+        terminate.wrap(frameView, 0, frameView.capacity());
+        terminate.headerDefaults(MessageType.TERMINATE);
+        terminate.exitCode(exitCode);
+        return write(NetworkCommand.BROADCAST, ALL_MEMBERS, terminate.frameLength());
+    }
+
+    /** Leaves the run gracefully (LEAVE to the registry). */
+    public boolean leave() {
+        scratch.putInt(NetworkCommand.DESTINATION_OFFSET, ALL_MEMBERS);
+        return commands.write(NetworkCommand.LEAVE, scratch, 0, NetworkCommand.FRAME_OFFSET);
+    }
+
+    private void checkFits(final long frameLength, final String what) {
+        if (frameLength > frameView.capacity()) {
+            throw new DivvyException(what + " needs " + frameLength + " bytes, the command ring takes at most " +
+                frameView.capacity() + ": raise commandRingBytes");
+        }
+    }
+
+    private static String cut(final String s, final int maxChars) {
+        if (s == null) {
+            return "";
+        }
+        return s.length() <= maxChars ? s : s.substring(0, Math.max(0, maxChars));
+    }
+
+    private boolean write(final int command, final int destination, final int frameLength) {
+        scratch.putInt(NetworkCommand.DESTINATION_OFFSET, destination);
+        return commands.write(command, scratch, 0, NetworkCommand.FRAME_OFFSET + frameLength);
+    }
+}

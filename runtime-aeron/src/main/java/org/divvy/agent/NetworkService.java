@@ -1,0 +1,100 @@
+package org.divvy.agent;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.divvy.DivvyException;
+import org.divvy.membership.MembershipSettings;
+import org.divvy.transport.TransportSettings;
+
+/**
+ * Runs a {@link NetworkAgent} on its own thread with a backoff idle strategy (an idle node parks up to
+ * 1 ms between duty cycles: well under 1% of a core), and hands out {@link NetworkProxy}s to workers.
+ * {@link #close()} leaves gracefully, waits briefly for the LEAVE to go out, stops the thread, and
+ * closes the transport (the embedded driver deletes its directory).
+ *
+ * <p>Created and closed by one thread; proxies belong to the workers that asked for them.
+ */
+public final class NetworkService implements AutoCloseable {
+    /** Command ring capacity by default: 4 MiB, so one command (a stolen job) may be up to 512 KiB. */
+    public static final int DEFAULT_COMMAND_RING_BYTES = 4 * 1024 * 1024;
+    private static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final ManyToOneRingBuffer commands;
+    private final NetworkAgent agent;
+    private final AgentRunner runner;
+    private final NetworkProxy closingProxy;
+
+    private NetworkService(
+        final TransportSettings transportSettings, final MembershipSettings membershipSettings,
+        final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler) {
+        if (commandRingBytes < 64 * 1024 || Integer.bitCount(commandRingBytes) != 1) {
+            throw new DivvyException("commandRingBytes=" + commandRingBytes + ", must be a power of two >= 65536");
+        }
+        commands = new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(commandRingBytes + RingBufferDescriptor.TRAILER_LENGTH)));
+        agent = new NetworkAgent(transportSettings, membershipSettings, new SystemNanoClock(), commands, listener, errorHandler);
+        runner = new AgentRunner(
+            new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)),
+            errorHandler, null, agent);
+        closingProxy = new NetworkProxy(commands);
+    }
+
+    /** Starts the transport and the agent thread; the node starts joining at once. */
+    public static NetworkService start(
+        final TransportSettings transportSettings, final MembershipSettings membershipSettings,
+        final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler) {
+        final NetworkService service =
+            new NetworkService(transportSettings, membershipSettings, commandRingBytes, listener, errorHandler);
+        AgentRunner.startOnThread(service.runner);
+        return service;
+    }
+
+    /** A proxy for one worker thread. */
+    public NetworkProxy newProxy() {
+        return new NetworkProxy(commands);
+    }
+
+    /** The agent, for its counters and endpoint; its state belongs to the agent thread. */
+    public NetworkAgent agent() {
+        return agent;
+    }
+
+    /** Whether the agent thread is still running. */
+    public boolean isRunning() {
+        return !runner.isClosed() && runner.thread() != null && runner.thread().isAlive();
+    }
+
+    /** Leaves gracefully (bounded wait), then stops the agent thread and closes the transport. */
+    @Override
+    public void close() {
+        if (runner.isClosed()) {
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + LEAVE_FLUSH_NS;
+        boolean requested = closingProxy.leave();
+        while (!agent.hasLeft() && System.nanoTime() - deadlineNs < 0) {
+            if (!requested) {
+                requested = closingProxy.leave();
+            }
+            parkBriefly();
+        }
+        // Give the driver a few duty cycles to put the LEAVE on the wire before it shuts down.
+        final long flushUntilNs = System.nanoTime() + LEAVE_FLUSH_NS / 4;
+        while (System.nanoTime() - flushUntilNs < 0) {
+            parkBriefly();
+        }
+        runner.close();
+    }
+
+    private static void parkBriefly() {
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+    }
+}

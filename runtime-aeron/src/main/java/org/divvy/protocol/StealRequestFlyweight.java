@@ -1,0 +1,62 @@
+package org.divvy.protocol;
+
+/**
+ * STEAL_REQUEST: a thief asks a victim for its oldest job.
+ *
+ * <pre>
+ *  +---------------------------------------------------------------+
+ *  |                     Header (HEADER_LENGTH)                    |
+ *  +---------------------------------------------------------------+
+ *  |                    Request Id (int64)                         |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                           Thief Id                            |
+ *  +---------------+-----------------------------------------------+
+ *  |  Wide Area    |                  Reserved                     |
+ *  +---------------+-----------------------------------------------+
+ * </pre>
+ *
+ * The request id is the thief's; the reply echoes it, so a late reply to a request the thief gave up on
+ * is recognised. {@code Wide Area} is 1 for CRS's asynchronous wide-area steal, else 0.
+ */
+public final class StealRequestFlyweight extends HeaderFlyweight {
+    public static final int REQUEST_ID_OFFSET = HEADER_LENGTH;
+    public static final int THIEF_ID_OFFSET = REQUEST_ID_OFFSET + 8;
+    public static final int WIDE_AREA_OFFSET = THIEF_ID_OFFSET + 4;
+    public static final int BODY_LENGTH = 16;
+    public static final int FRAME_LENGTH = HEADER_LENGTH + BODY_LENGTH;
+
+    public long requestId() {
+        return buffer.getLong(REQUEST_ID_OFFSET, BYTE_ORDER);
+    }
+
+    public StealRequestFlyweight requestId(final long requestId) {
+        buffer.putLong(REQUEST_ID_OFFSET, requestId, BYTE_ORDER);
+        return this;
+    }
+
+    public int thiefId() {
+        return buffer.getInt(THIEF_ID_OFFSET, BYTE_ORDER);
+    }
+
+    public StealRequestFlyweight thiefId(final int thiefId) {
+        buffer.putInt(THIEF_ID_OFFSET, thiefId, BYTE_ORDER);
+        return this;
+    }
+
+    public boolean wideArea() {
+        return buffer.getByte(WIDE_AREA_OFFSET) != 0;
+    }
+
+    /** Sets the flag, clears the reserved bytes and sets the frame length. */
+    public StealRequestFlyweight wideArea(final boolean wideArea) {
+        buffer.putInt(WIDE_AREA_OFFSET, wideArea ? 1 : 0, BYTE_ORDER);
+        frameLength(FRAME_LENGTH);
+        return this;
+    }
+
+    @Override
+    public boolean isBodyWellFormed(final int frameLength) {
+        return frameLength == FRAME_LENGTH;
+    }
+}

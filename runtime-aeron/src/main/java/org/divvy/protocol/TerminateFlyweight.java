@@ -1,0 +1,34 @@
+package org.divvy.protocol;
+
+/**
+ * TERMINATE: the root job finished (or the run was stopped); every node exits with the code.
+ *
+ * <pre>
+ *  +---------------------------------------------------------------+
+ *  |                     Header (HEADER_LENGTH)                    |
+ *  +---------------------------------------------------------------+
+ *  |                      Exit Code (int32)                        |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ */
+public final class TerminateFlyweight extends HeaderFlyweight {
+    public static final int EXIT_CODE_OFFSET = HEADER_LENGTH;
+    public static final int BODY_LENGTH = 4;
+    public static final int FRAME_LENGTH = HEADER_LENGTH + BODY_LENGTH;
+
+    public int exitCode() {
+        return buffer.getInt(EXIT_CODE_OFFSET, BYTE_ORDER);
+    }
+
+    /** Sets the code and the frame length. */
+    public TerminateFlyweight exitCode(final int exitCode) {
+        buffer.putInt(EXIT_CODE_OFFSET, exitCode, BYTE_ORDER);
+        frameLength(FRAME_LENGTH);
+        return this;
+    }
+
+    @Override
+    public boolean isBodyWellFormed(final int frameLength) {
+        return frameLength == FRAME_LENGTH;
+    }
+}

@@ -1,0 +1,66 @@
+package org.divvy.scheduling;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Cancellation of a frame's outstanding children (Satin's abort).
+ *
+ * <p>Only the thread running a frame cancels that frame's queued children: by CAS NEW→CANCELLED, which
+ * races only with a thief's CAS NEW→RUNNING, so exactly one wins; the canceller counts the child
+ * complete and whoever later takes it from a deque drops it. (Because of this rule, a worker that pops
+ * its own deque needs no CAS to start a job.) A running child is asked to stop, by any thread: it
+ * notices at its next spawn or sync, cancels its own queued children there, waits for its running ones
+ * and unwinds with {@link AbortSignal}. A queued job whose parent was asked to stop is cancelled by
+ * whoever takes it.
+ */
+final class Aborts {
+    private Aborts() {
+    }
+
+    /**
+     * Cancels every child of {@code frame} that is not done; running ones are asked to stop. Called only
+     * on the thread running {@code frame}.
+     */
+    static void abortChildren(final Job frame) {
+        for (Job child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
+            for (;;) {
+                final int status = child.status;
+                if (status == Job.NEW) {
+                    if (child.tryCancel()) {
+                        Worker.completeCancelledBeforeStart(child, true);
+                        break;
+                    }
+                    continue; // a thief started it meanwhile: look again
+                }
+                if (status == Job.RUNNING && !child.cancelRequested) {
+                    requestCancel(child);
+                }
+                break;
+            }
+        }
+    }
+
+    /**
+     * Asks a running job, and its running descendants, to stop (any thread). Iterative: a running chain
+     * can be as deep as the computation. The network layer hooks in here for a job that was sent to a
+     * remote thief (it will forward the abort to the thief).
+     */
+    static void requestCancel(final Job running) {
+        final ArrayDeque<Job> toVisit = new ArrayDeque<>();
+        toVisit.push(running);
+        while (!toVisit.isEmpty()) {
+            final Job job = toVisit.pop();
+            job.cancelRequested = true;
+            final Thread waiter = job.waiter;
+            if (waiter != null) {
+                LockSupport.unpark(waiter);
+            }
+            for (Job child = job.firstChildAcquire(); child != null; child = child.nextSibling) {
+                if (child.status == Job.RUNNING && !child.cancelRequested) {
+                    toVisit.push(child);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package org.divvy.scheduling;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
+import org.divvy.RootTask;
+import org.divvy.RunResult;
+import org.divvy.RunStatistics;
+import org.divvy.SpawnFailedException;
+
+/**
+ * The scheduler of one node: its workers, their deques, the count of parked workers and the runs
+ * submitted to it. Runs are serialised: one root at a time, each waited for by its caller.
+ *
+ * <p>Threads: {@link #run} is called by application threads (never by a worker of this node); every
+ * other piece of state belongs to the workers, see {@link Worker}.
+ */
+public final class Scheduler implements AutoCloseable {
+    /** How long {@link #close()} waits for each worker to stop. */
+    static final long CLOSE_JOIN_TIMEOUT_MS = 10_000;
+
+    final Worker[] workers;
+    /** Workers currently parked and counted idle; a spawn that sees it non-zero wakes one. */
+    final AtomicInteger idleWorkers = new AtomicInteger();
+
+    private final ConcurrentLinkedQueue<Job> submissions = new ConcurrentLinkedQueue<>();
+    private final Object runLock = new Object();
+    private volatile boolean closing;
+    private boolean started;
+
+    /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
+    public Scheduler(final NodeConfig config, final String nodeName) {
+        Objects.requireNonNull(config, "config");
+        // Initialise the abort signal now: its first use may come deep in a worker's stack, where a
+        // stack overflow in its initialiser would break the class for good.
+        Objects.requireNonNull(AbortSignal.INSTANCE);
+        workers = new Worker[config.workers()];
+        for (int i = 0; i < workers.length; i++) {
+            final IdleBackoff backoff = new IdleBackoff(config.idleSpinCount(), config.idleYieldCount(),
+                config.idleParkMinNs(), config.idleParkMaxNs(), config.idleDeepParkNs());
+            workers[i] = new Worker(this, i, nodeName + "-worker-" + i, config.workerStackSizeBytes(), backoff);
+        }
+    }
+
+    /** Starts the worker threads. */
+    public synchronized void start() {
+        if (started) {
+            throw new DivvyException("scheduler already started");
+        }
+        started = true;
+        for (final Worker w : workers) {
+            w.start();
+        }
+    }
+
+    /** Number of worker threads. */
+    public int workerCount() {
+        return workers.length;
+    }
+
+    /**
+     * Runs {@code task} as the root job on a worker and blocks (uninterruptibly) until it completes.
+     * Rethrows the root's exception: unchecked ones as they are, checked ones wrapped in
+     * {@link SpawnFailedException}.
+     */
+    public <T> RunResult<T> run(final RootTask<T> task) {
+        Objects.requireNonNull(task, "task");
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            throw new DivvyException("run() called from inside a job of the same node: spawn the work instead");
+        }
+        synchronized (runLock) {
+            if (closing || !started) {
+                throw new DivvyException(closing ? "the node is closed" : "the node is not started");
+            }
+            final RootJob<T> root = new RootJob<>(task, Thread.currentThread());
+            final long[] before = counters();
+            final long[] idleBefore = idleNs();
+            final long startNs = System.nanoTime();
+            submissions.add(root);
+            wakeIdleWorker();
+            boolean interrupted = false;
+            while (root.status < Job.DONE) {
+                LockSupport.park(this);
+                interrupted |= Thread.interrupted();
+            }
+            final long elapsedNs = System.nanoTime() - startNs;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            final RunStatistics statistics = statistics(before, idleBefore, elapsedNs);
+            if (root.status == Job.DONE) {
+                return new RunResult<>(root.value(), elapsedNs, statistics);
+            }
+            final Throwable failure = root.exception;
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            throw new SpawnFailedException("the root task failed with " + failure, failure);
+        }
+    }
+
+    /** Stops the workers after the current run and waits for their threads to end. Idempotent. */
+    @Override
+    public void close() {
+        closing = true;
+        for (final Worker w : workers) {
+            LockSupport.unpark(w);
+        }
+        boolean interrupted = false;
+        for (final Worker w : workers) {
+            if (w.getState() == Thread.State.NEW) {
+                continue;
+            }
+            final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_JOIN_TIMEOUT_MS);
+            while (w.isAlive() && deadlineNs - System.nanoTime() > 0) {
+                try {
+                    w.join(TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()) + 1);
+                } catch (final InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (w.isAlive()) {
+                throw new DivvyException("worker `" + w.getName() + "` did not stop within " + CLOSE_JOIN_TIMEOUT_MS +
+                    " ms: a job is still running");
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    Job pollSubmission() {
+        return submissions.isEmpty() ? null : submissions.poll();
+    }
+
+    boolean hasSubmission() {
+        return !submissions.isEmpty();
+    }
+
+    /** Takes one parked worker out of the idle set and unparks it; does nothing if none is parked. */
+    void wakeIdleWorker() {
+        for (final Worker w : workers) {
+            if (w.tryWake()) {
+                idleWorkers.decrementAndGet();
+                LockSupport.unpark(w);
+                return;
+            }
+        }
+    }
+
+    private long[] counters() {
+        final long[] c = new long[5];
+        for (final Worker w : workers) {
+            c[0] += w.jobsSpawned;
+            c[1] += w.jobsExecuted;
+            c[2] += w.jobsCancelled;
+            c[3] += w.stealAttempts;
+            c[4] += w.steals;
+        }
+        return c;
+    }
+
+    private long[] idleNs() {
+        final long[] idle = new long[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            idle[i] = workers[i].idleNs;
+        }
+        return idle;
+    }
+
+    private RunStatistics statistics(final long[] before, final long[] idleBefore, final long elapsedNs) {
+        final long[] after = counters();
+        final long[] idleAfter = idleNs();
+        final long[] idle = new long[workers.length];
+        for (int i = 0; i < idle.length; i++) {
+            idle[i] = idleAfter[i] - idleBefore[i];
+        }
+        return new RunStatistics(after[0] - before[0], after[1] - before[1], after[2] - before[2],
+            after[3] - before[3], after[4] - before[4], elapsedNs, idle);
+    }
+}

@@ -1,0 +1,407 @@
+package org.divvy.scheduling;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker thread of a node: runs jobs from its own deque (LIFO), picks up submitted roots, steals
+ * from other local workers (FIFO), and backs off to parking when there is nothing to do.
+ *
+ * <p>Spawn finds its worker with {@code Thread.currentThread() instanceof Worker} (no ThreadLocal), and
+ * {@link #current} is the job whose code this thread is executing: the frame that spawn, sync and abort
+ * act on. Everything here except {@link #parkState} and the statistics counters (read, racily, by the
+ * run's caller) is owned by this thread.
+ */
+final class Worker extends Thread {
+    static final int ACTIVE = 0;
+    static final int PARKED = 1;
+    static final int WOKEN = 2;
+
+    private static final VarHandle PARK_STATE;
+
+    static {
+        try {
+            PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Scheduler scheduler;
+    final int workerId;
+    final WorkStealingDeque deque = new WorkStealingDeque();
+
+    /** The job this thread is executing; null between jobs. */
+    Job current;
+
+    /** ACTIVE, PARKED (counted in the scheduler's idle count) or WOKEN (a spawner took it out). */
+    volatile int parkState;
+
+    private final IdleBackoff backoff;
+    private int randomSeed;
+    private boolean idling;
+    private long idleSinceNs;
+
+    // Statistics: written by this thread only, summed by the scheduler after a run.
+    long jobsSpawned;
+    long jobsExecuted;
+    long jobsCancelled;
+    long stealAttempts;
+    long steals;
+    long idleNs;
+
+    Worker(final Scheduler scheduler, final int workerId, final String name, final long stackSizeBytes,
+        final IdleBackoff backoff) {
+        super(null, null, name, stackSizeBytes);
+        this.scheduler = scheduler;
+        this.workerId = workerId;
+        this.backoff = backoff;
+        this.randomSeed = 0x9E3779B9 * (workerId + 1);
+        setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+        while (!scheduler.isClosing()) {
+            Job job = deque.pop();
+            if (job != null) {
+                endIdle();
+                executeLocal(job);
+                continue;
+            }
+            job = scheduler.pollSubmission();
+            if (job == null) {
+                job = steal();
+            }
+            if (job != null) {
+                endIdle();
+                executeForeign(job);
+            } else {
+                idle(null);
+            }
+        }
+        endIdle();
+    }
+
+    /**
+     * Runs a job popped from this worker's own deque. Its parent frame is on this thread's stack (a
+     * frame ends only after its children), and only a frame's own thread cancels its queued children,
+     * so nobody races for this job: start and completion need no atomic instruction.
+     */
+    void executeLocal(final Job job) {
+        if (job.status != Job.NEW) {
+            return; // cancelled while queued, by this thread, which counted it then
+        }
+        final Job parent = job.parent;
+        if (parent.cancelRequested) {
+            jobsCancelled++;
+            job.finish(Job.CANCELLED);
+            parent.completedLocally++;
+            return;
+        }
+        final int outcome = runGuarded(job, true);
+        try {
+            job.finish(outcome);
+            if (outcome == Job.FAILED || (outcome == Job.DONE && job.resultCallback != null)) {
+                parent.pushCompletion(job);
+            }
+        } catch (final Throwable t) {
+            job.exception = t; // overflow at the very edge of the stack: publish without calls
+            job.status = Job.FAILED;
+        }
+        parent.completedLocally++;
+    }
+
+    /** Runs a job stolen from another worker or submitted as a root; races with cancellation by CAS. */
+    void executeForeign(final Job job) {
+        final Job parent = job.parent;
+        if (parent != null && parent.cancelRequested) {
+            if (job.tryCancel()) {
+                completeCancelledBeforeStart(job, false);
+            }
+            return;
+        }
+        if (!job.tryStart()) {
+            return; // cancelled while queued: the canceller has counted it complete
+        }
+        complete(job, runGuarded(job, false), false);
+    }
+
+    /*
+     * Stack overflows. A worker runs jobs nested on its stack, so deep recursion ends in a
+     * StackOverflowError, possibly inside the scheduler's own code. A job taken from a deque must then
+     * still complete, or its parent waits forever. So: a locally taken job becomes RUNNING only inside
+     * run's guarded block (if the overflow hits before, it is still NEW and its parent's abort cancels
+     * it), and every handler on this path only writes fields (a call could overflow again).
+     */
+
+    /** {@link #run}, also when the overflow hits on entering it: never throws. */
+    private int runGuarded(final Job job, final boolean local) {
+        try {
+            return run(job, local);
+        } catch (final Throwable t) {
+            job.cancelRequested = true; // its children, if any, stop when they look
+            job.exception = t;
+            return Job.FAILED;
+        }
+    }
+
+    /** Starts (if local) and runs a job as the current frame; returns its outcome. */
+    private int run(final Job job, final boolean local) {
+        final Job saved = current;
+        Throwable failure = null;
+        try {
+            if (local) {
+                job.startLocally();
+            }
+            current = job;
+            if (job.parent != null) {
+                jobsExecuted++;
+            }
+            job.compute();
+            if (job.spawned != 0 && (!job.isQuiet() || job.completionHead != null || job.inletsRegistered)) {
+                sync(job); // implicit sync: a job never ends before its children
+            }
+        } catch (final Throwable t) {
+            failure = t;
+        }
+        current = saved;
+        if (failure == null) {
+            return job.cancelRequested ? Job.CANCELLED : Job.DONE;
+        }
+        try {
+            if (!job.isQuiet()) {
+                quiesce(job);
+            }
+        } catch (final Throwable quiesceFailure) {
+            // end the job anyway; its children stop when they look, into a frame nobody reads
+            job.cancelRequested = true;
+        }
+        // A real exception stays a failure even if the job was asked to stop meanwhile, so sync
+        // reports the lowest-index failure whatever the timing.
+        if (failure == AbortSignal.INSTANCE) {
+            return Job.CANCELLED;
+        }
+        job.exception = failure;
+        return Job.FAILED;
+    }
+
+    /** Publishes the outcome and counts the job complete in its parent's frame. */
+    private static void complete(final Job job, final int outcome, final boolean byParentThread) {
+        job.finish(outcome);
+        final Job parent = job.parent;
+        if (parent == null) {
+            job.onCompletedWithoutLocalParent();
+            return;
+        }
+        if (outcome == Job.FAILED || (outcome == Job.DONE && job.resultCallback != null)) {
+            parent.pushCompletion(job);
+        }
+        if (byParentThread) {
+            parent.completedLocally++;
+            return;
+        }
+        parent.countCompletedChild();
+        final Thread waiter = parent.waiter;
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Completes a job its canceller took from NEW to CANCELLED: it never runs. {@code byParentThread}
+     * when the canceller is the thread running the job's parent.
+     */
+    static void completeCancelledBeforeStart(final Job job, final boolean byParentThread) {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.jobsCancelled++;
+        }
+        complete(job, Job.CANCELLED, byParentThread);
+    }
+
+    /**
+     * The sync of frame {@code frame} (this thread's current job): runs inlets of finished children,
+     * helps with local work while children are pending, then rethrows failures.
+     */
+    void sync(final Job frame) {
+        Job failed = null; // failures without inlet, linked through nextCompletion
+        for (;;) {
+            final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
+            if (frame.completionHead != null) {
+                failed = Inlets.drainCompletions(frame, failed);
+            }
+            if (frame.cancelRequested) {
+                Aborts.abortChildren(frame);
+                quiesce(frame);
+                frame.syncedSpawns = frame.spawned;
+                frame.clearChildren();
+                endIdle();
+                throw AbortSignal.INSTANCE;
+            }
+            if (quiet) {
+                if (frame.inletsRegistered) {
+                    frame.inletsRegistered = false;
+                    failed = Inlets.deliverMissedInlets(frame, failed);
+                }
+                if (frame.isQuiet() && frame.completionHead == null) {
+                    break;
+                }
+                continue; // an inlet spawned more children
+            }
+            if (!help()) {
+                idle(frame);
+            }
+        }
+        endIdle();
+        frame.syncedSpawns = frame.spawned;
+        frame.clearChildren();
+        if (failed != null) {
+            SyncFailures.throwFailures(failed);
+        }
+    }
+
+    /**
+     * Cancels the children of {@code frame} and waits until every one has finished; ignores their
+     * outcomes. Used when the frame fails or is aborted. It does not help with other work: once queued
+     * children are cancelled, the pending ones run on other threads (a child running on this thread
+     * would sit above this frame on the stack, and has ended), so waiting suffices, and the error path
+     * stays shallow even after a stack overflow.
+     */
+    void quiesce(final Job frame) {
+        Aborts.abortChildren(frame);
+        for (;;) {
+            final boolean quiet = frame.isQuiet();
+            for (Job c = frame.takeCompletions(); c != null; ) {
+                final Job next = c.nextCompletion;
+                c.nextCompletion = null;
+                c = next;
+            }
+            if (quiet) {
+                break;
+            }
+            idle(frame);
+        }
+        endIdle();
+    }
+
+    /** Pops a job of this worker's deque and runs it, or steals one and runs it; false if none found. */
+    private boolean help() {
+        Job job = deque.pop();
+        if (job != null) {
+            endIdle();
+            executeLocal(job);
+            return true;
+        }
+        job = steal();
+        if (job != null) {
+            endIdle();
+            executeForeign(job);
+            return true;
+        }
+        return false;
+    }
+
+    /** Polls other local workers' deques from a random start; null when none yields a job. */
+    private Job steal() {
+        final Worker[] workers = scheduler.workers;
+        final int n = workers.length;
+        if (n < 2) {
+            return null;
+        }
+        int r = randomSeed;
+        r ^= r << 13;
+        r ^= r >>> 17;
+        r ^= r << 5;
+        randomSeed = r;
+        int index = (r & Integer.MAX_VALUE) % n;
+        for (int i = 0; i < n; i++, index = index + 1 == n ? 0 : index + 1) {
+            final Worker victim = workers[index];
+            if (victim == this || victim.deque.isEmpty()) {
+                continue;
+            }
+            stealAttempts++;
+            final Job job = victim.deque.poll();
+            if (job != null) {
+                steals++;
+                return job;
+            }
+        }
+        return null;
+    }
+
+    /** One step of backing off: spin, yield or park. {@code frame} is the frame waiting in sync, if any. */
+    private void idle(final Job frame) {
+        if (!idling) {
+            idling = true;
+            idleSinceNs = System.nanoTime();
+        }
+        switch (backoff.next()) {
+            case IdleBackoff.SPIN -> Thread.onSpinWait();
+            case IdleBackoff.YIELD -> Thread.yield();
+            default -> park(frame, backoff.parkNs());
+        }
+    }
+
+    /**
+     * Parks, counted as idle so a spawn anywhere on the node wakes this worker, and (in sync) set as the
+     * frame's waiter so a finishing child wakes it. A finishing child writes its count atomically before
+     * it reads the waiter, and this thread writes the waiter before its final re-check, so that wake-up
+     * is never lost. A spawn publishes its job with a release store, not a fence (a fence on every spawn
+     * costs more than it saves), so a spawn racing with this re-check may miss this worker; the park
+     * timeout, at most {@code idleParkMaxNs}, bounds that delay.
+     */
+    private void park(final Job frame, final long parkNs) {
+        if (frame != null) {
+            frame.waiter = this;
+        }
+        parkState = PARKED;
+        scheduler.idleWorkers.incrementAndGet();
+        if (!workVisible(frame)) {
+            LockSupport.parkNanos(scheduler, parkNs);
+        }
+        if (PARK_STATE.compareAndSet(this, PARKED, ACTIVE)) {
+            scheduler.idleWorkers.decrementAndGet();
+        } else {
+            parkState = ACTIVE; // a waker moved it to WOKEN and decremented the count for us
+        }
+        if (frame != null) {
+            frame.waiter = null;
+        }
+        final long nowNs = System.nanoTime();
+        idleNs += nowNs - idleSinceNs;
+        idleSinceNs = nowNs;
+    }
+
+    /** Called by a spawner: takes this worker out of the parked set; true if it did (then unparks it). */
+    boolean tryWake() {
+        return parkState == PARKED && PARK_STATE.compareAndSet(this, PARKED, WOKEN);
+    }
+
+    private boolean workVisible(final Job frame) {
+        if (scheduler.isClosing() || !deque.isEmpty()) {
+            return true;
+        }
+        if (frame != null) {
+            if (frame.isQuiet() || frame.completionHead != null || frame.cancelRequested) {
+                return true;
+            }
+        } else if (scheduler.hasSubmission()) {
+            return true;
+        }
+        for (final Worker w : scheduler.workers) {
+            if (!w.deque.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void endIdle() {
+        if (idling) {
+            idling = false;
+            idleNs += System.nanoTime() - idleSinceNs;
+            backoff.reset();
+        }
+    }
+}

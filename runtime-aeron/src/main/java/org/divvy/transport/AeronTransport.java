@@ -1,0 +1,265 @@
+package org.divvy.transport;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.DivvyException;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.protocol.MessageType;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
+import io.aeron.FragmentAssembler;
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.logbuffer.Header;
+
+/**
+ * One node's Aeron transport. By default it launches an embedded {@link MediaDriver} in INVOKER mode
+ * (no driver threads: {@link #doDriverWork()} steps it from the agent's duty cycle, which measured best
+ * on small machines) in a unique directory deleted on start and shutdown; with
+ * {@link TransportSettings#aeronDirectoryName()} set it is a client of an external driver instead. The
+ * client conductor is stepped by the agent too, so a node's network side is exactly one thread.
+ *
+ * <p>{@link #poll} delivers only validated whole frames: every received frame is checked by the
+ * {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message they carry is
+ * validated and delivered. {@link #send} never blocks: what a publication does not take now waits in
+ * the {@link Link}'s bounded queue, drained by {@link #doOutboundWork}.
+ *
+ * <p>Owned by the network agent thread, including construction and {@link #close()}.
+ */
+public final class AeronTransport implements AutoCloseable {
+    private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+
+    private final TransportSettings settings;
+    private final FrameValidator validator;
+    private final TrafficCounters traffic;
+    private final MediaDriver driver;
+    private final AgentInvoker driverInvoker;
+    private final Aeron aeron;
+    private final AgentInvoker clientInvoker;
+    private final Subscription subscription;
+    private final FragmentAssembler assembler;
+    private final Reassembler reassembler;
+    private final String endpoint;
+    private final Map<String, Link> linkByEndpoint = new HashMap<>();
+    private final List<Link> links = new ArrayList<>();
+    private FrameHandler frameHandler;
+
+    /**
+     * Starts the driver (if embedded), the client and the subscription, and resolves the bound port.
+     *
+     * @param errorHandler receives Aeron's asynchronous errors; it must count, not throw.
+     */
+    public AeronTransport(
+        final TransportSettings settings,
+        final FrameValidator validator,
+        final TrafficCounters traffic,
+        final ErrorHandler errorHandler) {
+        this.settings = settings;
+        this.validator = validator;
+        this.traffic = traffic;
+        this.reassembler = new Reassembler(settings.maxReassemblyBytes(), validator.counters());
+        final Aeron.Context clientContext = new Aeron.Context()
+            .useConductorAgentInvoker(true)
+            .errorHandler(errorHandler)
+            .subscriberErrorHandler(errorHandler)
+            .unavailableImageHandler(this::onUnavailableImage);
+        MediaDriver launched = null;
+        Aeron client = null;
+        try {
+            if (settings.aeronDirectoryName() == null) {
+                final MediaDriver.Context driverContext = new MediaDriver.Context()
+                    .threadingMode(ThreadingMode.INVOKER)
+                    .dirDeleteOnStart(true)
+                    .dirDeleteOnShutdown(true)
+                    .publicationTermBufferLength(settings.termLengthBytes())
+                    .ipcTermBufferLength(settings.termLengthBytes())
+                    .errorHandler(errorHandler);
+                launched = MediaDriver.launchEmbedded(driverContext);
+                clientContext.aeronDirectoryName(launched.aeronDirectoryName()).driverAgentInvoker(launched.sharedAgentInvoker());
+            } else {
+                clientContext.aeronDirectoryName(settings.aeronDirectoryName());
+            }
+            client = Aeron.connect(clientContext);
+            this.driver = launched;
+            this.driverInvoker = launched == null ? null : launched.sharedAgentInvoker();
+            this.aeron = client;
+            this.clientInvoker = client.conductorAgentInvoker();
+            this.subscription = client.addSubscription(
+                "aeron:udp?endpoint=" + settings.host() + ":" + settings.port(), settings.streamId());
+            this.endpoint = resolveEndpoint();
+        } catch (final RuntimeException ex) {
+            CloseHelper.quietCloseAll(client, launched);
+            throw ex;
+        }
+        this.assembler = new FragmentAssembler(this::onFragment);
+    }
+
+    private String resolveEndpoint() {
+        final long deadlineNs = System.nanoTime() + ENDPOINT_RESOLVE_TIMEOUT_NS;
+        while (true) {
+            final String resolved = subscription.tryResolveChannelEndpointPort();
+            if (resolved != null) {
+                final String hostPort = ChannelUri.parse(resolved).get(CommonContext.ENDPOINT_PARAM_NAME);
+                final int port = Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+                if (port != 0) {
+                    return settings.endpoint(port);
+                }
+            }
+            if (System.nanoTime() - deadlineNs > 0) {
+                throw new DivvyException("could not bind UDP " + settings.host() + ":" + settings.port() +
+                    " within 5 s: check the host is a local address and the port is free");
+            }
+            doDriverWork();
+            clientInvoker.invoke();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The {@code host:port} peers reach this node at (the resolved port if 0 was configured). */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public TrafficCounters traffic() {
+        return traffic;
+    }
+
+    /** The Aeron directory in use (the embedded driver's, or the external one). */
+    public String aeronDirectoryName() {
+        return aeron.context().aeronDirectoryName();
+    }
+
+    /** Steps the embedded driver and the client conductor; 0 for an external driver's part. */
+    public int doDriverWork() {
+        int work = driverInvoker == null ? 0 : driverInvoker.invoke();
+        if (clientInvoker != null && aeron != null) {
+            work += clientInvoker.invoke();
+        }
+        return work;
+    }
+
+    /** Delivers up to {@code fragmentLimit} fragments' worth of validated frames to {@code handler}. */
+    public int poll(final FrameHandler handler, final int fragmentLimit) {
+        frameHandler = handler;
+        return subscription.poll(assembler, fragmentLimit);
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header) {
+        final int type = validator.validate(buffer, offset, length);
+        if (type == FrameValidator.INVALID) {
+            return;
+        }
+        traffic.onReceived(type, length);
+        if (type != MessageType.CHUNK) {
+            frameHandler.onFrame(type, buffer, offset, length);
+            return;
+        }
+        final UnsafeBuffer whole = reassembler.onChunk(header.sessionId(), buffer, offset, length);
+        if (whole != null) {
+            final int wholeType = validator.validate(whole, 0, whole.capacity());
+            if (wholeType != FrameValidator.INVALID && wholeType != MessageType.CHUNK) {
+                traffic.onReceived(wholeType, whole.capacity());
+                frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
+            } else if (wholeType == MessageType.CHUNK) {
+                FrameCounters.count(validator.counters().badChunk);
+            }
+        }
+    }
+
+    private void onUnavailableImage(final Image image) {
+        if (image.subscription() == subscription) {
+            reassembler.onStreamClosed(image.sessionId());
+        }
+    }
+
+    /** The link to {@code peerEndpoint} ("host:port"), created (without a publication yet) on first use. */
+    public int linkTo(final String peerEndpoint) {
+        Link link = linkByEndpoint.get(peerEndpoint);
+        if (link == null) {
+            link = new Link(links.size(), peerEndpoint, settings, aeron, traffic);
+            links.add(link);
+            linkByEndpoint.put(peerEndpoint, link);
+        }
+        return link.linkId();
+    }
+
+    /**
+     * Sends one whole frame (header included) to a link, chunked if it is above the publication's
+     * maximum message length.
+     *
+     * @return false if it was dropped (too large, or the link's queue is full); counted either way.
+     */
+    public boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length) {
+        if (length > settings.maxMessageBytes() || length < HeaderFlyweight.HEADER_LENGTH) {
+            TrafficCounters.add(traffic.droppedTooLarge, 1);
+            return false;
+        }
+        return links.get(linkId).send(buffer, offset, length);
+    }
+
+    /** Whether the link's publication is connected to the peer's subscription. */
+    public boolean isConnected(final int linkId) {
+        return links.get(linkId).isConnected();
+    }
+
+    /** Messages waiting in a link's queue. */
+    public int queuedMessages(final int linkId) {
+        return links.get(linkId).queuedMessages();
+    }
+
+    /** Whether any link still has messages waiting. */
+    public boolean hasQueued() {
+        for (int i = 0, size = links.size(); i < size; i++) {
+            if (links.get(i).hasQueued()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Retries queued messages of every link, up to {@code limitPerLink} each; returns how many went out. */
+    public int doOutboundWork(final int limitPerLink) {
+        int work = 0;
+        for (int i = 0, size = links.size(); i < size; i++) {
+            final Link link = links.get(i);
+            if (link.hasQueued()) {
+                work += link.drain(limitPerLink);
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Closes a link's publication (the peer died or left) and drops what is queued for it. The link id
+     * stays valid: a later send opens a new publication.
+     *
+     * @return how many queued messages were dropped (counted in {@link TrafficCounters#droppedPeerGone}).
+     */
+    public int closeLink(final int linkId) {
+        return links.get(linkId).close();
+    }
+
+    /** Closes publications, subscription, client and the embedded driver (which deletes its directory). */
+    @Override
+    public void close() {
+        for (final Link link : links) {
+            link.close();
+        }
+        CloseHelper.quietCloseAll(subscription, aeron, driver);
+    }
+}

@@ -1,0 +1,190 @@
+package org.divvy.transport;
+
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableRingBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.protocol.ChunkFlyweight;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.protocol.MessageType;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+
+/**
+ * The way to one peer endpoint: its {@link ExclusivePublication}, created on the first send, and a
+ * bounded queue of messages not yet accepted by it (peer not connected yet, back pressure, admin action).
+ * Messages leave in the order they were sent. A message above the publication's maximum message length
+ * goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent message remembers its next chunk, so
+ * back pressure in the middle of a large message resumes where it stopped.
+ *
+ * <p>Owned by the network agent thread.
+ */
+final class Link {
+    private final int linkId;
+    private final String endpoint;
+    private final String channel;
+    private final int streamId;
+    private final Aeron aeron;
+    private final TrafficCounters traffic;
+    private final int maxQueueBytes;
+    private final ExpandableRingBuffer queue;
+    private final UnsafeBuffer chunkHeaderBuffer = new UnsafeBuffer(new byte[ChunkFlyweight.PAYLOAD_OFFSET]);
+    private final ChunkFlyweight chunkHeader = new ChunkFlyweight();
+    private final ExpandableRingBuffer.MessageConsumer drainer = this::drainOne;
+
+    private ExclusivePublication publication;
+    private int queuedBytes;
+    private int queuedMessages;
+    private int nextMessageId;
+    /** Chunks of the message at the head of the queue (or being sent) already accepted by the publication. */
+    private int headChunksSent;
+
+    Link(final int linkId, final String endpoint, final TransportSettings settings, final Aeron aeron, final TrafficCounters traffic) {
+        this.linkId = linkId;
+        this.endpoint = endpoint;
+        this.channel = "aeron:udp?endpoint=" + endpoint + "|term-length=" + settings.termLengthBytes();
+        this.streamId = settings.streamId();
+        this.aeron = aeron;
+        this.traffic = traffic;
+        this.maxQueueBytes = settings.maxOutboundQueueBytes();
+        this.queue = new ExpandableRingBuffer(
+            4096, BitUtil.findNextPositivePowerOfTwo(maxQueueBytes + maxQueueBytes / 4 + 1024), false);
+        chunkHeader.wrap(chunkHeaderBuffer, 0, chunkHeaderBuffer.capacity());
+    }
+
+    int linkId() {
+        return linkId;
+    }
+
+    String endpoint() {
+        return endpoint;
+    }
+
+    boolean hasQueued() {
+        return queuedMessages > 0;
+    }
+
+    int queuedMessages() {
+        return queuedMessages;
+    }
+
+    boolean isConnected() {
+        return publication != null && publication.isConnected();
+    }
+
+    /**
+     * Sends now if nothing is queued and the publication takes it, else queues it.
+     *
+     * @return false if the queue is full: the message is dropped and counted.
+     */
+    boolean send(final DirectBuffer buffer, final int offset, final int length) {
+        if (queuedMessages == 0 && trySend(buffer, offset, length)) {
+            return true;
+        }
+        if (queuedBytes + length > maxQueueBytes || !queue.append(buffer, offset, length)) {
+            TrafficCounters.add(traffic.droppedQueueFull, 1);
+            return false;
+        }
+        queuedBytes += length;
+        queuedMessages++;
+        return true;
+    }
+
+    /** Offers queued messages in order until the publication refuses one; returns how many left the queue. */
+    int drain(final int limit) {
+        if (queuedMessages == 0) {
+            return 0;
+        }
+        return queue.consume(drainer, limit);
+    }
+
+    private boolean drainOne(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
+        if (trySend(buffer, offset, length)) {
+            queuedBytes -= length;
+            queuedMessages--;
+            return true;
+        }
+        return false;
+    }
+
+    /** Closes the publication and drops the queue; returns how many messages were dropped. */
+    int close() {
+        final int dropped = queuedMessages;
+        if (dropped > 0) {
+            TrafficCounters.add(traffic.droppedPeerGone, dropped);
+        }
+        queue.reset(4096);
+        queuedBytes = 0;
+        queuedMessages = 0;
+        headChunksSent = 0;
+        if (publication != null) {
+            publication.close();
+            publication = null;
+        }
+        return dropped;
+    }
+
+    private boolean trySend(final DirectBuffer buffer, final int offset, final int length) {
+        if (publication == null) {
+            // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
+            publication = aeron.addExclusivePublication(channel, streamId);
+        }
+        final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
+        if (length <= publication.maxMessageLength()) {
+            if (offer(buffer, offset, length)) {
+                traffic.onSent(type, length);
+                return true;
+            }
+            return false;
+        }
+        final int chunkPayload = publication.maxMessageLength() - ChunkFlyweight.PAYLOAD_OFFSET;
+        final int chunkCount = (length + chunkPayload - 1) / chunkPayload;
+        if (headChunksSent == 0) {
+            nextMessageId++;
+        }
+        chunkHeader.headerDefaults(MessageType.CHUNK)
+            .senderId(buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER))
+            .epoch(buffer.getInt(offset + HeaderFlyweight.EPOCH_OFFSET, HeaderFlyweight.BYTE_ORDER));
+        chunkHeader.messageId(nextMessageId).chunkCount(chunkCount).totalLength(length);
+        while (headChunksSent < chunkCount) {
+            final int at = headChunksSent * chunkPayload;
+            final int payload = Math.min(chunkPayload, length - at);
+            chunkHeader.chunkIndex(headChunksSent).frameLength(ChunkFlyweight.PAYLOAD_OFFSET + payload);
+            if (!offer2(buffer, offset + at, payload)) {
+                return false;
+            }
+            traffic.onSent(MessageType.CHUNK, ChunkFlyweight.PAYLOAD_OFFSET + payload);
+            headChunksSent++;
+        }
+        headChunksSent = 0;
+        traffic.onSent(type, length);
+        return true;
+    }
+
+    private boolean offer(final DirectBuffer buffer, final int offset, final int length) {
+        return onOfferResult(publication.offer(buffer, offset, length));
+    }
+
+    private boolean offer2(final DirectBuffer buffer, final int offset, final int length) {
+        return onOfferResult(publication.offer(chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length));
+    }
+
+    private boolean onOfferResult(final long result) {
+        if (result > 0) {
+            return true;
+        }
+        if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
+            // The stream is over: a new publication (new session) starts again; a partly sent
+            // chunked message is resent whole, the receiver discards the partial one.
+            publication.close();
+            publication = null;
+            headChunksSent = 0;
+            TrafficCounters.add(traffic.publicationsRecreated, 1);
+        }
+        // NOT_CONNECTED, BACK_PRESSURED, ADMIN_ACTION: stay queued and retry in a later duty cycle.
+        return false;
+    }
+}

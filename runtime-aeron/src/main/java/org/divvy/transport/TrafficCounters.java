@@ -1,0 +1,76 @@
+package org.divvy.transport;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.divvy.protocol.MessageType;
+
+/**
+ * Messages and bytes sent and received per {@link MessageType}, and outbound messages that were not
+ * delivered, by reason. Written only by the network agent thread; readable from any thread.
+ */
+public final class TrafficCounters {
+    private final AtomicLongArray messagesSent = new AtomicLongArray(MessageType.MAX_TYPE + 1);
+    private final AtomicLongArray bytesSent = new AtomicLongArray(MessageType.MAX_TYPE + 1);
+    private final AtomicLongArray messagesReceived = new AtomicLongArray(MessageType.MAX_TYPE + 1);
+    private final AtomicLongArray bytesReceived = new AtomicLongArray(MessageType.MAX_TYPE + 1);
+
+    /** Messages dropped because a peer's outbound queue was full. */
+    public final AtomicLong droppedQueueFull = new AtomicLong();
+    /** Messages dropped because their peer died or left before they could be delivered. */
+    public final AtomicLong droppedPeerGone = new AtomicLong();
+    /** Messages larger than the transport accepts at all. */
+    public final AtomicLong droppedTooLarge = new AtomicLong();
+    /** Publications closed by Aeron (CLOSED, MAX_POSITION_EXCEEDED) and created again. */
+    public final AtomicLong publicationsRecreated = new AtomicLong();
+
+    void onSent(final int type, final int bytes) {
+        add(messagesSent, type, 1);
+        add(bytesSent, type, bytes);
+    }
+
+    void onReceived(final int type, final int bytes) {
+        add(messagesReceived, type, 1);
+        add(bytesReceived, type, bytes);
+    }
+
+    static void add(final AtomicLong counter, final long delta) {
+        counter.lazySet(counter.get() + delta);
+    }
+
+    private static void add(final AtomicLongArray counters, final int type, final long delta) {
+        final int index = MessageType.isKnown(type) ? type : 0;
+        counters.lazySet(index, counters.get(index) + delta);
+    }
+
+    public long messagesSent(final int type) {
+        return messagesSent.get(type);
+    }
+
+    public long bytesSent(final int type) {
+        return bytesSent.get(type);
+    }
+
+    public long messagesReceived(final int type) {
+        return messagesReceived.get(type);
+    }
+
+    public long bytesReceived(final int type) {
+        return bytesReceived.get(type);
+    }
+
+    @Override
+    public String toString() {
+        final StringBuilder sb = new StringBuilder("TrafficCounters{");
+        for (int type = 1; type <= MessageType.MAX_TYPE; type++) {
+            if (messagesSent(type) + messagesReceived(type) > 0) {
+                sb.append(MessageType.name(type)).append(": sent ").append(messagesSent(type)).append('/')
+                    .append(bytesSent(type)).append("B received ").append(messagesReceived(type)).append('/')
+                    .append(bytesReceived(type)).append("B, ");
+            }
+        }
+        return sb.append("droppedQueueFull=").append(droppedQueueFull).append(", droppedPeerGone=").append(droppedPeerGone)
+            .append(", droppedTooLarge=").append(droppedTooLarge).append(", publicationsRecreated=")
+            .append(publicationsRecreated).append('}').toString();
+    }
+}

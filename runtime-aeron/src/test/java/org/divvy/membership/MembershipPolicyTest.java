@@ -1,0 +1,241 @@
+package org.divvy.membership;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.DivvyException;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.protocol.JoinFlyweight;
+import org.divvy.protocol.MemberListFlyweight;
+import org.divvy.protocol.MessageType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Membership policies driven by a hand-advanced clock, no network. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class MembershipPolicyTest {
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final MembershipSettings settings = MembershipSettings.builder()
+        .heartbeatIntervalNs(100 * MS).heartbeatTimeoutNs(2000 * MS).joinTimeoutNs(10_000 * MS).joinRetryIntervalNs(200 * MS)
+        .build();
+
+    /** Records frames per endpoint and cuts. */
+    private static final class RecordingOutbox implements Outbox {
+        final List<String> sent = new ArrayList<>();
+        final List<byte[]> frames = new ArrayList<>();
+        final List<String> cuts = new ArrayList<>();
+        final FrameValidator validator = new FrameValidator(new FrameCounters());
+
+        @Override
+        public void send(final String endpoint, final DirectBuffer buffer, final int offset, final int length) {
+            final int type = validator.validate(buffer, offset, length);
+            assertTrue(type != FrameValidator.INVALID, "sent an invalid frame");
+            final byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            sent.add(endpoint + " " + MessageType.name(type));
+            frames.add(copy);
+        }
+
+        @Override
+        public void cut(final String endpoint) {
+            cuts.add(endpoint);
+        }
+
+        MemberListFlyweight lastList() {
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                if (frames.get(i)[HeaderFlyweight.TYPE_OFFSET] == MessageType.MEMBER_LIST) {
+                    final MemberListFlyweight list = new MemberListFlyweight();
+                    list.wrap(new UnsafeBuffer(frames.get(i)), 0, frames.get(i).length);
+                    return list;
+                }
+            }
+            return null;
+        }
+
+        void clear() {
+            sent.clear();
+            frames.clear();
+        }
+    }
+
+    private static JoinFlyweight join(final String site, final String endpoint) {
+        final JoinFlyweight join = new JoinFlyweight();
+        join.wrap(new UnsafeBuffer(new byte[256]), 0, 256);
+        join.headerDefaults(MessageType.JOIN);
+        join.siteAndEndpoint(site, endpoint);
+        return join;
+    }
+
+    @Test
+    void shouldExpireOnlySilentIdsOnceAfterTimeout() {
+        final FailureDetector detector = new FailureDetector(1000);
+        detector.onHeard(1, 0);
+        detector.onHeard(2, 0);
+        final List<Integer> expired = new ArrayList<>();
+        assertEquals(0, detector.pollExpired(1000, expired::add));
+        detector.onHeard(2, 900);
+        assertEquals(1, detector.pollExpired(1001, expired::add));
+        assertEquals(List.of(1), expired);
+        assertEquals(0, detector.pollExpired(1500, expired::add));
+        assertEquals(1, detector.pollExpired(1901, expired::add));
+        assertEquals(List.of(1, 2), expired);
+        assertFalse(detector.isWatched(2));
+        assertThrows(DivvyException.class, () -> new FailureDetector(0));
+    }
+
+    @Test
+    void shouldAssignIdsAckJoinersAndBroadcastEveryChange() {
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final Registry registry = new Registry(settings, outbox);
+        registry.onJoin(join("a", "h:1"), 0);
+        assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
+        assertEquals(0, outbox.lastList().assignedId());
+        outbox.clear();
+
+        registry.onJoin(join("b", "h:2"), 10 * MS);
+        assertEquals(List.of("h:2 MEMBER_LIST", "h:1 MEMBER_LIST"), outbox.sent);
+        assertEquals(MemberListFlyweight.NO_ASSIGNED_ID, outbox.lastList().assignedId());
+        assertEquals(2, outbox.lastList().memberCount());
+        assertEquals(2, registry.epoch());
+
+        outbox.clear();
+        registry.onJoin(join("b", "h:2"), 20 * MS);
+        assertEquals(List.of("h:2 MEMBER_LIST"), outbox.sent, "a repeated JOIN gets its id again");
+        assertEquals(1, outbox.lastList().assignedId());
+        assertEquals(2, registry.members().size());
+    }
+
+    @Test
+    void shouldDeclareSilentMemberDeadAfterTimeoutAndBroadcast() {
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final Registry registry = new Registry(settings, outbox);
+        registry.onJoin(join("a", "h:1"), 0);
+        registry.onJoin(join("b", "h:2"), 0);
+        for (long t = 0; t <= 1900 * MS; t += 100 * MS) {
+            registry.onHeartbeat(0, t);
+            registry.onTick(t);
+        }
+        assertEquals(MemberState.ALIVE, registry.members().get(1).state());
+        outbox.clear();
+        registry.onHeartbeat(0, 2001 * MS);
+        registry.onTick(2001 * MS);
+        assertEquals(MemberState.DEAD, registry.members().get(1).state());
+        assertEquals(List.of("h:2"), outbox.cuts);
+        assertTrue(outbox.sent.contains("h:1 MEMBER_LIST"));
+        assertFalse(outbox.sent.contains("h:2 MEMBER_LIST"), "the dead member gets nothing");
+        assertFalse(registry.isAlive(1));
+        registry.onHeartbeat(1, 2100 * MS);
+        assertEquals(MemberState.DEAD, registry.members().get(1).state(), "a late heartbeat does not revive");
+    }
+
+    @Test
+    void shouldMarkLeaverLeft() {
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final Registry registry = new Registry(settings, outbox);
+        registry.onJoin(join("a", "h:1"), 0);
+        registry.onJoin(join("b", "h:2"), 0);
+        registry.onLeave(1);
+        assertEquals(MemberState.LEFT, registry.members().get(1).state());
+        assertEquals(3, registry.epoch());
+    }
+
+    private static final class RecordingListener implements MembershipListener {
+        final List<String> events = new ArrayList<>();
+
+        @Override
+        public void onJoined(final int selfId) {
+            events.add("joined " + selfId);
+        }
+
+        @Override
+        public void onJoinFailed(final String message) {
+            events.add("failed " + message);
+        }
+
+        @Override
+        public void onMemberChanged(final Member member) {
+            events.add("member " + member.id() + " " + member.site() + " " + member.state());
+        }
+
+        @Override
+        public void onRegistryLost(final String message) {
+            events.add("lost " + message);
+        }
+    }
+
+    @Test
+    void shouldRetryJoinAndFailAtDeadlineWithMessageNamingTheAddress() {
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingListener listener = new RecordingListener();
+        final MembershipSettings joining = MembershipSettings.builder().joinEndpoint("10.0.0.5:40123").build();
+        final MembershipClient client = new MembershipClient(joining, "h:9", outbox, listener);
+        client.start(0);
+        for (long t = 0; t < 10_000 * MS; t += 50 * MS) {
+            client.onTick(t);
+        }
+        assertEquals(50, outbox.sent.size(), "one JOIN per 200 ms retry interval for 10 s");
+        assertTrue(outbox.sent.stream().allMatch(s -> s.equals("10.0.0.5:40123 JOIN")));
+        assertTrue(listener.events.isEmpty());
+        client.onTick(10_000 * MS);
+        assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
+        assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join and that the first node is running"),
+            listener.events);
+    }
+
+    @Test
+    void shouldJoinApplyListsCutDeadSendersAndReportSilentRegistry() {
+        final RecordingOutbox registryOutbox = new RecordingOutbox();
+        final Registry registry = new Registry(settings, registryOutbox);
+        registry.onJoin(join("a", "h:1"), 0);
+        registry.onJoin(join("b", "h:2"), 0);
+
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingListener listener = new RecordingListener();
+        final MembershipClient client = new MembershipClient(
+            MembershipSettings.builder().joinEndpoint("r:1").site("b").build(), "h:2", outbox, listener);
+        client.start(0);
+        client.onTick(0);
+        final MemberListFlyweight ack = new MemberListFlyweight();
+        final byte[] ackBytes = registryOutbox.frames.get(1); // the ack to h:2
+        ack.wrap(new UnsafeBuffer(ackBytes), 0, ackBytes.length);
+        client.onMemberList(ack, 10 * MS);
+        assertEquals(MembershipClient.Phase.JOINED, client.phase());
+        assertEquals(1, client.selfId());
+        assertEquals(List.of("joined 1", "member 0 a ALIVE", "member 1 b ALIVE"), listener.events);
+        assertFalse(client.isCut(0));
+        assertTrue(client.isCut(7), "unknown senders are cut");
+
+        registry.onLeave(0);
+        client.onMemberList(registryOutbox.lastList(), 20 * MS);
+        assertTrue(client.isCut(0));
+        assertEquals(List.of("h:1"), outbox.cuts);
+        assertEquals(MemberState.LEFT, client.member(0).state());
+
+        listener.events.clear();
+        client.onTick(2010 * MS);
+        assertTrue(listener.events.isEmpty());
+        client.onTick(2021 * MS);
+        assertEquals(MembershipClient.Phase.REGISTRY_LOST, client.phase());
+        assertTrue(listener.events.get(0).startsWith("lost the registry at r:1 was silent for 2 s"), listener.events.toString());
+        assertNull(client.member(5));
+    }
+
+    @Test
+    void shouldRejectBadSettingsNamingValueAndBound() {
+        final DivvyException ex = assertThrows(DivvyException.class,
+            () -> MembershipSettings.builder().heartbeatIntervalNs(100 * MS).heartbeatTimeoutNs(150 * MS).build());
+        assertTrue(ex.getMessage().startsWith("heartbeatTimeoutNs=150000000, must be > 2 * heartbeatIntervalNs=200000000"), ex.getMessage());
+    }
+}

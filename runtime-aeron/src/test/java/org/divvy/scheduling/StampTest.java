@@ -1,0 +1,104 @@
+package org.divvy.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.divvy.DivvyNode;
+import org.divvy.Spawn;
+import org.divvy.wire.WireDecodeException;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(20)
+class StampTest {
+    @Test
+    void shouldPrintIndicesAndRoot() {
+        assertEquals("root", Stamp.ROOT.toString());
+        assertEquals("0.2.1", Stamp.ROOT.child(0).child(2).child(1).toString());
+        assertEquals("300.70000.2147483647", Stamp.ROOT.child(300).child(70000).child(Integer.MAX_VALUE).toString());
+        assertEquals(3, Stamp.ROOT.child(300).child(0).child(5).depth());
+    }
+
+    @Test
+    void shouldRoundTripThroughWire() {
+        final Stamp stamp = Stamp.ROOT.child(0).child(128).child(Integer.MAX_VALUE).child(7);
+        final WireWriter writer = new WireWriter();
+        stamp.encode(writer);
+        Stamp.ROOT.encode(writer);
+        final WireReader reader = new WireReader(writer.toByteArray());
+        assertEquals(stamp, Stamp.decode(reader));
+        assertEquals(Stamp.ROOT, Stamp.decode(reader));
+        reader.expectEnd();
+    }
+
+    @Test
+    void shouldRejectMalformedStampBytes() {
+        final WireWriter writer = new WireWriter();
+        writer.writeLength(2).writeBytes(new byte[] {(byte)0x81, (byte)0x82}, 0, 2); // ends inside a varint
+        assertThrows(WireDecodeException.class, () -> Stamp.decode(new WireReader(writer.toByteArray())));
+        final WireWriter tooWide = new WireWriter();
+        tooWide.writeLength(6).writeBytes(new byte[] {(byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, 0x01}, 0, 6);
+        assertThrows(WireDecodeException.class, () -> Stamp.decode(new WireReader(tooWide.toByteArray())));
+    }
+
+    @Test
+    void shouldOrderDepthFirstAndCompareByValue() {
+        final Stamp a = Stamp.ROOT.child(0);
+        final Stamp b = Stamp.ROOT.child(0).child(5);
+        final Stamp c = Stamp.ROOT.child(1);
+        final Stamp d = Stamp.ROOT.child(200);
+        assertTrue(Stamp.ROOT.compareTo(a) < 0);
+        assertTrue(a.compareTo(b) < 0);
+        assertTrue(b.compareTo(c) < 0);
+        assertTrue(c.compareTo(d) < 0);
+        assertEquals(Stamp.ROOT.child(0).child(5), b);
+        assertEquals(Stamp.ROOT.child(0).child(5).hashCode(), b.hashCode());
+        assertNotEquals(a, b);
+    }
+
+    @Test
+    void shouldDeriveSameStampsInEveryRun() {
+        final List<Stamp> first = leafStamps(2);
+        final List<Stamp> second = leafStamps(2);
+        final List<Stamp> sequential = leafStamps(1);
+        assertEquals(Fib.fibSequential(15 + 1), first.size(), "one leaf per fib(1) and fib(0) call");
+        assertEquals(first, second);
+        assertEquals(first, sequential);
+        assertEquals(first.size(), first.stream().distinct().count(), "stamps are unique");
+    }
+
+    /** Stamps of every leaf of a fib(15) tree, sorted. */
+    private static List<Stamp> leafStamps(final int workers) {
+        final ConcurrentLinkedQueue<Stamp> stamps = new ConcurrentLinkedQueue<>();
+        try (DivvyNode node = SpawnSyncTest.node(workers)) {
+            node.run(() -> {
+                fibRecordingLeaves(15, stamps);
+                return null;
+            });
+        }
+        final List<Stamp> sorted = new ArrayList<>(stamps);
+        Collections.sort(sorted);
+        return sorted;
+    }
+
+    private static long fibRecordingLeaves(final int n, final ConcurrentLinkedQueue<Stamp> stamps) {
+        final Job self = ((Worker)Thread.currentThread()).current;
+        if (n < 2) {
+            stamps.add(self.stamp());
+            return n;
+        }
+        final Spawn<Long> a = TaskJob.spawn("fib", () -> fibRecordingLeaves(n - 1, stamps));
+        final Spawn<Long> b = TaskJob.spawn("fib", () -> fibRecordingLeaves(n - 2, stamps));
+        Spawns.sync();
+        return a.get() + b.get();
+    }
+}

@@ -1,0 +1,175 @@
+package org.divvy.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.protocol.MessageType;
+import org.divvy.protocol.StealReplyFlyweight;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.aeron.driver.MediaDriver;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AeronTransportTest {
+    private static MediaDriver driver;
+
+    @BeforeAll
+    static void launchDriver() {
+        driver = TestDriver.launch();
+    }
+
+    @AfterAll
+    static void closeDriver() {
+        driver.close();
+    }
+
+    private static final class Node implements AutoCloseable {
+        final FrameCounters counters = new FrameCounters();
+        final AtomicLong errors = new AtomicLong();
+        final AeronTransport transport;
+        final List<byte[]> received = new ArrayList<>();
+        final FrameHandler handler = (type, buffer, offset, length) -> {
+            final byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            received.add(copy);
+        };
+
+        Node(final String aeronDir, final int termLength) {
+            transport = new AeronTransport(
+                TransportSettings.builder().aeronDirectoryName(aeronDir).termLengthBytes(termLength).build(),
+                new FrameValidator(counters), new TrafficCounters(), t -> errors.incrementAndGet());
+        }
+
+        int doWork() {
+            return transport.doDriverWork() + transport.poll(handler, 16) + transport.doOutboundWork(16);
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+        }
+    }
+
+    private static void awaitWhileStepping(final BooleanSupplier condition, final Node... nodes) throws InterruptedException {
+        while (!condition.getAsBoolean()) {
+            int work = 0;
+            for (final Node node : nodes) {
+                work += node.doWork();
+            }
+            if (work == 0) {
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private static byte[] stealReply(final int argumentsLength, final long seed) {
+        final byte[] arguments = new byte[argumentsLength];
+        new Random(seed).nextBytes(arguments);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[argumentsLength + 256]);
+        final StealReplyFlyweight reply = new StealReplyFlyweight();
+        reply.wrap(buffer, 0, buffer.capacity());
+        reply.headerDefaults(MessageType.STEAL_REPLY).senderId(1);
+        reply.requestId(seed).ownerJobId(seed * 2).job("a.B#c", new UnsafeBuffer(new byte[] {1}), 0, 1,
+            new UnsafeBuffer(arguments), 0, argumentsLength);
+        final byte[] frame = new byte[reply.frameLength()];
+        buffer.getBytes(0, frame);
+        return frame;
+    }
+
+    @Test
+    void shouldDeliverSmallAndOneMebibyteMessagesIntactInOrder() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final List<byte[]> sent = List.of(stealReply(10, 1), stealReply(1024 * 1024, 2), stealReply(20, 3), stealReply(300_000, 4));
+            for (final byte[] frame : sent) {
+                assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
+            }
+            awaitWhileStepping(() -> b.received.size() == sent.size(), a, b);
+            for (int i = 0; i < sent.size(); i++) {
+                assertArrayEquals(sent.get(i), b.received.get(i), "message " + i);
+            }
+            assertEquals(0, b.counters.totalDropped());
+            assertTrue(a.transport.traffic().messagesSent(MessageType.CHUNK) > 100);
+            assertEquals(sent.size(), b.transport.traffic().messagesReceived(MessageType.STEAL_REPLY));
+            assertEquals(0, a.transport.queuedMessages(link));
+        }
+    }
+
+    @Test
+    void shouldCountAndDropGarbageAndKeepWorking() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final Random random = new Random(7);
+            final byte[] valid = stealReply(40, 9);
+            int garbage = 0;
+            for (int i = 0; i < 200; i++) {
+                final byte[] frame;
+                if (i % 2 == 0) {
+                    frame = new byte[HeaderFlyweight.HEADER_LENGTH + random.nextInt(100)];
+                    random.nextBytes(frame);
+                    frame[0] = (byte)HeaderFlyweight.CURRENT_VERSION;
+                    new UnsafeBuffer(frame).putInt(HeaderFlyweight.FRAME_LENGTH_OFFSET, frame.length, HeaderFlyweight.BYTE_ORDER);
+                    frame[HeaderFlyweight.TYPE_OFFSET] = (byte)(MessageType.MAX_TYPE + 1 + random.nextInt(100));
+                } else {
+                    frame = new byte[HeaderFlyweight.HEADER_LENGTH + random.nextInt(valid.length - HeaderFlyweight.HEADER_LENGTH)];
+                    System.arraycopy(valid, 0, frame, 0, frame.length);
+                }
+                garbage++;
+                assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
+            }
+            assertTrue(a.transport.send(link, new UnsafeBuffer(valid), 0, valid.length));
+            final int expectedGarbage = garbage;
+            awaitWhileStepping(() -> b.received.size() == 1 && b.counters.totalDropped() == expectedGarbage, a, b);
+            assertArrayEquals(valid, b.received.get(0));
+            assertEquals(100, b.counters.unknownType.get());
+            assertEquals(100, b.counters.truncated.get());
+        }
+    }
+
+    @Test
+    void shouldQueueWhilePeerIsUnreachableAndReportDropsOnClose() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo("127.0.0.1:9");
+            final byte[] frame = stealReply(10, 1);
+            for (int i = 0; i < 5; i++) {
+                assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
+                a.doWork();
+            }
+            assertFalse(a.transport.isConnected(link));
+            assertEquals(5, a.transport.queuedMessages(link));
+            assertEquals(5, a.transport.closeLink(link));
+            assertEquals(5, a.transport.traffic().droppedPeerGone.get());
+        }
+    }
+
+    @Test
+    void shouldRunWithItsOwnInvokerDriverAndDeleteItsDirectory() throws InterruptedException {
+        final String dir;
+        try (Node a = new Node(null, 64 * 1024); Node b = new Node(null, 128 * 1024)) {
+            dir = a.transport.aeronDirectoryName();
+            assertTrue(new File(dir).exists());
+            final byte[] frame = stealReply(200_000, 5);
+            assertTrue(a.transport.send(a.transport.linkTo(b.transport.endpoint()), new UnsafeBuffer(frame), 0, frame.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            assertArrayEquals(frame, b.received.get(0));
+        }
+        assertFalse(new File(dir).exists());
+    }
+}
