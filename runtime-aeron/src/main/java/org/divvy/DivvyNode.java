@@ -1,12 +1,19 @@
 package org.divvy;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
+import org.divvy.agent.NetworkService;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.JobTypeRegistry;
+import org.divvy.stealing.NodeLifecycle;
+import org.divvy.stealing.RemoteStealing;
 
 /**
- * A running Divvy node: its worker threads (and later its network agent). Start one, run root tasks
- * on it one after another, close it.
+ * A running Divvy node: its worker threads and, when {@link NodeConfig#network()} is set, its network
+ * agent, which joins the other nodes and steals from them when this node runs out of work. Start one,
+ * run root tasks on it one after another, close it.
  *
  * <pre>{@code
  * try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(4).build())) {
@@ -14,33 +21,150 @@ import org.divvy.scheduling.Scheduler;
  *     System.out.println(r.value() + "\n" + r.statistics());
  * }
  * }</pre>
+ *
+ * <p>Several nodes: the first hosts the registry ({@link NetworkConfig#join()} null) and is node 0; the
+ * others join it at its {@link #endpoint()}. The node that calls {@link #run} is the master of that run
+ * (its root is never stolen); the others call {@link #awaitTermination()}, which returns when the
+ * master {@link #terminate terminates} or {@link #close closes}.
  */
 public final class DivvyNode implements AutoCloseable {
+    /** How long {@link #terminate} waits for the TERMINATE broadcast to leave this node. */
+    static final long TERMINATE_FLUSH_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Slack on top of the join timeout for the agent thread to report the outcome. */
+    static final long JOIN_REPORT_SLACK_NS = TimeUnit.SECONDS.toNanos(5);
+
+    private static final System.Logger LOG = System.getLogger(DivvyNode.class.getName());
+
     private final NodeConfig config;
     private final Scheduler scheduler;
+    private final RemoteStealing stealing;
+    private final NetworkService network;
+    private final int nodeId;
+    private final String endpoint;
+    private volatile boolean master;
+    private boolean closed;
 
-    private DivvyNode(final NodeConfig config) {
+    private DivvyNode(final NodeConfig config, final Scheduler scheduler, final RemoteStealing stealing,
+        final NetworkService network, final int nodeId, final String endpoint) {
         this.config = config;
-        // the identity hash only tells the threads of several nodes in one JVM apart
-        this.scheduler = new Scheduler(config, "divvy-" + Integer.toHexString(System.identityHashCode(this)));
+        this.scheduler = scheduler;
+        this.stealing = stealing;
+        this.network = network;
+        this.nodeId = nodeId;
+        this.endpoint = endpoint;
     }
 
-    /** Starts a node with {@code config}: its workers are running (and idle) when this returns. */
+    /**
+     * Starts a node with {@code config}: its workers are running (and idle) when this returns. A networked
+     * node returns once it joined; if it cannot join it throws {@link DivvyException} saying what to fix.
+     */
     public static DivvyNode start(final NodeConfig config) {
         Objects.requireNonNull(config, "config");
-        final DivvyNode node = new DivvyNode(config);
-        node.scheduler.start();
-        return node;
+        // the identity hash only tells the threads of several nodes in one JVM apart
+        final String name = "divvy-" + Integer.toHexString(System.identityHashCode(new Object()));
+        final Scheduler scheduler = new Scheduler(config, name);
+        scheduler.start();
+        final NetworkConfig net = config.network();
+        if (net == null) {
+            return new DivvyNode(config, scheduler, null, null, 0, null);
+        }
+        NetworkService service = null;
+        try {
+            final RemoteStealing stealing = new RemoteStealing(scheduler, JobTypeRegistry.load(null), net.site(),
+                net.stealPolicy(), System.nanoTime() ^ ((long)name.hashCode() << 32));
+            service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
+                NetworkService.DEFAULT_COMMAND_RING_BYTES, stealing, DivvyNode::onNetworkError);
+            stealing.attach(service);
+            final int id = stealing.lifecycle().awaitJoined(
+                TimeUnit.MILLISECONDS.toNanos(net.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
+            return new DivvyNode(config, scheduler, stealing, service, id, service.agent().endpoint());
+        } catch (final RuntimeException e) {
+            if (service != null) {
+                service.close();
+            }
+            scheduler.close();
+            if (e instanceof DivvyException) {
+                throw e;
+            }
+            throw new DivvyException("the node could not start its network at " + net.bindHost() + ":" + net.port() +
+                ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void onNetworkError(final Throwable t) {
+        LOG.log(System.Logger.Level.WARNING, "network agent error", t);
     }
 
     /**
      * Runs {@code task} as the root invocation on a worker thread and blocks until it completes; spawns
-     * made inside it run on all workers. Returns the value, elapsed time and statistics. Rethrows the
-     * root's exception: unchecked exceptions and errors as they are, checked ones wrapped in
-     * {@link SpawnFailedException}. Runs on one node are serialised.
+     * made inside it run on all workers (and, networked, on other nodes). Returns the value, elapsed time
+     * and statistics. Rethrows the root's exception: unchecked exceptions and errors as they are, checked
+     * ones wrapped in {@link SpawnFailedException}. Runs on one node are serialised. A networked node
+     * calling this becomes the master: closing it terminates the computation on every node.
      */
     public <T> RunResult<T> run(final RootTask<T> task) {
-        return scheduler.run(task);
+        if (stealing == null) {
+            return scheduler.run(task);
+        }
+        master = true;
+        final NetworkStatistics before = stealing.statistics();
+        final RunResult<T> result = scheduler.run(task);
+        final NetworkStatistics during = stealing.statistics().minus(before);
+        return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
+    }
+
+    /** This node's id: 0 for a single node and for the node hosting the registry. */
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /**
+     * The {@code host:port} this node is reached at; for the node hosting the registry it is the
+     * address others pass to {@code --join}. Null for a single node.
+     */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /** Blocks until {@code count} nodes (this one included) are alive; {@link DivvyException} on timeout. */
+    public void awaitMembers(final int count, final Duration timeout) {
+        if (stealing == null) {
+            if (count > 1) {
+                throw new DivvyException("only 1 of " + count + " nodes: this node has no network (NodeConfig.network)");
+            }
+            return;
+        }
+        stealing.lifecycle().awaitMembers(count, timeout);
+    }
+
+    /**
+     * Worker nodes: blocks until the master ends the computation and returns its exit code. Throws
+     * {@link DivvyException} if the registry is lost first.
+     */
+    public int awaitTermination() {
+        if (stealing == null) {
+            throw new DivvyException("awaitTermination() on a single node: only networked nodes wait for a master");
+        }
+        return stealing.lifecycle().awaitTermination();
+    }
+
+    /** Tells every node the computation is over with {@code exitCode} (waits briefly until the message left). */
+    public void terminate(final int exitCode) {
+        if (stealing == null) {
+            return;
+        }
+        final NodeLifecycle lifecycle = stealing.lifecycle();
+        lifecycle.requestTerminate(exitCode);
+        stealing.stopStealing();
+        if (!lifecycle.awaitTerminateFlushed(TERMINATE_FLUSH_TIMEOUT_NS)) {
+            LOG.log(System.Logger.Level.WARNING, "TERMINATE was not sent within " +
+                TimeUnit.NANOSECONDS.toMillis(TERMINATE_FLUSH_TIMEOUT_NS) + " ms");
+        }
+    }
+
+    /** The node's network counters since it started, or null for a single node. */
+    public NetworkStatistics networkStatistics() {
+        return stealing == null ? null : stealing.statistics();
     }
 
     /** The configuration this node runs with. */
@@ -48,9 +172,44 @@ public final class DivvyNode implements AutoCloseable {
         return config;
     }
 
-    /** Stops the workers and waits for their threads to end. */
+    /**
+     * Stops the node: a master that has not terminated yet terminates with 0; then the node leaves the
+     * others, stops its agent and workers and deletes its Aeron directory. Idempotent.
+     */
     @Override
-    public void close() {
-        scheduler.close();
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (stealing != null) {
+            if (master && stealing.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+                terminate(0);
+            }
+            stealing.stopStealing();
+        }
+        try {
+            scheduler.close();
+        } finally {
+            if (network != null) {
+                network.close();
+            }
+        }
+    }
+
+    /** Tests: the Aeron directory of this node's driver (its own embedded one unless configured). */
+    String aeronDirectoryForTest() {
+        return network.agent().aeronDirectoryName();
+    }
+
+    /**
+     * Tests: the network stops as if the machine crashed (no LEAVE, peers declare it dead after the
+     * heartbeat timeout); the jobs it ran for peers are cancelled so that {@link #close()} can stop the
+     * workers, as a real crash would have ended them.
+     */
+    void crashForTest() {
+        stealing.stopStealing();
+        network.crash();
+        stealing.cancelForeignJobsAfterAgentStopped();
     }
 }

@@ -93,6 +93,7 @@ public final class NodeConfig {
     private final long idleParkMaxNs;
     private final long idleDeepParkNs;
     private final long workerStackSizeBytes;
+    private final NetworkConfig network;
 
     private NodeConfig(final Builder b) {
         workers = b.workers;
@@ -102,6 +103,7 @@ public final class NodeConfig {
         idleParkMaxNs = b.idleParkMaxNs;
         idleDeepParkNs = b.idleDeepParkNs;
         workerStackSizeBytes = b.workerStackSizeBytes;
+        network = b.network;
     }
 
     /** A builder holding every default. */
@@ -118,7 +120,8 @@ public final class NodeConfig {
             .idleParkMinNs(idleParkMinNs)
             .idleParkMaxNs(idleParkMaxNs)
             .idleDeepParkNs(idleDeepParkNs)
-            .workerStackSizeBytes(workerStackSizeBytes);
+            .workerStackSizeBytes(workerStackSizeBytes)
+            .network(network);
     }
 
     /** The defaults, overridden by any {@code divvy.*} system property that is set. */
@@ -156,6 +159,9 @@ public final class NodeConfig {
         final String stack = properties.getProperty(WORKER_STACK_SIZE_BYTES_PROPERTY);
         if (stack != null) {
             b.workerStackSizeBytes(parseLong(WORKER_STACK_SIZE_BYTES_PROPERTY, stack));
+        }
+        if (NetworkConfig.anyPresent(properties)) {
+            b.network(NetworkConfig.fromProperties(properties));
         }
         return b.build();
     }
@@ -195,6 +201,14 @@ public final class NodeConfig {
         return workerStackSizeBytes;
     }
 
+    /**
+     * How this node joins other nodes, or null for a single node without networking (no Aeron, no
+     * threads beyond the workers).
+     */
+    public NetworkConfig network() {
+        return network;
+    }
+
     /** The effective configuration, one option per line with its property name. */
     public String describe() {
         return "Divvy node configuration\n" +
@@ -204,7 +218,8 @@ public final class NodeConfig {
             line(IDLE_PARK_MIN_NS_PROPERTY, idleParkMinNs) +
             line(IDLE_PARK_MAX_NS_PROPERTY, idleParkMaxNs) +
             line(IDLE_DEEP_PARK_NS_PROPERTY, idleDeepParkNs) +
-            line(WORKER_STACK_SIZE_BYTES_PROPERTY, workerStackSizeBytes);
+            line(WORKER_STACK_SIZE_BYTES_PROPERTY, workerStackSizeBytes) +
+            (network == null ? "  network                        (none: single node)\n" : network.describe());
     }
 
     @Override
@@ -215,14 +230,15 @@ public final class NodeConfig {
             ", idleParkMinNs=" + idleParkMinNs +
             ", idleParkMaxNs=" + idleParkMaxNs +
             ", idleDeepParkNs=" + idleDeepParkNs +
-            ", workerStackSizeBytes=" + workerStackSizeBytes + '}';
+            ", workerStackSizeBytes=" + workerStackSizeBytes +
+            ", network=" + network + '}';
     }
 
-    private static String line(final String name, final Object value) {
+    static String line(final String name, final Object value) {
         return String.format("  %-30s %s%n", name, value);
     }
 
-    private static int parseInt(final String name, final String value) {
+    static int parseInt(final String name, final String value) {
         try {
             return Integer.parseInt(value.trim());
         } catch (final NumberFormatException e) {
@@ -230,7 +246,7 @@ public final class NodeConfig {
         }
     }
 
-    private static long parseLong(final String name, final String value) {
+    static long parseLong(final String name, final String value) {
         try {
             return Long.parseLong(value.trim());
         } catch (final NumberFormatException e) {
@@ -247,8 +263,19 @@ public final class NodeConfig {
         private long idleParkMaxNs = DEFAULT_IDLE_PARK_MAX_NS;
         private long idleDeepParkNs = DEFAULT_IDLE_DEEP_PARK_NS;
         private long workerStackSizeBytes = DEFAULT_WORKER_STACK_SIZE_BYTES;
+        private NetworkConfig network;
 
         private Builder() {
+        }
+
+        /**
+         * Makes the node join other nodes over Aeron; null (the default) keeps it a single node. Set by
+         * {@link #fromProperties} when any network property ({@code divvy.join}, {@code divvy.site},
+         * {@code divvy.policy}, ...) is present.
+         */
+        public Builder network(final NetworkConfig network) {
+            this.network = network;
+            return this;
         }
 
         /** See {@link #DEFAULT_WORKERS}; 1 to {@value #MAX_WORKERS}. */

@@ -14,6 +14,7 @@ public final class RunStatistics {
     private final long localSteals;
     private final long elapsedNs;
     private final long[] idleNsPerWorker;
+    private final NetworkStatistics network;
 
     /**
      * @param jobsSpawned         jobs spawned (the root excluded)
@@ -26,6 +27,14 @@ public final class RunStatistics {
      */
     public RunStatistics(final long jobsSpawned, final long jobsExecuted, final long jobsCancelled,
         final long localStealAttempts, final long localSteals, final long elapsedNs, final long[] idleNsPerWorker) {
+        this(jobsSpawned, jobsExecuted, jobsCancelled, localStealAttempts, localSteals, elapsedNs, idleNsPerWorker, null);
+    }
+
+    /** As above, with the node's network counters over the run ({@code network} null for a single node). */
+    public RunStatistics(final long jobsSpawned, final long jobsExecuted, final long jobsCancelled,
+        final long localStealAttempts, final long localSteals, final long elapsedNs, final long[] idleNsPerWorker,
+        final NetworkStatistics network) {
+        this.network = network;
         this.jobsSpawned = jobsSpawned;
         this.jobsExecuted = jobsExecuted;
         this.jobsCancelled = jobsCancelled;
@@ -58,6 +67,47 @@ public final class RunStatistics {
         return localSteals;
     }
 
+    /** These statistics with the node's network counters over the run. */
+    public RunStatistics withNetwork(final NetworkStatistics network) {
+        return new RunStatistics(jobsSpawned, jobsExecuted, jobsCancelled, localStealAttempts, localSteals, elapsedNs,
+            idleNsPerWorker, network);
+    }
+
+    /** The node's network counters over the run, or null for a single node. */
+    public NetworkStatistics network() {
+        return network;
+    }
+
+    /** Steal requests sent to nodes of the own site (0 for a single node). */
+    public long siteStealAttempts() {
+        return network == null ? 0 : network.siteStealAttempts();
+    }
+
+    /** Steal requests to the own site that brought a job. */
+    public long siteSteals() {
+        return network == null ? 0 : network.siteSteals();
+    }
+
+    /** Steal requests sent to nodes of other sites. */
+    public long wideAreaStealAttempts() {
+        return network == null ? 0 : network.wideAreaStealAttempts();
+    }
+
+    /** Wide-area steal requests that brought a job. */
+    public long wideAreaSteals() {
+        return network == null ? 0 : network.wideAreaSteals();
+    }
+
+    /** Messages of a {@link org.divvy.protocol.MessageType} sent by this node during the run. */
+    public long messagesSent(final int messageType) {
+        return network == null ? 0 : network.messagesSent(messageType);
+    }
+
+    /** Bytes of messages of a {@link org.divvy.protocol.MessageType} sent by this node during the run. */
+    public long bytesSent(final int messageType) {
+        return network == null ? 0 : network.bytesSent(messageType);
+    }
+
     public long elapsedNs() {
         return elapsedNs;
     }
@@ -84,7 +134,7 @@ public final class RunStatistics {
         return (double)Arrays.stream(idleNsPerWorker).sum() / ((double)elapsedNs * idleNsPerWorker.length);
     }
 
-    /** A compact table: totals, then one row per worker. */
+    /** A compact table: totals, one row per worker, then the network counters of a networked node. */
     @Override
     public String toString() {
         final StringBuilder sb = new StringBuilder();
@@ -95,6 +145,9 @@ public final class RunStatistics {
         for (int i = 0; i < idleNsPerWorker.length; i++) {
             sb.append(String.format("  %-6d %12.3f %12.3f %6.1f%%%n", i, busyNs(i) / 1e6, idleNs(i) / 1e6,
                 elapsedNs <= 0 ? 0.0 : 100.0 * idleNs(i) / elapsedNs));
+        }
+        if (network != null) {
+            sb.append(network);
         }
         return sb.toString();
     }

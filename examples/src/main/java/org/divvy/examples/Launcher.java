@@ -5,6 +5,10 @@ import java.io.PrintWriter;
 
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
+import org.divvy.examples.cli.CliCommand;
+import org.divvy.examples.cli.NodeCommand;
+import org.divvy.examples.cli.RegistryCommand;
+import org.divvy.examples.cli.RunCommand;
 import org.divvy.examples.fib.FibApp;
 import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
@@ -17,27 +21,39 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * The entry point of {@code divvy-examples.jar}: {@code java -jar divvy-examples.jar <app> [options]}.
- * Parses the app and its options, starts a node, runs the Divvy version (or, with {@code --sequential},
- * the sequential one), prints the answer, PASS/FAIL, the wall time and the run statistics.
+ * The entry point of {@code divvy-examples.jar} (and of {@code bin/divvy}):
+ * {@code java -jar divvy-examples.jar <app> [options]} parses the app and its options, starts a node, runs
+ * the Divvy version (or, with {@code --sequential}, the sequential one), prints the answer, PASS/FAIL, the
+ * wall time and the run statistics. The sub-commands {@code run} (several nodes, as local processes and
+ * remote joiners), {@code node} (join a computation) and {@code registry} live in
+ * {@link org.divvy.examples.cli}.
  *
- * <p>Exit codes: 0 the answer passed (or has no reference), 1 it failed or the run threw, 2 usage error.
+ * <p>Exit codes: 0 the answer passed (or has no reference), 1 it failed or the run threw, 2 usage error;
+ * {@code node} exits with the master's exit code.
  */
-@Command(name = "divvy-examples", mixinStandardHelpOptions = true, version = "Divvy examples 0.1.0",
-    description = "Runs a Divvy example application on one node and checks its answer.",
+@Command(name = "divvy", mixinStandardHelpOptions = true, version = "Divvy examples 0.1.0",
+    description = "Runs a Divvy example application on one node (divvy <app>) or on several (divvy run) "
+        + "and checks its answer.",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
-        UtsApp.class},
-    footer = {"", "Run 'divvy-examples <app> --help' for the options of an app."})
+        UtsApp.class, RunCommand.class, NodeCommand.class, RegistryCommand.class},
+    footer = {"", "Run 'divvy <app> --help' for the options of an app, 'divvy run --help' for multi-node runs."})
 public final class Launcher {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILED = 1;
     public static final int EXIT_USAGE = 2;
 
-    /** What the command line asks for: usage help, the version, or an app to run. */
-    public record Invocation(CommandLine commandLine, ExampleApp app) {
-        /** Whether help or version was requested (on the launcher or on an app), so nothing runs. */
+    /**
+     * What the command line asks for: usage help, the version, an app to run on one node, or a
+     * sub-command ({@code run} with its app, {@code node}, {@code registry}).
+     *
+     * @param commandLine the picocli command line of the innermost command given
+     * @param app         the app to run, configured; null for help, version, {@code node} and {@code registry}
+     * @param command     the sub-command to execute; null for help, version and a single-node app run
+     */
+    public record Invocation(CommandLine commandLine, ExampleApp app, CliCommand command) {
+        /** Whether help or version was requested (on the launcher, a sub-command or an app), so nothing runs. */
         public boolean isHelpOrVersion() {
-            return app == null;
+            return app == null && command == null;
         }
     }
 
@@ -62,25 +78,58 @@ public final class Launcher {
         final CommandLine commandLine = commandLine();
         final ParseResult top = commandLine.parseArgs(args);
         if (top.isUsageHelpRequested() || top.isVersionHelpRequested()) {
-            return new Invocation(commandLine, null);
+            return new Invocation(commandLine, null, null);
         }
         if (!top.hasSubcommand()) {
             throw new ParameterException(commandLine, "Missing app: name one of "
                 + String.join(", ", commandLine.getSubcommands().keySet()));
         }
         final ParseResult sub = top.subcommand();
-        final CommandLine appCommandLine = sub.commandSpec().commandLine();
+        final CommandLine subCommandLine = sub.commandSpec().commandLine();
         if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
-            return new Invocation(appCommandLine, null);
+            return new Invocation(subCommandLine, null, null);
         }
-        final ExampleApp app = (ExampleApp)sub.commandSpec().userObject();
+        final Object command = sub.commandSpec().userObject();
+        if (command instanceof ExampleApp app) {
+            validate(subCommandLine, app);
+            return new Invocation(subCommandLine, app, null);
+        }
+        if (command instanceof RunCommand run) {
+            if (!sub.hasSubcommand()) {
+                throw new ParameterException(subCommandLine, "Missing app: name one of "
+                    + String.join(", ", subCommandLine.getSubcommands().keySet()) + " after the run options");
+            }
+            final ParseResult appResult = sub.subcommand();
+            final CommandLine appCommandLine = appResult.commandSpec().commandLine();
+            if (appResult.isUsageHelpRequested() || appResult.isVersionHelpRequested()) {
+                return new Invocation(appCommandLine, null, null);
+            }
+            final ExampleApp app = (ExampleApp)appResult.commandSpec().userObject();
+            validate(appCommandLine, app);
+            run.app(app);
+            validate(subCommandLine, run);
+            return new Invocation(subCommandLine, app, run);
+        }
+        final CliCommand cliCommand = (CliCommand)command;
+        validate(subCommandLine, cliCommand);
+        return new Invocation(subCommandLine, null, cliCommand);
+    }
+
+    private static void validate(final CommandLine commandLine, final ExampleApp app) {
         try {
             app.common().validate();
             app.validate();
         } catch (final IllegalArgumentException e) {
-            throw new ParameterException(appCommandLine, e.getMessage(), e);
+            throw new ParameterException(commandLine, e.getMessage(), e);
         }
-        return new Invocation(appCommandLine, app);
+    }
+
+    private static void validate(final CommandLine commandLine, final CliCommand command) {
+        try {
+            command.validate();
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(commandLine, e.getMessage(), e);
+        }
     }
 
     /** Runs the command line; returns the exit code instead of exiting, so tests can call it. */
@@ -101,6 +150,15 @@ public final class Launcher {
                 commandLine.usage(new PrintWriter(out, true));
             }
             return EXIT_OK;
+        }
+        if (invocation.command() != null) {
+            try {
+                return invocation.command().execute(out, err);
+            } catch (final RuntimeException | Error e) {
+                err.println(invocation.commandLine().getCommandName() + " failed: " + e);
+                e.printStackTrace(err);
+                return EXIT_FAILED;
+            }
         }
         try {
             final AppResult result = run(invocation.app(), out);

@@ -116,6 +116,7 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
                 work += registry.onTick(nowNs);
             }
             work += membership.onTick(nowNs);
+            work += listener.onDutyCycle(nowNs);
             work += transport.doOutboundWork(OUTBOUND_LIMIT_PER_LINK);
         } catch (final Throwable t) {
             onError(t);

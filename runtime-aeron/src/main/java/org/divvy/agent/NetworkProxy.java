@@ -1,6 +1,7 @@
 package org.divvy.agent;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.divvy.DivvyException;
@@ -21,15 +22,22 @@ import org.divvy.protocol.TerminateFlyweight;
  * work and retries later. A frame larger than the ring's maximum message length cannot be sent this
  * way and throws {@link DivvyException} naming both sizes.
  *
- * <p>Owned by one worker thread: create one proxy per worker.
+ * <p>Owned by one worker thread: create one proxy per worker. The agent thread's own proxy
+ * ({@link NetworkService#newAgentThreadProxy()}) bypasses the ring and always returns true.
  */
 public final class NetworkProxy {
     /** The destination of {@link #broadcastTerminate(int)}. */
     static final int ALL_MEMBERS = -1;
+    /** First frame capacity of an agent-thread proxy (64 KiB); it doubles as larger frames come. */
+    static final int INITIAL_DIRECT_FRAME_BYTES = 64 * 1024;
 
     private final RingBuffer commands;
+    /** When set, commands go straight to the agent: for a proxy owned by the agent thread itself. */
+    private final MessageHandler direct;
     private final UnsafeBuffer scratch;
     private final UnsafeBuffer frameView = new UnsafeBuffer(0, 0);
+    /** The largest frame this proxy can send: an eighth of the ring, or the transport's largest message. */
+    private final int maxFrameBytes;
     private final StealRequestFlyweight stealRequest = new StealRequestFlyweight();
     private final StealReplyFlyweight stealReply = new StealReplyFlyweight();
     private final JobResultFlyweight jobResult = new JobResultFlyweight();
@@ -38,8 +46,25 @@ public final class NetworkProxy {
 
     public NetworkProxy(final RingBuffer commands) {
         this.commands = commands;
+        this.direct = null;
         this.scratch = new UnsafeBuffer(new byte[commands.maxMsgLength()]);
-        frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, scratch.capacity() - NetworkCommand.FRAME_OFFSET);
+        this.maxFrameBytes = scratch.capacity() - NetworkCommand.FRAME_OFFSET;
+        frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, maxFrameBytes);
+    }
+
+    /**
+     * A proxy for the agent thread itself (its listener's replies): each command is handed to the agent
+     * at once instead of through the ring, so frames up to {@code maxFrameBytes} (the transport's largest
+     * message, chunked on the wire) fit, not only an eighth of the ring.
+     */
+    NetworkProxy(final MessageHandler agent, final int maxFrameBytes) {
+        this.commands = null;
+        this.direct = agent;
+        this.maxFrameBytes = maxFrameBytes;
+        // starts small and grows on demand (checkFits): most frames are tiny, and nodes are many
+        final int initial = Math.min(maxFrameBytes, INITIAL_DIRECT_FRAME_BYTES);
+        this.scratch = new UnsafeBuffer(new byte[NetworkCommand.FRAME_OFFSET + initial]);
+        frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, initial);
     }
 
     /** Asks {@code victimId} for a job; the reply comes as {@code onStolenJob} or {@code onStealFailed}. */
@@ -129,13 +154,18 @@ public final class NetworkProxy {
     /** Leaves the run gracefully (LEAVE to the registry). */
     public boolean leave() {
         scratch.putInt(NetworkCommand.DESTINATION_OFFSET, ALL_MEMBERS);
-        return commands.write(NetworkCommand.LEAVE, scratch, 0, NetworkCommand.FRAME_OFFSET);
+        return send(NetworkCommand.LEAVE, NetworkCommand.FRAME_OFFSET);
     }
 
     private void checkFits(final long frameLength, final String what) {
+        if (frameLength > frameView.capacity() && direct != null && frameLength <= maxFrameBytes) {
+            final int grown = (int)Math.min(maxFrameBytes, Math.max(2L * frameView.capacity(), frameLength));
+            scratch.wrap(new byte[NetworkCommand.FRAME_OFFSET + grown]);
+            frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, grown);
+        }
         if (frameLength > frameView.capacity()) {
             throw new DivvyException(what + " needs " + frameLength + " bytes, the command ring takes at most " +
-                frameView.capacity() + ": raise commandRingBytes");
+                frameView.capacity() + (direct != null ? ": the transport's largest message" : ": raise commandRingBytes"));
         }
     }
 
@@ -148,6 +178,14 @@ public final class NetworkProxy {
 
     private boolean write(final int command, final int destination, final int frameLength) {
         scratch.putInt(NetworkCommand.DESTINATION_OFFSET, destination);
-        return commands.write(command, scratch, 0, NetworkCommand.FRAME_OFFSET + frameLength);
+        return send(command, NetworkCommand.FRAME_OFFSET + frameLength);
+    }
+
+    private boolean send(final int command, final int length) {
+        if (direct != null) {
+            direct.onMessage(command, scratch, 0, length);
+            return true;
+        }
+        return commands.write(command, scratch, 0, length);
     }
 }

@@ -31,6 +31,7 @@ public final class NetworkService implements AutoCloseable {
     private final NetworkAgent agent;
     private final AgentRunner runner;
     private final NetworkProxy closingProxy;
+    private final int maxMessageBytes;
 
     private NetworkService(
         final TransportSettings transportSettings, final MembershipSettings membershipSettings,
@@ -45,6 +46,7 @@ public final class NetworkService implements AutoCloseable {
             new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)),
             errorHandler, null, agent);
         closingProxy = new NetworkProxy(commands);
+        maxMessageBytes = transportSettings.maxMessageBytes();
     }
 
     /** Starts the transport and the agent thread; the node starts joining at once. */
@@ -62,7 +64,15 @@ public final class NetworkService implements AutoCloseable {
         return new NetworkProxy(commands);
     }
 
-    /** The agent, for its counters and endpoint; its state belongs to the agent thread. */
+    /**
+     * A proxy for use on the agent thread only (inside {@link RemoteWorkListener} calls): it hands each
+     * frame to the agent at once, so frames up to the transport's largest message fit.
+     */
+    public NetworkProxy newAgentThreadProxy() {
+        return new NetworkProxy(agent, maxMessageBytes);
+    }
+
+        /** The agent, for its counters and endpoint; its state belongs to the agent thread. */
     public NetworkAgent agent() {
         return agent;
     }
@@ -91,6 +101,14 @@ public final class NetworkService implements AutoCloseable {
         while (System.nanoTime() - flushUntilNs < 0) {
             parkBriefly();
         }
+        runner.close();
+    }
+
+    /**
+     * Stops the agent thread and closes the transport without leaving: to peers this node crashed
+     * (they declare it dead after the heartbeat timeout). For tests of failure handling.
+     */
+    public void crash() {
         runner.close();
     }
 

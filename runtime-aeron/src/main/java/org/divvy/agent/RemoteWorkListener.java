@@ -57,4 +57,13 @@ public interface RemoteWorkListener {
      * or its outbound queue was full. Steal requests and results to it will never be answered.
      */
     void onUndeliverable(int peerId, int messageType, int count);
+
+    /**
+     * Called once per duty cycle of the agent, after inbound frames were handled, with the cycle's clock
+     * reading: the place for the scheduler side's own timers (remote steals, retries). Returns the work
+     * done, 0 when idle, so the agent's idle strategy can back off. Does nothing by default.
+     */
+    default int onDutyCycle(final long nowNs) {
+        return 0;
+    }
 }

@@ -43,8 +43,8 @@ final class Aborts {
 
     /**
      * Asks a running job, and its running descendants, to stop (any thread). Iterative: a running chain
-     * can be as deep as the computation. The network layer hooks in here for a job that was sent to a
-     * remote thief (it will forward the abort to the thief).
+     * can be as deep as the computation. A job out on a remote thief (it has a local parent and a
+     * {@link RemoteLink}) has no children here: its link forwards the abort to the thief.
      */
     static void requestCancel(final Job running) {
         final ArrayDeque<Job> toVisit = new ArrayDeque<>();
@@ -52,7 +52,12 @@ final class Aborts {
         while (!toVisit.isEmpty()) {
             final Job job = toVisit.pop();
             job.cancelRequested = true;
-            final Thread waiter = job.waiter;
+            final RemoteLink link = job.remoteLink();
+            if (link != null && job.parent != null) {
+                link.onCancelRequested(job); // out on a remote thief: forward the abort there
+                continue;
+            }
+            final Thread waiter = job.waiter();
             if (waiter != null) {
                 LockSupport.unpark(waiter);
             }

@@ -18,14 +18,14 @@ final class Inlets {
     static Job drainCompletions(final Job frame, final Job failed) {
         Job failedHead = failed;
         for (Job c = frame.takeCompletions(); c != null; ) {
-            final Job next = c.nextCompletion;
-            c.nextCompletion = null;
+            final Job next = c.nextCompletion();
+            c.extras.nextCompletion = null;
             try {
                 if (c.status == Job.DONE) {
                     c.inletDelivered = true;
                     c.runResultCallback();
-                } else if (c.failureCallback != null) {
-                    c.failureCallback.accept(c.exception);
+                } else if (c.failureCallback() != null) {
+                    c.failureCallback().accept(c.exception);
                 } else {
                     failedHead = SyncFailures.record(frame, failedHead, c);
                 }

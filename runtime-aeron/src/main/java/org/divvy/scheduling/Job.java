@@ -56,7 +56,7 @@ public abstract class Job implements Handle {
     // ---------------------------------------------------------------------------------------------
     // Scheduler-owned state. Which thread writes each field is noted on it; see WorkStealingDeque's
     // overview for the whole protocol. Every field widens every job (the spawn path's only allocation),
-    // so state that a few jobs need shares fields (nextCompletion, remoteStamp).
+    // so state that few jobs need lives in JobExtras.
     // ---------------------------------------------------------------------------------------------
 
     static final int NEW = 0;
@@ -67,9 +67,6 @@ public abstract class Job implements Handle {
 
     /** The inlet registered for the result, typed by the subclass; null when none. */
     protected Object resultCallback;
-
-    /** The inlet registered for a failure; null when none. */
-    Consumer<? super Throwable> failureCallback;
 
     /** The invocation that spawned this job; null for a root (or, later, a job whose parent is remote). */
     Job parent;
@@ -127,24 +124,13 @@ public abstract class Job implements Handle {
     /** The next older sibling in the parent's {@link #firstChild} list; fixed before publication. */
     Job nextSibling;
 
-    /** The thread parked in this invocation's sync, unparked when a child finishes or on abort. */
-    volatile Thread waiter;
-
-    /** Lock-free stack of finished children that need parent-side work (an inlet, or a failure). */
-    volatile Job completionHead;
-
-    /** Link in the parent's completion stack, later in the list of failures one sync found. */
-    Job nextCompletion;
-
-    /**
-     * The stamp of a job decoded from the wire, whose parent is on another node; null otherwise. (The
-     * place to hang further remote-origin data, so local jobs pay one null field for all of it.)
-     */
-    Stamp remoteStamp;
+    /** Rarely needed state (failure inlet, remote stamp, completion stack, waiter); null until needed. */
+    volatile JobExtras extras;
 
     private static final VarHandle STATUS;
     private static final VarHandle COMPLETED;
     private static final VarHandle COMPLETION_HEAD;
+    private static final VarHandle EXTRAS;
     private static final VarHandle FIRST_CHILD;
 
     static {
@@ -152,7 +138,8 @@ public abstract class Job implements Handle {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(Job.class, "status", int.class);
             COMPLETED = lookup.findVarHandle(Job.class, "completed", int.class);
-            COMPLETION_HEAD = lookup.findVarHandle(Job.class, "completionHead", Job.class);
+            COMPLETION_HEAD = lookup.findVarHandle(JobExtras.class, "completionHead", Job.class);
+            EXTRAS = lookup.findVarHandle(Job.class, "extras", JobExtras.class);
             FIRST_CHILD = lookup.findVarHandle(Job.class, "firstChild", Job.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -200,18 +187,62 @@ public abstract class Job implements Handle {
         return (int)COMPLETED.getAndAdd(this, 1) + 1;
     }
 
+    /** This job's extras, installing them if none yet (any thread). */
+    final JobExtras extras() {
+        final JobExtras existing = extras;
+        if (existing != null) {
+            return existing;
+        }
+        final JobExtras created = new JobExtras();
+        final JobExtras won = (JobExtras)EXTRAS.compareAndExchange(this, (JobExtras)null, created);
+        return won == null ? created : won;
+    }
+
     /** Pushes a finished child on this frame's completion stack (any thread). */
     final void pushCompletion(final Job child) {
+        final JobExtras frame = extras();
+        final JobExtras link = child.extras();
         Job head;
         do {
-            head = completionHead;
-            child.nextCompletion = head;
-        } while (!COMPLETION_HEAD.compareAndSet(this, head, child));
+            head = frame.completionHead;
+            link.nextCompletion = head;
+        } while (!COMPLETION_HEAD.compareAndSet(frame, head, child));
+    }
+
+    /** Whether finished children wait on this frame's completion stack. */
+    final boolean hasCompletions() {
+        final JobExtras e = extras;
+        return e != null && e.completionHead != null;
     }
 
     /** Takes the whole completion stack (owner only); null when empty. */
     final Job takeCompletions() {
-        return completionHead == null ? null : (Job)COMPLETION_HEAD.getAndSet(this, (Job)null);
+        final JobExtras e = extras;
+        return e == null || e.completionHead == null ? null : (Job)COMPLETION_HEAD.getAndSet(e, (Job)null);
+    }
+
+    /** The next job in a completion stack or failure list (the job was linked, so it has extras). */
+    final Job nextCompletion() {
+        final JobExtras e = extras;
+        return e == null ? null : e.nextCompletion;
+    }
+
+    /** The thread parked in this frame's sync, or null. */
+    final Thread waiter() {
+        final JobExtras e = extras;
+        return e == null ? null : e.waiter;
+    }
+
+    /** The failure inlet, or null. */
+    final Consumer<? super Throwable> failureCallback() {
+        final JobExtras e = extras;
+        return e == null ? null : e.failureCallback;
+    }
+
+    /** The stamp given by the node this job came from, or null for a job spawned here. */
+    final Stamp remoteStamp() {
+        final JobExtras e = extras;
+        return e == null ? null : e.remoteStamp;
     }
 
     /** Whether every child spawned so far has finished (owner only: reads its own counters). */
@@ -220,21 +251,43 @@ public abstract class Job implements Handle {
     }
 
     /**
-     * Network hook, not wired yet: claims a job just polled from a deque for a remote thief instead of
-     * running it here (false if an abort cancelled it first; then drop it). From then on the job is
-     * RUNNING on this node, so an abort reaches it through {@code Aborts.requestCancel}, which the network
-     * layer extends to forward the abort to the thief, and its parent waits until the thief's result
-     * (or failure, or cancellation) completes it like a stolen job.
+     * Claims a job just polled from a deque for a remote thief instead of running it here (false if an
+     * abort cancelled it first; then drop it). From then on the job is RUNNING on this node: an abort
+     * reaches it through {@link Aborts#requestCancel}, which calls its {@link RemoteLink}, and its parent
+     * waits until the thief's result (or failure, or cancellation) completes it like a stolen job.
      */
     final boolean claimForRemoteThief() {
         return tryStart();
     }
 
     /**
+     * RUNNING to {@code outcome} for a job claimed for a remote thief: the result, a failure, an abort
+     * and a dead thief race to end it, and exactly one wins.
+     */
+    final boolean tryFinishClaimed(final int outcome) {
+        return STATUS.compareAndSet(this, RUNNING, outcome);
+    }
+
+    /** RUNNING back to NEW: the claim could not be sent; false if something ended the job meanwhile. */
+    final boolean tryUnclaim() {
+        return STATUS.compareAndSet(this, RUNNING, NEW);
+    }
+
+    /** The network's link of a job that crossed nodes, or null. */
+    final RemoteLink remoteLink() {
+        final JobExtras e = extras;
+        return e == null ? null : e.remoteLink;
+    }
+
+    /**
      * Called instead of notifying a parent when a job without a local parent ends: the root run's
-     * completion, and later the network's "send the result to the owner".
+     * completion (overridden), or a job whose owner is remote: its link sends the outcome there.
      */
     void onCompletedWithoutLocalParent() {
+        final RemoteLink link = remoteLink();
+        if (link != null) {
+            link.onRemoteJobEnded(this);
+        }
     }
 
     /** The short name of this job's spawnable method for messages: {@code fib} of {@code a.Fib#fib}. */

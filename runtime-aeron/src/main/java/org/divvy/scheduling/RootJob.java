@@ -27,7 +27,7 @@ final class RootJob<T> extends ObjectJob<T> {
     };
 
     private final RootTask<T> task;
-    /** The thread blocked in {@code run()}; not {@link #waiter}, which sync uses for this frame. */
+    /** The thread blocked in {@code run()}; not the frame waiter, which sync uses for this frame. */
     private final Thread caller;
 
     RootJob(final RootTask<T> task, final Thread caller) {

@@ -27,8 +27,19 @@ public final class Scheduler implements AutoCloseable {
     final Worker[] workers;
     /** Workers currently parked and counted idle; a spawn that sees it non-zero wakes one. */
     final AtomicInteger idleWorkers = new AtomicInteger();
+    /**
+     * Workers that found no work since they last ran a job (spinning, yielding or parked): when it
+     * equals the worker count the node is out of work and may steal from peers.
+     */
+    final AtomicInteger idlingWorkers = new AtomicInteger();
 
     private final ConcurrentLinkedQueue<Job> submissions = new ConcurrentLinkedQueue<>();
+    /**
+     * The inbox: jobs stolen from peers (and the rare job a failed remote reply gave back). Only a
+     * deque's owner may push to it, so the network agent queues here; workers take from it after their
+     * local steals fail, also while they wait in sync.
+     */
+    private final ConcurrentLinkedQueue<Job> remoteJobs = new ConcurrentLinkedQueue<>();
     private final Object runLock = new Object();
     private volatile boolean closing;
     private boolean started;
@@ -147,6 +158,62 @@ public final class Scheduler implements AutoCloseable {
 
     boolean hasSubmission() {
         return !submissions.isEmpty();
+    }
+
+    Job pollRemote() {
+        return remoteJobs.isEmpty() ? null : remoteJobs.poll();
+    }
+
+    boolean hasRemote() {
+        return !remoteJobs.isEmpty();
+    }
+
+    /**
+     * Queues a job that arrived from a peer ({@link RemoteJobs#adopt adopted} first) and wakes a
+     * worker. Any thread; used by the network agent.
+     */
+    public void submitRemote(final Job job) {
+        remoteJobs.add(job);
+        wakeIdleWorker();
+    }
+
+    /**
+     * Whether every worker is out of work: each one failed to find a job in its deque and in the other
+     * workers' deques since it last ran one, and nothing waits in the inbox. A hint (it may change at
+     * once); the network agent polls it to decide that the node should steal from peers.
+     */
+    public boolean isOutOfWork() {
+        return idlingWorkers.get() >= workers.length && remoteJobs.isEmpty() && submissions.isEmpty();
+    }
+
+    /**
+     * Takes the oldest queued job (the base of a worker's deque), starting at worker {@code startWorker}
+     * modulo the count, for a remote thief; null when every deque is empty. Any thread. Jobs whose parent
+     * was asked to stop are cancelled on the way; the returned job is NEW but may be cancelled by its
+     * parent at any moment, so claim it with {@link RemoteJobs#claim}. Roots are never in a deque.
+     */
+    public Job pollForRemoteThief(final int startWorker) {
+        final int n = workers.length;
+        final int start = Math.floorMod(startWorker, n);
+        for (int i = 0; i < n; i++) {
+            final Worker victim = workers[(start + i) % n];
+            while (!victim.deque.isEmpty()) {
+                final Job job = victim.deque.poll();
+                if (job == null) {
+                    break;
+                }
+                if (job.parent.cancelRequested) {
+                    if (job.tryCancel()) {
+                        Worker.completeCancelledBeforeStart(job, false);
+                    }
+                    continue;
+                }
+                if (job.status == Job.NEW) {
+                    return job;
+                }
+            }
+        }
+        return null;
     }
 
     /** Takes one parked worker out of the idle set and unparks it; does nothing if none is parked. */

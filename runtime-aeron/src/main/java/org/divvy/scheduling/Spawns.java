@@ -22,6 +22,9 @@ public final class Spawns {
         if (frame.cancelRequested) {
             throw AbortSignal.INSTANCE;
         }
+        if (job.parent != null || job.status != Job.NEW) {
+            throw new DivvyException("job `" + job.displayName() + "` spawned twice: a job record is spawned once");
+        }
         job.parent = frame;
         job.childIndex = frame.spawned++;
         frame.linkChild(job);
@@ -81,7 +84,7 @@ public final class Spawns {
     }
 
     static void setFailureCallback(final Job job, final Consumer<? super Throwable> callback) {
-        job.failureCallback = callback;
+        job.extras().failureCallback = callback;
     }
 
     static void setResultCallback(final Job job, final Object callback) {

@@ -35,12 +35,12 @@ public final class Stamp implements Comparable<Stamp> {
         int depth = 0;
         int length = 0;
         Job j = job;
-        while (j.remoteStamp == null && j.parent != null) {
+        while (j.remoteStamp() == null && j.parent != null) {
             length += varintLength(j.childIndex);
             depth++;
             j = j.parent;
         }
-        final Stamp base = j.remoteStamp != null ? j.remoteStamp : ROOT;
+        final Stamp base = j.remoteStamp() != null ? j.remoteStamp() : ROOT;
         if (depth == 0) {
             return base;
         }

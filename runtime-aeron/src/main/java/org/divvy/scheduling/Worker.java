@@ -74,6 +74,9 @@ final class Worker extends Thread {
             if (job == null) {
                 job = steal();
             }
+            if (job == null) {
+                job = scheduler.pollRemote();
+            }
             if (job != null) {
                 endIdle();
                 executeForeign(job);
@@ -116,7 +119,7 @@ final class Worker extends Thread {
     /** Runs a job stolen from another worker or submitted as a root; races with cancellation by CAS. */
     void executeForeign(final Job job) {
         final Job parent = job.parent;
-        if (parent != null && parent.cancelRequested) {
+        if (parent != null ? parent.cancelRequested : job.cancelRequested) { // a remote job's owner aborted it
             if (job.tryCancel()) {
                 completeCancelledBeforeStart(job, false);
             }
@@ -160,7 +163,7 @@ final class Worker extends Thread {
                 jobsExecuted++;
             }
             job.compute();
-            if (job.spawned != 0 && (!job.isQuiet() || job.completionHead != null || job.inletsRegistered)) {
+            if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
         } catch (final Throwable t) {
@@ -190,6 +193,11 @@ final class Worker extends Thread {
     /** Publishes the outcome and counts the job complete in its parent's frame. */
     private static void complete(final Job job, final int outcome, final boolean byParentThread) {
         job.finish(outcome);
+        notifyParent(job, outcome, byParentThread);
+    }
+
+    /** Counts a job whose outcome is published complete in its parent's frame, or reports it if it has none. */
+    static void notifyParent(final Job job, final int outcome, final boolean byParentThread) {
         final Job parent = job.parent;
         if (parent == null) {
             job.onCompletedWithoutLocalParent();
@@ -203,7 +211,7 @@ final class Worker extends Thread {
             return;
         }
         parent.countCompletedChild();
-        final Thread waiter = parent.waiter;
+        final Thread waiter = parent.waiter();
         if (waiter != null) {
             LockSupport.unpark(waiter);
         }
@@ -228,7 +236,7 @@ final class Worker extends Thread {
         Job failed = null; // failures without inlet, linked through nextCompletion
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
-            if (frame.completionHead != null) {
+            if (frame.hasCompletions()) {
                 failed = Inlets.drainCompletions(frame, failed);
             }
             if (frame.cancelRequested) {
@@ -244,7 +252,7 @@ final class Worker extends Thread {
                     frame.inletsRegistered = false;
                     failed = Inlets.deliverMissedInlets(frame, failed);
                 }
-                if (frame.isQuiet() && frame.completionHead == null) {
+                if (frame.isQuiet() && !frame.hasCompletions()) {
                     break;
                 }
                 continue; // an inlet spawned more children
@@ -273,8 +281,8 @@ final class Worker extends Thread {
         for (;;) {
             final boolean quiet = frame.isQuiet();
             for (Job c = frame.takeCompletions(); c != null; ) {
-                final Job next = c.nextCompletion;
-                c.nextCompletion = null;
+                final Job next = c.nextCompletion();
+                c.extras.nextCompletion = null;
                 c = next;
             }
             if (quiet) {
@@ -294,6 +302,9 @@ final class Worker extends Thread {
             return true;
         }
         job = steal();
+        if (job == null) {
+            job = scheduler.pollRemote(); // a job stolen from a peer: this worker may be the node's only one
+        }
         if (job != null) {
             endIdle();
             executeForeign(job);
@@ -335,6 +346,7 @@ final class Worker extends Thread {
         if (!idling) {
             idling = true;
             idleSinceNs = System.nanoTime();
+            scheduler.idlingWorkers.incrementAndGet();
         }
         switch (backoff.next()) {
             case IdleBackoff.SPIN -> Thread.onSpinWait();
@@ -353,7 +365,7 @@ final class Worker extends Thread {
      */
     private void park(final Job frame, final long parkNs) {
         if (frame != null) {
-            frame.waiter = this;
+            frame.extras().waiter = this;
         }
         parkState = PARKED;
         scheduler.idleWorkers.incrementAndGet();
@@ -366,7 +378,7 @@ final class Worker extends Thread {
             parkState = ACTIVE; // a waker moved it to WOKEN and decremented the count for us
         }
         if (frame != null) {
-            frame.waiter = null;
+            frame.extras.waiter = null;
         }
         final long nowNs = System.nanoTime();
         idleNs += nowNs - idleSinceNs;
@@ -379,11 +391,11 @@ final class Worker extends Thread {
     }
 
     private boolean workVisible(final Job frame) {
-        if (scheduler.isClosing() || !deque.isEmpty()) {
+        if (scheduler.isClosing() || !deque.isEmpty() || scheduler.hasRemote()) {
             return true;
         }
         if (frame != null) {
-            if (frame.isQuiet() || frame.completionHead != null || frame.cancelRequested) {
+            if (frame.isQuiet() || frame.hasCompletions() || frame.cancelRequested) {
                 return true;
             }
         } else if (scheduler.hasSubmission()) {
@@ -400,6 +412,7 @@ final class Worker extends Thread {
     private void endIdle() {
         if (idling) {
             idling = false;
+            scheduler.idlingWorkers.decrementAndGet();
             idleNs += System.nanoTime() - idleSinceNs;
             backoff.reset();
         }

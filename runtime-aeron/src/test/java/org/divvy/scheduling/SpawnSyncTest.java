@@ -84,6 +84,19 @@ class SpawnSyncTest {
     }
 
     @Test
+    void shouldRejectSpawningTheSameJobTwice() {
+        try (DivvyNode node = node(1)) {
+            final DivvyException e = assertThrows(DivvyException.class, () -> node.run(() -> {
+                final Fib.FibJob job = new Fib.FibJob(new Fib(2), 3);
+                Spawns.spawn(job);
+                Spawns.spawn(job);
+                return 0;
+            }));
+            assertEquals("job `fib` spawned twice: a job record is spawned once", e.getMessage());
+        }
+    }
+
+    @Test
     void shouldRejectReadingHandleBeforeSync() {
         try (DivvyNode node = node(2)) {
             final SyncRequiredException e = assertThrows(SyncRequiredException.class, () -> node.run(() -> {

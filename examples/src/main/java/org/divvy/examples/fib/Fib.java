@@ -2,6 +2,7 @@ package org.divvy.examples.fib;
 
 import org.divvy.LongSpawn;
 import org.divvy.annotations.Spawnable;
+import org.divvy.examples.cli.SimulationOptions;
 
 /**
  * Fibonacci with Divvy: {@link FibSequential#fib(int)} with its two recursive calls spawned. Below the
@@ -10,6 +11,8 @@ import org.divvy.annotations.Spawnable;
 public class Fib implements FibSpawner {
     /** Calls with {@code n < threshold} run sequentially; 0 or 1 spawns every call. Sent with the job. */
     int threshold;
+    /** When > 0, SIMULATED WORK: a leaf parks this many µs and takes its value by iteration. Sent with the job. */
+    int simulatedLeafUs;
 
     /** For the generated receiver codec. */
     public Fib() {
@@ -19,12 +22,22 @@ public class Fib implements FibSpawner {
         this.threshold = threshold;
     }
 
+    /** Leaves ({@code n < threshold}) park {@code simulatedLeafUs} µs instead of recursing, if it is > 0. */
+    public Fib(final int threshold, final int simulatedLeafUs) {
+        this.threshold = threshold;
+        this.simulatedLeafUs = simulatedLeafUs;
+    }
+
     @Spawnable
     public long fib(final int n) {
         if (n < 2) {
             return n;
         }
         if (n < threshold) {
+            if (simulatedLeafUs > 0) {
+                SimulationOptions.parkLeaf(simulatedLeafUs);
+                return FibSequential.fibIterative(n);
+            }
             return FibSequential.fib(n);
         }
         final LongSpawn a = spawnFib(n - 1);

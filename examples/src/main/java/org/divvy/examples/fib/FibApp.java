@@ -5,6 +5,7 @@ import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
+import org.divvy.examples.cli.SimulationOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,6 +20,9 @@ public final class FibApp implements ExampleApp {
 
     @Mixin
     CommonOptions common = new CommonOptions();
+
+    @Mixin
+    SimulationOptions simulation = new SimulationOptions();
 
     @Option(names = "-n", paramLabel = "N", description = "compute fib(N) (default: ${DEFAULT-VALUE})")
     int n = 42;
@@ -49,6 +53,7 @@ public final class FibApp implements ExampleApp {
     public void validate() {
         Options.inRange("-n", n, 0, MAX_N);
         Options.atLeast("--threshold", threshold, 0);
+        simulation.validate(common.sequential());
     }
 
     @Override
@@ -56,10 +61,11 @@ public final class FibApp implements ExampleApp {
         validate();
         final int size = n;
         final int cutoff = threshold;
+        final int leafUs = simulation.leafUs();
         return new Problem<>() {
             @Override
             public Long solveParallel() {
-                return new Fib(cutoff).fib(size);
+                return new Fib(cutoff, leafUs).fib(size);
             }
 
             @Override
@@ -75,7 +81,7 @@ public final class FibApp implements ExampleApp {
             @Override
             public String describe(final Long answer) {
                 return "fib(" + size + ") = " + answer + " (" + FibSequential.calls(size) + " calls, threshold "
-                    + cutoff + ")";
+                    + cutoff + ")" + SimulationOptions.note(leafUs);
             }
         };
     }

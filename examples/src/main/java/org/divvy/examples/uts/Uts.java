@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.divvy.Spawn;
 import org.divvy.annotations.Spawnable;
+import org.divvy.examples.cli.SimulationOptions;
 
 /**
  * UTS with Divvy: {@link UtsSequential#search(UtsTree, int[], int)} with one spawn per child for nodes
@@ -16,6 +17,11 @@ public class Uts implements UtsSpawner {
     UtsTree tree;
     /** Nodes at this height or deeper search their subtree sequentially. */
     int spawnDepth;
+    /**
+     * When > 0, SIMULATED WORK: a node at {@code spawnDepth} parks this many µs and counts as a leaf
+     * instead of searching its subtree ({@link UtsSequential#searchTruncated}). Sent with the job.
+     */
+    int simulatedLeafUs;
 
     /** For the generated receiver codec. */
     public Uts() {
@@ -24,6 +30,13 @@ public class Uts implements UtsSpawner {
     public Uts(final UtsTree tree, final int spawnDepth) {
         this.tree = tree;
         this.spawnDepth = spawnDepth;
+    }
+
+    /** Subtrees at {@code spawnDepth} park {@code simulatedLeafUs} µs and count as leaves, if it is > 0. */
+    public Uts(final UtsTree tree, final int spawnDepth, final int simulatedLeafUs) {
+        this.tree = tree;
+        this.spawnDepth = spawnDepth;
+        this.simulatedLeafUs = simulatedLeafUs;
     }
 
     /** Counts the whole tree. */
@@ -35,6 +48,10 @@ public class Uts implements UtsSpawner {
     @Spawnable
     public Counts search(final int[] state, final int height) {
         if (height >= spawnDepth) {
+            if (simulatedLeafUs > 0) {
+                SimulationOptions.parkLeaf(simulatedLeafUs);
+                return Counts.leaf(height);
+            }
             return UtsSequential.search(tree, state, height);
         }
         final int children = tree.numChildren(state, height);

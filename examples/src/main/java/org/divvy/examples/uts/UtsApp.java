@@ -7,6 +7,7 @@ import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
+import org.divvy.examples.cli.SimulationOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,6 +23,9 @@ import picocli.CommandLine.Option;
 public final class UtsApp implements ExampleApp {
     @Mixin
     CommonOptions common = new CommonOptions();
+
+    @Mixin
+    SimulationOptions simulation = new SimulationOptions();
 
     @Option(names = "--tree", paramLabel = "NAME",
         description = "start from sample tree T1..T5 (default: ${DEFAULT-VALUE})")
@@ -116,6 +120,7 @@ public final class UtsApp implements ExampleApp {
         Options.atLeast("-m", tree.nonLeafChildren(), 0);
         Options.inRange("-f", tree.shiftDepth(), 0.0, 1.0);
         Options.atLeast("--spawn-depth", spawnDepth(tree), 0);
+        simulation.validate(common.sequential());
     }
 
     @Override
@@ -124,10 +129,11 @@ public final class UtsApp implements ExampleApp {
         final UtsTree tree = tree();
         final int depth = spawnDepth(tree);
         final Optional<UtsSamples.Sample> known = UtsSamples.matching(tree);
+        final int leafUs = simulation.leafUs();
         return new Problem<>() {
             @Override
             public Counts solveParallel() {
-                return new Uts(tree, depth).searchTree();
+                return new Uts(tree, depth, leafUs).searchTree();
             }
 
             @Override
@@ -137,6 +143,14 @@ public final class UtsApp implements ExampleApp {
 
             @Override
             public Check check(final Counts answer) {
+                if (leafUs > 0) {
+                    final Counts truncated = UtsSequential.searchTruncated(tree, depth);
+                    return answer.equals(truncated)
+                        ? Check.pass("equals the tree cut at height " + depth + ", searched sequentially ("
+                            + SimulationOptions.BANNER + ")")
+                        : Check.fail("expected " + truncated + " (the tree cut at height " + depth + "), got "
+                            + answer);
+                }
                 if (known.isEmpty()) {
                     return Check.unchecked("no published counts for " + tree.flags()
                         + " (samples: T1..T5 of sample_trees.sh)");
@@ -151,7 +165,7 @@ public final class UtsApp implements ExampleApp {
             @Override
             public String describe(final Counts answer) {
                 return "tree " + tree.flags() + ": " + answer.nodes() + " nodes, " + answer.leaves() + " leaves, depth "
-                    + answer.maxDepth();
+                    + answer.maxDepth() + SimulationOptions.note(leafUs);
             }
         };
     }

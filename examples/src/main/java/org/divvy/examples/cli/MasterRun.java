@@ -1,0 +1,173 @@
+package org.divvy.examples.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.CommonContext;
+import org.divvy.DivvyException;
+import org.divvy.DivvyNode;
+import org.divvy.NodeConfig;
+import org.divvy.RunResult;
+import org.divvy.examples.AppResult;
+import org.divvy.examples.ExampleApp;
+import org.divvy.examples.Problem;
+import org.divvy.examples.Progress;
+
+/**
+ * What {@code divvy run} does as node 0 and master: starts its node (hosting the registry), starts the
+ * local child nodes, waits until every node has joined, runs the app, prints the report, and ends the
+ * computation on every node. Each blocking step races the children's deaths and a deadline
+ * ({@link Deadlines}), so a dead child ends the run with an error naming it instead of a hang; on any
+ * failure the computation is terminated with exit code 1 and the children still alive are killed.
+ */
+final class MasterRun {
+    private static final int EXIT_OK = 0;
+    private static final int EXIT_FAILED = 1;
+    /** How long the children may take to leave after the master ended the computation. */
+    private static final long CHILD_EXIT_TIMEOUT_MS = 20_000;
+    /** How long terminating the computation may take before the command goes on anyway. */
+    private static final long NODE_STOP_TIMEOUT_MS = 5_000;
+    /**
+     * How long closing node 0 may take before the command returns anyway: above the scheduler's own
+     * 10 s bound on a worker stuck in a job, so the node still deletes its Aeron directory afterwards.
+     */
+    private static final long NODE_CLOSE_TIMEOUT_MS = 15_000;
+    /** After a failure, how long the surviving children get to leave by themselves before they are killed. */
+    private static final long FAILURE_GRACE_MS = 3_000;
+
+    private final RunCommand run;
+    private final ChildCommand childCommand;
+
+    MasterRun(final RunCommand run, final ChildCommand childCommand) {
+        this.run = run;
+        this.childCommand = childCommand;
+    }
+
+    int execute(final PrintStream out, final PrintStream err) {
+        final ExampleApp app = run.app();
+        final SiteLayout layout = run.layout();
+        final NodeConfig config;
+        try {
+            config = NodeConfig.builder()
+                .workers(run.workersPerNode())
+                .network(NetworkConfigs.of(run.network(), run.join(), layout.siteOf(0), run.network().port()))
+                .build();
+        } catch (final DivvyException e) {
+            err.println("divvy run: " + e.getMessage());
+            return EXIT_FAILED;
+        }
+        final Problem<?> problem = app.prepare();
+        out.println("divvy run: " + app.name() + " on " + describeNodes(layout) + ", policy "
+            + run.network().policyName()
+            + ", " + run.workersPerNode() + " worker(s) per local node");
+        final DivvyNode node;
+        try {
+            node = DivvyNode.start(config);
+        } catch (final DivvyException e) {
+            err.println("divvy run: cannot start node 0: " + e.getMessage());
+            return EXIT_FAILED;
+        }
+        final ChildNodes children = new ChildNodes(out);
+        final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
+        Runtime.getRuntime().addShutdownHook(killChildren);
+        try {
+            final int code = master(node, children, problem, out);
+            final List<String> problems = children.awaitExits(code, CHILD_EXIT_TIMEOUT_MS);
+            if (!problems.isEmpty()) {
+                problems.forEach(p -> err.println("divvy run: " + p));
+                return EXIT_FAILED;
+            }
+            out.println("divvy run: all " + (children.size() + 1) + " local nodes ended with exit code " + code);
+            return code;
+        } catch (final RuntimeException e) {
+            err.println("divvy run failed: " + (e instanceof DivvyException ? e.getMessage() : e.toString()));
+            children.expectExits();
+            Deadlines.bounded("divvy run: terminating", () -> node.terminate(EXIT_FAILED), NODE_STOP_TIMEOUT_MS, err);
+            children.awaitExits(EXIT_FAILED, FAILURE_GRACE_MS);
+            return EXIT_FAILED;
+        } finally {
+            children.close();
+            if (!Deadlines.bounded("divvy run: closing node 0", node::close, NODE_CLOSE_TIMEOUT_MS, err)) {
+                err.println("divvy run: node 0 still closing after " + NODE_CLOSE_TIMEOUT_MS + " ms; exiting anyway");
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(killChildren);
+            } catch (final IllegalStateException e) {
+                // The JVM is shutting down: the hook runs anyway.
+            }
+        }
+    }
+
+    /** Starts the children, awaits the members, runs the app; returns the exit code it ended the computation with. */
+    private int master(
+        final DivvyNode node, final ChildNodes children, final Problem<?> problem, final PrintStream out) {
+        final String endpoint = node.endpoint();
+        final String joinAddress = run.join() != null ? run.join() : endpoint;
+        out.println("divvy run: local node 0 (this process, pid " + ProcessHandle.current().pid() + ", site "
+            + run.layout().siteOf(0)
+            + ") at " + endpoint + (run.join() != null ? ", registry " + run.join() : ", hosting the registry"));
+        if (run.remoteNodes() > 0) {
+            out.println("divvy run: waiting for " + run.remoteNodes() + " remote node(s); on each machine run:");
+            out.println("  divvy node --join " + joinAddress + " --bind <its address> --site <NAME> --policy "
+                + run.network().policyName().toLowerCase(Locale.ROOT));
+        }
+        final SiteLayout layout = run.layout();
+        for (int k = 1; k < layout.nodes(); k++) {
+            final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", layout.siteOf(k),
+                "--workers", String.valueOf(run.workersPerNode())));
+            args.addAll(run.network().childArgs());
+            final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
+                + ProcessHandle.current().pid() + "-node" + k);
+            children.start(k, layout.siteOf(k), childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
+                + "=" + aeronDir), args), aeronDir);
+        }
+        final int members = layout.nodes() + run.remoteNodes();
+        final long joinWaitMs = TimeUnit.SECONDS.toMillis(run.joinWaitSeconds());
+        Deadlines.race("await-members", () -> {
+            node.awaitMembers(members, Duration.ofMillis(joinWaitMs));
+            return null;
+        }, children.death(), joinWaitMs + 5_000, "only some of " + members + " nodes joined within "
+            + run.joinWaitSeconds() + " s (--join-wait-seconds)");
+        out.println("divvy run: all " + members + " nodes joined; running " + run.app().name());
+        final AppResult result;
+        final Progress progress = Progress.start(run.app().name(), run.app().common().progressSeconds(), out);
+        try {
+            result = Deadlines.race("run", () -> solve(node, problem, members), children.death(),
+                TimeUnit.SECONDS.toMillis(run.timeoutSeconds()),
+                run.app().name() + " did not finish within " + run.timeoutSeconds() + " s (--timeout-seconds)");
+        } finally {
+            progress.close();
+        }
+        synchronized (out) {
+            out.print(result.report());
+        }
+        final int code = result.passed() ? EXIT_OK : EXIT_FAILED;
+        children.expectExits();
+        if (!Deadlines.bounded("divvy run: terminating", () -> node.terminate(code), NODE_STOP_TIMEOUT_MS, out)) {
+            throw new DivvyException("ending the computation took longer than " + NODE_STOP_TIMEOUT_MS + " ms");
+        }
+        return code;
+    }
+
+    private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members) {
+        final RunResult<T> result = node.run(problem::solveParallel);
+        final T answer = result.value();
+        final AppResult report = new AppResult(run.app().name(),
+            "divvy, " + members + " nodes, " + run.workersPerNode() + " workers per local node, "
+                + run.network().policyName(),
+            problem.describe(answer), problem.check(answer), result.elapsedNs(), String.valueOf(result.statistics()));
+        problem.afterRun(answer);
+        return report;
+    }
+
+    private String describeNodes(final SiteLayout layout) {
+        final String local = layout.nodes() + " local node(s)"
+            + (layout.sites().size() > 1 ? " in sites " + layout : "");
+        return run.remoteNodes() > 0 ? local + " + " + run.remoteNodes() + " remote node(s)" : local;
+    }
+}

@@ -1,0 +1,152 @@
+package org.divvy.examples.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.divvy.examples.ExampleApp;
+import org.divvy.examples.Options;
+import org.divvy.examples.fib.FibApp;
+import org.divvy.examples.knapsack.KnapsackApp;
+import org.divvy.examples.mergesort.MergeSortApp;
+import org.divvy.examples.nqueens.NQueensApp;
+import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.uts.UtsApp;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code divvy run --nodes N [--sites A:2,B:2] [--policy rs|crs] [--workers W] <app> [app options]}: runs
+ * an app on N nodes on this machine. This process is node 0: it hosts the registry (unless
+ * {@code --join} names a standalone one), starts N-1 child JVMs that join it, waits until all nodes
+ * (and {@code --await} remote ones) have joined, runs the app as the master, prints the answer,
+ * PASS/FAIL and the statistics, then ends the computation on every node.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Runs an app on several nodes: this process and N-1 local child JVMs, plus remote nodes "
+        + "that join it (--await).",
+    subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
+        UtsApp.class},
+    footer = {"", "Examples:",
+        "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
+        "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
+        "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
+public final class RunCommand implements CliCommand {
+    /** Ordinary JVM options of each child: a small serial-GC heap, so dozens of nodes fit in memory. */
+    public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx512m");
+
+    @Option(names = "--nodes", paramLabel = "N",
+        description = "nodes on this machine, this process included (default: ${DEFAULT-VALUE})")
+    int nodes = 1;
+
+    @Option(names = "--sites", paramLabel = "NAME:COUNT,...",
+        description = "site of each local node, in order: A:2,B:2 puts nodes 0-1 in A, 2-3 in B; counts add up "
+            + "to --nodes (default: all in site '" + SiteLayout.DEFAULT_SITE + "')")
+    String sites;
+
+    @Option(names = "--workers", paramLabel = "W",
+        description = "worker threads of each local node; 0 = the app's --workers (default: one per core)")
+    int workers;
+
+    @Option(names = "--await", paramLabel = "R",
+        description = "also wait for R remote nodes (divvy node --join <this address>) before running "
+            + "(default: ${DEFAULT-VALUE})")
+    int remoteNodes;
+
+    @Option(names = "--join", paramLabel = "HOST:PORT",
+        description = "join a standalone registry (divvy registry) instead of hosting one")
+    String join;
+
+    @Option(names = "--join-wait-seconds", paramLabel = "S",
+        description = "how long to wait for all nodes to join (default: ${DEFAULT-VALUE})")
+    int joinWaitSeconds = 60;
+
+    @Option(names = "--timeout-seconds", paramLabel = "S",
+        description = "fail the run if the app has not finished after S seconds; 0 = no limit "
+            + "(default: ${DEFAULT-VALUE})")
+    int timeoutSeconds;
+
+    @Option(names = "--jvm-opt", paramLabel = "OPT",
+        description = "a JVM option of each child node, repeatable; replaces the default "
+            + "-XX:+UseSerialGC -Xmx512m")
+    List<String> childJvmOptions = new ArrayList<>();
+
+    @Mixin
+    NetworkOptions network = new NetworkOptions();
+
+    private ExampleApp app;
+
+    public RunCommand() {
+    }
+
+    /** The app to run, parsed from the sub-command after the run options. */
+    public void app(final ExampleApp app) {
+        this.app = app;
+    }
+
+    public ExampleApp app() {
+        return app;
+    }
+
+    /** Where each local node goes; valid after {@link #validate()}. */
+    public SiteLayout layout() {
+        return SiteLayout.parse(sites, nodes);
+    }
+
+    /** The worker count of every local node: {@code --workers}, else the app's. */
+    public int workersPerNode() {
+        return workers > 0 ? workers : app.common().workers();
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    public int remoteNodes() {
+        return remoteNodes;
+    }
+
+    public String join() {
+        return join;
+    }
+
+    public int joinWaitSeconds() {
+        return joinWaitSeconds;
+    }
+
+    public int timeoutSeconds() {
+        return timeoutSeconds;
+    }
+
+    public NetworkOptions network() {
+        return network;
+    }
+
+    public List<String> childJvmOptions() {
+        return childJvmOptions.isEmpty() ? DEFAULT_CHILD_JVM_OPTIONS : List.copyOf(childJvmOptions);
+    }
+
+    @Override
+    public void validate() {
+        Options.inRange("--nodes", nodes, 1, 1024);
+        layout();
+        Options.atLeast("--workers", workers, 0);
+        Options.inRange("--await", remoteNodes, 0, 1024);
+        Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
+        Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
+        network.validate();
+        if (join != null) {
+            HostPort.parse("--join", join);
+        }
+        if (app != null && app.common().sequential()) {
+            throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()
+                + " --sequential' instead of 'divvy run ... " + app.name() + " --sequential'");
+        }
+    }
+
+    @Override
+    public int execute(final PrintStream out, final PrintStream err) {
+        return new MasterRun(this, ChildCommand.ofThisJvm(childJvmOptions())).execute(out, err);
+    }
+}

@@ -1,0 +1,64 @@
+package org.divvy.examples.cli;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.examples.Options;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --simulate-leaf-us} option (a picocli mixin of the apps that support it, fib and uts):
+ * each leaf job parks for that many microseconds instead of computing, so a run of 24 to 64 nodes fits
+ * on a 2-core machine and measures scheduling and stealing rather than arithmetic. Every output of such
+ * a run says {@value #BANNER}.
+ */
+public final class SimulationOptions {
+    /** What the output of a simulated run says, so its times are never mistaken for real ones. */
+    public static final String BANNER = "SIMULATED WORK";
+
+    /** One minute: a leaf longer than that is a typo, not a benchmark. */
+    public static final int MAX_LEAF_US = 60_000_000;
+
+    @Option(names = "--simulate-leaf-us", paramLabel = "US",
+        description = "SIMULATED WORK: each leaf job parks US microseconds instead of computing (for many "
+            + "nodes on few cores); 0 = real work (default: ${DEFAULT-VALUE})")
+    int leafUs;
+
+    public SimulationOptions() {
+    }
+
+    /** Microseconds each leaf parks; 0 when the work is real. */
+    public int leafUs() {
+        return leafUs;
+    }
+
+    public boolean isSimulated() {
+        return leafUs > 0;
+    }
+
+    /** Throws {@link IllegalArgumentException} naming the option, its value and the bound. */
+    public void validate(final boolean sequential) {
+        Options.inRange("--simulate-leaf-us", leafUs, 0, MAX_LEAF_US);
+        if (leafUs > 0 && sequential) {
+            throw new IllegalArgumentException("--simulate-leaf-us=" + leafUs
+                + " applies to the Divvy version only, not with --sequential");
+        }
+    }
+
+    /** The note appended to an answer line: empty for real work. */
+    public static String note(final int leafUs) {
+        return leafUs > 0 ? " -- " + BANNER + ": each leaf parked " + leafUs + " us instead of computing" : "";
+    }
+
+    /**
+     * The simulated work of one leaf: parks the calling worker for {@code leafUs} microseconds (again
+     * after an early wake-up, unless interrupted), using no CPU meanwhile.
+     */
+    public static void parkLeaf(final int leafUs) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs);
+        long remainingNs;
+        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(remainingNs);
+        }
+    }
+}

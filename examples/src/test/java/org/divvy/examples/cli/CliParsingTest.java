@@ -1,0 +1,174 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.examples.Launcher;
+import org.divvy.examples.fib.FibApp;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine.ParameterException;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class CliParsingTest {
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldAssignSitesInOrder() {
+        final SiteLayout layout = SiteLayout.parse("A:2,B:2", 4);
+        assertEquals(List.of("A", "A", "B", "B"), List.of(layout.siteOf(0), layout.siteOf(1), layout.siteOf(2),
+            layout.siteOf(3)));
+        assertEquals(List.of("A", "B"), layout.sites());
+        assertEquals("A:2,B:2", layout.toString());
+    }
+
+    @Test
+    void shouldPutEveryNodeInTheDefaultSiteWithoutSites() {
+        final SiteLayout layout = SiteLayout.parse(null, 3);
+        assertEquals(3, layout.nodes());
+        assertEquals(List.of(SiteLayout.DEFAULT_SITE), layout.sites());
+    }
+
+    @Test
+    void shouldRejectSitesThatDoNotAddUpToNodes() {
+        final IllegalArgumentException few = assertThrows(IllegalArgumentException.class,
+            () -> SiteLayout.parse("A:1,B:2", 4));
+        assertEquals("--sites=A:1,B:2 counts add up to 3, must equal --nodes=4", few.getMessage());
+        final IllegalArgumentException many = assertThrows(IllegalArgumentException.class,
+            () -> SiteLayout.parse("A:3,B:2", 4));
+        assertEquals("--sites=A:3,B:2 counts add up to 5, must equal --nodes=4", many.getMessage());
+    }
+
+    @Test
+    void shouldRejectMalformedSites() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteLayout.parse("A2", 2)).getMessage()
+            .contains("NAME:COUNT"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteLayout.parse("A:x", 2)).getMessage()
+            .contains("'x'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteLayout.parse("A:0,B:2", 2)).getMessage()
+            .contains("count 0 of site A must be >= 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteLayout.parse("A:1,A:1", 2)).getMessage()
+            .contains("listed twice"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteLayout.parse("A b:2", 2)).getMessage()
+            .contains("site name 'A b'"));
+    }
+
+    @Test
+    void shouldParseHostPortAndNameTheFlagOnError() {
+        assertEquals(new HostPort("10.0.0.5", 40123), HostPort.parse("--join", "10.0.0.5:40123"));
+        assertEquals("--join=10.0.0.5, must be HOST:PORT, e.g. 192.168.1.10:40123",
+            assertThrows(IllegalArgumentException.class, () -> HostPort.parse("--join", "10.0.0.5")).getMessage());
+        assertEquals("--join=h:70000: port 70000, must be in [1, 65535]",
+            assertThrows(IllegalArgumentException.class, () -> HostPort.parse("--join", "h:70000")).getMessage());
+    }
+
+    @Test
+    void shouldParseARunWithItsApp() {
+        final Launcher.Invocation invocation = Launcher.parse("run", "--nodes", "4", "--sites", "A:2,B:2", "--policy",
+            "rs", "--workers", "1", "fib", "-n", "20", "--threshold", "5");
+        final RunCommand run = assertInstanceOf(RunCommand.class, invocation.command());
+        final FibApp app = assertInstanceOf(FibApp.class, invocation.app());
+        assertEquals(app, run.app());
+        assertEquals(4, run.nodes());
+        assertEquals("B", run.layout().siteOf(2));
+        assertEquals("RS", run.network().policyName());
+        assertEquals(1, run.workersPerNode());
+        assertTrue(run.network().childArgs().containsAll(List.of("--policy", "rs")));
+    }
+
+    @Test
+    void shouldRejectRunSitesNotAddingUpWithAUsageError() {
+        final ParameterException e = assertThrows(ParameterException.class,
+            () -> Launcher.parse("run", "--nodes", "3", "--sites", "A:2,B:2", "fib"));
+        assertEquals("--sites=A:2,B:2 counts add up to 4, must equal --nodes=3", e.getMessage());
+        assertEquals(Launcher.EXIT_USAGE,
+            Launcher.execute(new String[] {"run", "--nodes", "3", "--sites", "A:2,B:2", "fib"}, out, err));
+        assertTrue(err().contains("must equal --nodes=3"), err());
+    }
+
+    @Test
+    void shouldRejectBadRunFlags() {
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--nodes", "2")).getMessage()
+            .contains("Missing app"));
+        assertEquals("--policy=fifo, must be rs or crs", assertThrows(ParameterException.class,
+            () -> Launcher.parse("run", "--policy", "fifo", "fib")).getMessage());
+        assertEquals("--nodes=0, must be in [1, 1024]", assertThrows(ParameterException.class,
+            () -> Launcher.parse("run", "--nodes", "0", "fib")).getMessage());
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "fib", "--sequential"))
+            .getMessage().contains("--sequential runs on no node"));
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--bogus", "fib"))
+            .getMessage().contains("--bogus"));
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--join", "nowhere", "fib"))
+            .getMessage().contains("--join=nowhere"));
+    }
+
+    @Test
+    void shouldRequireJoinForANode() {
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("node")).getMessage()
+            .contains("--join"));
+        assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("node", "--join", "host")).getMessage()
+            .contains("--join=host, must be HOST:PORT"));
+        assertTrue(assertThrows(ParameterException.class,
+            () -> Launcher.parse("node", "--join", "h:1", "--site", "a b")).getMessage().contains("--site=a b"));
+        final NodeCommand node = assertInstanceOf(NodeCommand.class,
+            Launcher.parse("node", "--join", "127.0.0.1:40123", "--site", "B", "--workers", "3").command());
+        assertEquals("B", node.site());
+        assertEquals(3, node.workers());
+        assertNull(Launcher.parse("node", "--join", "127.0.0.1:40123").app());
+        assertEquals(Launcher.EXIT_USAGE, Launcher.execute(new String[] {"node"}, out, err));
+    }
+
+    @Test
+    void shouldRejectABadRegistryPort() {
+        assertEquals("--port=70000, must be in [0, 65535]", assertThrows(ParameterException.class,
+            () -> Launcher.parse("registry", "--port", "70000")).getMessage());
+    }
+
+    @Test
+    void shouldListTheAppsInRunHelp() {
+        assertEquals(Launcher.EXIT_OK, Launcher.execute(new String[] {"run", "--help"}, out, err));
+        assertTrue(out().contains("--nodes") && out().contains("--sites") && out().contains("uts"), out());
+        assertTrue(Launcher.parse("run", "fib", "--help").isHelpOrVersion());
+        assertEquals(Launcher.EXIT_OK, Launcher.execute(new String[] {"--help"}, out, err));
+        assertTrue(out().contains("registry") && out().contains("node"), out());
+    }
+
+    @Test
+    void shouldValidateSimulatedLeaves() {
+        assertEquals("--simulate-leaf-us=-1, must be in [0, 60000000]", assertThrows(ParameterException.class,
+            () -> Launcher.parse("fib", "--simulate-leaf-us", "-1")).getMessage());
+        assertTrue(assertThrows(ParameterException.class,
+            () -> Launcher.parse("uts", "--simulate-leaf-us", "10", "--sequential")).getMessage()
+            .contains("Divvy version only"));
+    }
+
+    @Test
+    void shouldBuildTheChildCommandLine() {
+        final ChildCommand command = new ChildCommand("/jdk/bin/java", List.of("-Xmx64m"), "a.jar");
+        assertEquals(List.of("/jdk/bin/java", ChildCommand.ADD_OPENS, "-Xmx64m", "-cp", "a.jar",
+            "org.divvy.examples.Launcher", "node", "--join", "127.0.0.1:5"),
+            command.command(List.of("node", "--join", "127.0.0.1:5")));
+        assertEquals("exit code 137 (killed by signal 9, SIGKILL)", ChildNodes.describeExit(137));
+        assertEquals("exit code 1", ChildNodes.describeExit(1));
+    }
+}

@@ -1,0 +1,166 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.CommonContext;
+import org.divvy.examples.Launcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code divvy run} and {@code divvy node} as real JVM processes (the run process starts its child nodes
+ * itself). Every process is ended by its handle in {@link #killAll()}, the run's children included.
+ */
+class MultiProcessRunTest {
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killAll() {
+        for (final Process process : started) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunFibOnTwoProcessesAndEndTheChild() throws Exception {
+        final Launched run = launch("run", "--nodes", "2", "--workers", "1", "fib", "-n", "24", "--threshold", "10",
+            "--progress-seconds", "0");
+        final int exit = run.awaitExit(45);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("fib(24) = 46368") && output.contains("PASS"), output);
+        assertTrue(output.contains("[node 1] "), output);
+        assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunWithEitherStealPolicyAcrossTwoSites() throws Exception {
+        for (final String policy : new String[] {"rs", "crs"}) {
+            final Launched run = launch("run", "--nodes", "2", "--sites", "A:1,B:1", "--policy", policy, "--workers",
+                "1", "uts", "--spawn-depth", "3", "-d", "6", "--simulate-leaf-us", "200", "--progress-seconds", "0");
+            final int exit = run.awaitExit(25);
+            final String output = run.output();
+            assertEquals(Launcher.EXIT_OK, exit, policy + ":\n" + output);
+            assertTrue(output.contains("PASS") && output.contains(policy.toUpperCase()), output);
+            assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldFailClearlyWhenAChildIsKilledMidRun() throws Exception {
+        // 1597 leaves of 20 ms on 3 workers: about 10 s, so the kill lands mid-run.
+        final Launched run = launch("run", "--nodes", "3", "--workers", "1", "--heartbeat-timeout-ms", "1000", "fib",
+            "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
+        run.awaitLine("nodes joined", 40);
+        Thread.sleep(1_500);
+        final List<ProcessHandle> children = run.process.children().toList();
+        assertEquals(2, children.size(), run.output());
+        final ProcessHandle victim = children.get(0);
+        victim.destroyForcibly();
+        final int exit = run.awaitExit(30);
+        final String output = run.output();
+        assertNotEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("(pid " + victim.pid() + ", site default) died with exit code 137"), output);
+        assertTrue(output.contains("divvy run failed"), output);
+        children.get(1).onExit().get(10, TimeUnit.SECONDS);
+        assertTrue(!children.get(1).isAlive(), "the other child is ended");
+        final Path shm = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
+        final String leftPrefix = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getFileName() + "-divvy-"
+            + run.process.pid() + "-node";
+        try (var dirs = Files.list(shm)) {
+            assertEquals(List.of(), dirs.filter(d -> d.getFileName().toString().startsWith(leftPrefix)).toList(),
+                "the killed child's Aeron directory is deleted");
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldFailClearlyWhenNothingListensAtTheJoinAddress() throws Exception {
+        final Launched node = launch("node", "--join", "127.0.0.1:1", "--join-timeout-ms", "1000", "--workers", "1");
+        final int exit = node.awaitExit(20);
+        final String output = node.output();
+        assertEquals(Launcher.EXIT_FAILED, exit, output);
+        assertTrue(output.contains("cannot join 127.0.0.1:1"), output);
+    }
+
+    private Launched launch(final String... args) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
+            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        started.add(process);
+        return new Launched(process);
+    }
+
+    /** A started process and its output, read by a daemon thread. */
+    private static final class Launched {
+        private final Process process;
+        private final StringBuilder output = new StringBuilder();
+        private final Thread reader;
+
+        Launched(final Process process) {
+            this.process = process;
+            reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        synchronized (output) {
+                            output.append(line).append('\n');
+                            output.notifyAll();
+                        }
+                    }
+                } catch (final IOException e) {
+                    // The process is gone.
+                }
+            }, "test-output-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        int awaitExit(final int seconds) throws InterruptedException {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new AssertionError("still running after " + seconds + " s:\n" + output());
+            }
+            reader.join(5_000);
+            return process.exitValue();
+        }
+
+        void awaitLine(final String text, final int seconds) throws InterruptedException {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            synchronized (output) {
+                while (output.indexOf(text) < 0) {
+                    final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+                    if (remainingMs <= 0) {
+                        throw new AssertionError("no '" + text + "' after " + seconds + " s:\n" + output);
+                    }
+                    output.wait(remainingMs);
+                }
+            }
+        }
+
+        String output() {
+            synchronized (output) {
+                return output.toString();
+            }
+        }
+    }
+}

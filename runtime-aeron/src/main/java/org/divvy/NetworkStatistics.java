@@ -1,0 +1,109 @@
+package org.divvy;
+
+import org.divvy.protocol.MessageType;
+
+/**
+ * An immutable snapshot of one node's network counters: remote steals it made (inside its site and
+ * wide-area), jobs it gave to and ran for peers, and messages and bytes it sent per message type.
+ * A run's statistics hold the difference over the run ({@link RunStatistics#network()}).
+ */
+public final class NetworkStatistics {
+    private final long siteStealAttempts;
+    private final long siteSteals;
+    private final long wideAreaStealAttempts;
+    private final long wideAreaSteals;
+    private final long jobsGiven;
+    private final long remoteJobsRun;
+    private final long[] messagesSent;
+    private final long[] bytesSent;
+
+    /**
+     * @param siteStealAttempts     steal requests sent to nodes of this node's site
+     * @param siteSteals            of those, replies that carried a job
+     * @param wideAreaStealAttempts steal requests sent to nodes of other sites
+     * @param wideAreaSteals        of those, replies that carried a job
+     * @param jobsGiven             jobs this node gave to remote thieves
+     * @param remoteJobsRun         jobs stolen from peers that ended here
+     * @param messagesSent          messages sent, indexed by {@link MessageType} code
+     * @param bytesSent             bytes sent, indexed by {@link MessageType} code
+     */
+    public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
+        final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
+        final long[] bytesSent) {
+        this.siteStealAttempts = siteStealAttempts;
+        this.siteSteals = siteSteals;
+        this.wideAreaStealAttempts = wideAreaStealAttempts;
+        this.wideAreaSteals = wideAreaSteals;
+        this.jobsGiven = jobsGiven;
+        this.remoteJobsRun = remoteJobsRun;
+        this.messagesSent = messagesSent.clone();
+        this.bytesSent = bytesSent.clone();
+    }
+
+    public long siteStealAttempts() {
+        return siteStealAttempts;
+    }
+
+    public long siteSteals() {
+        return siteSteals;
+    }
+
+    public long wideAreaStealAttempts() {
+        return wideAreaStealAttempts;
+    }
+
+    public long wideAreaSteals() {
+        return wideAreaSteals;
+    }
+
+    /** Successful remote steals of both kinds. */
+    public long remoteSteals() {
+        return siteSteals + wideAreaSteals;
+    }
+
+    public long jobsGiven() {
+        return jobsGiven;
+    }
+
+    public long remoteJobsRun() {
+        return remoteJobsRun;
+    }
+
+    /** Messages of {@code type} (a {@link MessageType} code) sent. */
+    public long messagesSent(final int type) {
+        return type >= 0 && type < messagesSent.length ? messagesSent[type] : 0;
+    }
+
+    /** Bytes of messages of {@code type} sent. */
+    public long bytesSent(final int type) {
+        return type >= 0 && type < bytesSent.length ? bytesSent[type] : 0;
+    }
+
+    /** These counters minus an earlier snapshot of the same node. */
+    public NetworkStatistics minus(final NetworkStatistics earlier) {
+        final long[] messages = messagesSent.clone();
+        final long[] bytes = bytesSent.clone();
+        for (int i = 0; i < messages.length && i < earlier.messagesSent.length; i++) {
+            messages[i] -= earlier.messagesSent[i];
+            bytes[i] -= earlier.bytesSent[i];
+        }
+        return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
+            wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
+            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes);
+    }
+
+    /** A compact table: remote steals, then messages and bytes sent per type that was used. */
+    @Override
+    public String toString() {
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format("remote steals: site %d/%d, wide-area %d/%d; jobs given %d, run for peers %d%n",
+            siteSteals, siteStealAttempts, wideAreaSteals, wideAreaStealAttempts, jobsGiven, remoteJobsRun));
+        sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
+        for (int type = 1; type < messagesSent.length; type++) {
+            if (messagesSent[type] != 0) {
+                sb.append(String.format("  %-14s %10d %12d%n", MessageType.name(type), messagesSent[type], bytesSent[type]));
+            }
+        }
+        return sb.toString();
+    }
+}

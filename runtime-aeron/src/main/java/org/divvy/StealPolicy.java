@@ -1,0 +1,20 @@
+package org.divvy;
+
+/**
+ * How an idle node chooses the peers it asks for work (thesis §2.3). Stealing inside the node always
+ * comes first; a policy only acts when every worker of the node is out of work.
+ */
+public enum StealPolicy {
+    /**
+     * Random stealing: the victim is uniform over every other alive member, and at most one request
+     * is outstanding (the node waits for its reply). Optimal on one homogeneous cluster.
+     */
+    RS,
+
+    /**
+     * Cluster-aware random stealing: one asynchronous wide-area request to a uniform node of another
+     * site at a time (its job is queued whenever it arrives), and meanwhile synchronous requests
+     * inside the own site. With one site it is {@link #RS}.
+     */
+    CRS
+}

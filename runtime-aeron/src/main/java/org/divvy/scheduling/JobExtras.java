@@ -1,0 +1,32 @@
+package org.divvy.scheduling;
+
+import java.util.function.Consumer;
+
+/**
+ * The state few jobs need, kept out of {@link Job} because every field of a job widens the one
+ * allocation of every spawn: a failure inlet, a remote stamp, the links of the completion stack, the
+ * thread parked in the frame's sync. Installed on first need by CAS ({@link Job#extras()}), as the
+ * parent's thread, the job's runner and finishing children may each be the first to need it.
+ */
+final class JobExtras {
+    /** The failure inlet; written by the parent's thread before its sync. */
+    Consumer<? super Throwable> failureCallback;
+
+    /** The stamp of a job decoded from the wire (its parent is remote); written before publication. */
+    Stamp remoteStamp;
+
+    /** Link in the parent's completion stack, later in the list of failures one sync found. */
+    Job nextCompletion;
+
+    /** As a frame: lock-free stack of finished children that need parent-side work (inlet, failure). */
+    volatile Job completionHead;
+
+    /** As a frame: the thread parked in this invocation's sync, unparked when a child finishes or on abort. */
+    volatile Thread waiter;
+
+    /**
+     * The network's handle on a job that crossed nodes: on the owner, a job out on a remote thief; on
+     * the thief, a job whose owner is remote. Written before the job is claimed or submitted.
+     */
+    volatile RemoteLink remoteLink;
+}

@@ -1,0 +1,34 @@
+package org.divvy.stealing;
+
+import java.util.Random;
+
+/**
+ * CRS (thesis §2.3): when out of work, first (if none is outstanding) one asynchronous wide-area
+ * request to a node drawn uniformly among all nodes of all other sites; then synchronous requests to
+ * uniform nodes of the own site, one at a time. The wide-area request is never cancelled: its job,
+ * however late, is queued. With a single site this is RS inside the site.
+ */
+final class ClusterAwareRandomStealing extends StealStrategy {
+    ClusterAwareRandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs,
+        final long requestTimeoutNs) {
+        super(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
+    }
+
+    @Override
+    int onIdle(final long nowNs, final Peers peers, final StealSender sender) {
+        int sent = 0;
+        if (peers.otherSitesCount() > 0 && wideArea.ready(nowNs)) {
+            final int victim = peers.randomRemote(random);
+            if (send(wideArea, victim, RequestKind.WIDE_AREA, true, nowNs, sender)) {
+                sent++;
+            }
+        }
+        if (peers.sameSiteCount() > 0 && sync.ready(nowNs)) {
+            final int victim = peers.randomInSite(random);
+            if (send(sync, victim, RequestKind.SITE, false, nowNs, sender)) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+}

@@ -1,0 +1,32 @@
+package org.divvy.stealing;
+
+import org.divvy.scheduling.Job;
+import org.divvy.scheduling.RemoteLink;
+
+/**
+ * A job this node stole and runs for a remote owner: where its outcome goes when it ends. The worker
+ * that ends it enqueues it; the agent thread encodes and sends the outcome.
+ */
+final class ForeignJob implements RemoteLink {
+    final RemoteStealing thief;
+    final Job job;
+    final int ownerId;
+    final long ownerJobId;
+
+    ForeignJob(final RemoteStealing thief, final Job job, final int ownerId, final long ownerJobId) {
+        this.thief = thief;
+        this.job = job;
+        this.ownerId = ownerId;
+        this.ownerJobId = ownerJobId;
+    }
+
+    @Override
+    public void onRemoteJobEnded(final Job ended) {
+        thief.endedQueue.add(this);
+    }
+
+    @Override
+    public void onCancelRequested(final Job cancelled) {
+        // never called: this job has no local parent, so an abort reaches it as a local running job
+    }
+}

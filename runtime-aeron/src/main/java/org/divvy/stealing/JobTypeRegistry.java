@@ -1,0 +1,61 @@
+package org.divvy.stealing;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+import org.divvy.DivvyException;
+import org.divvy.wire.JobType;
+import org.divvy.wire.JobTypeProvider;
+
+/**
+ * The job types a node can decode, by name: every {@link JobTypeProvider} on the class path
+ * (generated {@code *Jobs} classes, registered in {@code META-INF/services}), loaded once per node.
+ * Immutable after construction, so any thread may read it.
+ */
+public final class JobTypeRegistry {
+    private final Map<String, JobType> byName;
+
+    private JobTypeRegistry(final Map<String, JobType> byName) {
+        this.byName = byName;
+    }
+
+    /** Every provider visible from {@code loader} (the thread's context loader when null). */
+    public static JobTypeRegistry load(final ClassLoader loader) {
+        final ClassLoader cl = loader != null ? loader :
+            Thread.currentThread().getContextClassLoader() != null ? Thread.currentThread().getContextClassLoader() :
+                JobTypeRegistry.class.getClassLoader();
+        final Map<String, JobType> map = new HashMap<>();
+        for (final JobTypeProvider provider : ServiceLoader.load(JobTypeProvider.class, cl)) {
+            add(map, provider.jobTypes());
+        }
+        return new JobTypeRegistry(map);
+    }
+
+    /** Exactly {@code types}, for tests. */
+    public static JobTypeRegistry of(final Collection<JobType> types) {
+        final Map<String, JobType> map = new HashMap<>();
+        add(map, types);
+        return new JobTypeRegistry(map);
+    }
+
+    private static void add(final Map<String, JobType> map, final Collection<JobType> types) {
+        for (final JobType type : types) {
+            final JobType known = map.putIfAbsent(type.name(), type);
+            if (known != null && known.getClass() != type.getClass()) {
+                throw new DivvyException("job type `" + type.name() + "` is provided twice, by " + known.getClass().getName() +
+                    " and " + type.getClass().getName() + ": two classes on the class path declare the same spawnable");
+            }
+        }
+    }
+
+    /** The type named {@code name}, or null if this node does not know it. */
+    public JobType get(final String name) {
+        return byName.get(name);
+    }
+
+    public int size() {
+        return byName.size();
+    }
+}

@@ -1,0 +1,190 @@
+package org.divvy.stealing;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.DivvyException;
+
+/**
+ * A networked node's life as application threads see it: joined (with its id) or failed to join, how
+ * many members are alive, whether the computation was terminated (with which exit code) or the
+ * registry lost. The agent thread reports events; application threads wait on them. One monitor: the
+ * events are few.
+ */
+public final class NodeLifecycle {
+    /** No exit code (yet). */
+    public static final int NO_CODE = Integer.MIN_VALUE;
+
+    private final Object lock = new Object();
+    private int selfId = -1;
+    private String joinFailure;
+    private int aliveMembers;
+    private String lostMessage;
+    private volatile boolean joined;
+    private volatile int terminationCode = NO_CODE;
+    private volatile int terminateRequest = NO_CODE;
+    private volatile boolean terminateFlushed;
+
+    // ---- agent thread ---------------------------------------------------------------------------
+
+    void onJoined(final int id) {
+        synchronized (lock) {
+            selfId = id;
+            joined = true;
+            lock.notifyAll();
+        }
+    }
+
+    void onJoinFailed(final String message) {
+        synchronized (lock) {
+            joinFailure = message;
+            lock.notifyAll();
+        }
+    }
+
+    void onMembers(final int alive) {
+        synchronized (lock) {
+            aliveMembers = alive;
+            lock.notifyAll();
+        }
+    }
+
+    void onLost(final String message) {
+        synchronized (lock) {
+            lostMessage = message;
+            lock.notifyAll();
+        }
+    }
+
+    void onTerminated(final int code) {
+        synchronized (lock) {
+            if (terminationCode == NO_CODE) {
+                terminationCode = code;
+            }
+            lock.notifyAll();
+        }
+    }
+
+    void onTerminateFlushed() {
+        synchronized (lock) {
+            terminateFlushed = true;
+            lock.notifyAll();
+        }
+    }
+
+    boolean isJoined() {
+        return joined;
+    }
+
+    int terminateRequest() {
+        return terminateRequest;
+    }
+
+    boolean isTerminateFlushed() {
+        return terminateFlushed;
+    }
+
+    /** The exit code the computation ended with, or {@link #NO_CODE} while it goes on. */
+    public int terminationCodeOrNone() {
+        return terminationCode;
+    }
+
+    // ---- application threads --------------------------------------------------------------------
+
+    /** Blocks until the node joined (returns its id) or failed to (throws with the reason). */
+    public int awaitJoined(final long timeoutNs) {
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        synchronized (lock) {
+            while (!joined && joinFailure == null) {
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0) {
+                    throw new DivvyException("the node did not join within " + RemoteStealing.formatDuration(timeoutNs));
+                }
+                waitNs(leftNs);
+            }
+            if (joinFailure != null) {
+                throw new DivvyException(joinFailure);
+            }
+            return selfId;
+        }
+    }
+
+    /** Alive members, this node included. */
+    public int aliveMembers() {
+        synchronized (lock) {
+            return aliveMembers;
+        }
+    }
+
+    /** Blocks until at least {@code count} members are alive; throws when the timeout passes first. */
+    public void awaitMembers(final int count, final Duration timeout) {
+        final long timeoutNs = timeout.toNanos();
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        synchronized (lock) {
+            while (aliveMembers < count) {
+                if (lostMessage != null) {
+                    throw new DivvyException("waiting for " + count + " nodes: " + lostMessage);
+                }
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0) {
+                    throw new DivvyException("only " + aliveMembers + " of " + count + " nodes joined within " +
+                        RemoteStealing.formatDuration(timeoutNs));
+                }
+                waitNs(leftNs);
+            }
+        }
+    }
+
+    /**
+     * Blocks until the master ends the computation and returns its exit code; throws when the registry
+     * is lost first.
+     */
+    public int awaitTermination() {
+        synchronized (lock) {
+            while (terminationCode == NO_CODE) {
+                if (lostMessage != null) {
+                    throw new DivvyException("the computation cannot end normally: " + lostMessage);
+                }
+                waitNs(TimeUnit.SECONDS.toNanos(1));
+            }
+            return terminationCode;
+        }
+    }
+
+    /** Asks the agent to tell every node the computation is over with {@code code}; this node ends too. */
+    public void requestTerminate(final int code) {
+        synchronized (lock) {
+            if (terminateRequest == NO_CODE) {
+                terminateRequest = code;
+            }
+            if (terminationCode == NO_CODE) {
+                terminationCode = code;
+            }
+            lock.notifyAll();
+        }
+    }
+
+    /** Waits until the TERMINATE broadcast left this node, at most {@code timeoutNs}; whether it did. */
+    public boolean awaitTerminateFlushed(final long timeoutNs) {
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        synchronized (lock) {
+            while (!terminateFlushed) {
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0) {
+                    return false;
+                }
+                waitNs(leftNs);
+            }
+            return true;
+        }
+    }
+
+    private void waitNs(final long ns) {
+        try {
+            TimeUnit.NANOSECONDS.timedWait(lock, Math.max(1, ns));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DivvyException("interrupted while waiting for the node");
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.divvy.stealing;
+
+import org.divvy.scheduling.Job;
+import org.divvy.scheduling.RemoteJobs;
+import org.divvy.scheduling.RemoteLink;
+
+/**
+ * A job this node gave to a remote thief (an entry of the thesis' {@code outstandingJobs}, §3.2): it is
+ * RUNNING here until the thief's result, failure or abort notice ends it, or an abort or the thief's
+ * death ends it first. The table holding it belongs to the agent thread; only {@link #onCancelRequested}
+ * runs elsewhere, and it only ends the job and enqueues.
+ */
+final class OutstandingJob implements RemoteLink {
+    final RemoteStealing owner;
+    final Job job;
+    final int thiefId;
+    final long ownerJobId;
+
+    OutstandingJob(final RemoteStealing owner, final Job job, final int thiefId, final long ownerJobId) {
+        this.owner = owner;
+        this.job = job;
+        this.thiefId = thiefId;
+        this.ownerJobId = ownerJobId;
+    }
+
+    @Override
+    public void onRemoteJobEnded(final Job ended) {
+        // never called: this job has a local parent, which its completion notifies
+    }
+
+    /** The parent aborted: the child counts as cancelled here at once, and the thief is told to stop. */
+    @Override
+    public void onCancelRequested(final Job cancelled) {
+        if (RemoteJobs.cancelClaimed(job)) {
+            owner.abortQueue.add(this);
+        }
+    }
+}

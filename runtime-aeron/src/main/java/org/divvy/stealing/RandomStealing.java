@@ -1,0 +1,24 @@
+package org.divvy.stealing;
+
+import java.util.Random;
+
+/**
+ * RS (thesis §2.3): the victim is uniform over every other alive member, whatever its site, and one
+ * synchronous request is outstanding at a time. A request to another site is flagged wide-area only
+ * for the statistics.
+ */
+final class RandomStealing extends StealStrategy {
+    RandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs, final long requestTimeoutNs) {
+        super(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
+    }
+
+    @Override
+    int onIdle(final long nowNs, final Peers peers, final StealSender sender) {
+        if (peers.othersCount() == 0 || !sync.ready(nowNs)) {
+            return 0;
+        }
+        final int victim = peers.randomOther(random);
+        final boolean remote = !peers.inOwnSite(victim);
+        return send(sync, victim, remote ? RequestKind.WIDE_AREA : RequestKind.SITE, remote, nowNs, sender) ? 1 : 0;
+    }
+}

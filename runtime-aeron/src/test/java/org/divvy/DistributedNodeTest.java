@@ -1,0 +1,261 @@
+package org.divvy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.scheduling.Spawns;
+import org.divvy.stealing.TestJobs;
+import org.divvy.transport.TestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.aeron.driver.MediaDriver;
+
+/**
+ * Several networked nodes in one JVM over real UDP on 127.0.0.1, sharing one embedded driver: results
+ * are correct, steals really happen, exceptions and aborts cross nodes, a crashed node fails the run.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class DistributedNodeTest {
+    private static MediaDriver driver;
+    private final List<DivvyNode> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void launchDriver() {
+        driver = TestDriver.launch();
+    }
+
+    @AfterAll
+    static void closeDriver() {
+        driver.close();
+    }
+
+    @AfterEach
+    void closeNodes() {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            nodes.get(i).close();
+        }
+    }
+
+    private DivvyNode start(final int workers, final String site, final String join, final StealPolicy policy,
+        final long heartbeatTimeoutMs) {
+        final NetworkConfig net = NetworkConfig.builder()
+            .aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024)
+            .site(site).join(join).stealPolicy(policy)
+            .heartbeatIntervalMs(100).heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(10_000)
+            .build();
+        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(workers).network(net).build());
+        nodes.add(node);
+        return node;
+    }
+
+    /** Node 0 (the master, hosting the registry) and the others joined; {@code sites[i]} is node i's site. */
+    private List<DivvyNode> cluster(final StealPolicy policy, final long heartbeatTimeoutMs, final String... sites) {
+        final DivvyNode master = start(1, sites[0], null, policy, heartbeatTimeoutMs);
+        for (int i = 1; i < sites.length; i++) {
+            start(1, sites[i], master.endpoint(), policy, heartbeatTimeoutMs);
+        }
+        master.awaitMembers(sites.length, Duration.ofSeconds(15));
+        for (final DivvyNode node : nodes) {
+            node.awaitMembers(sites.length, Duration.ofSeconds(15));
+        }
+        return List.copyOf(nodes);
+    }
+
+    @ParameterizedTest(name = "{0} on sites {1}")
+    @CsvSource({"RS, A A", "RS, A A B B", "CRS, A B", "CRS, A A B B"})
+    void shouldComputeFibOnSeveralNodesWithRemoteSteals(final StealPolicy policy, final String sites) {
+        final List<DivvyNode> cluster = cluster(policy, 3000, sites.split(" "));
+        final DivvyNode master = cluster.get(0);
+        assertEquals(0, master.nodeId());
+        final RunResult<Long> result = master.run(() -> new TestJobs.Fib(12, 1000).fib(24));
+        assertEquals(TestJobs.Fib.sequential(24), result.value());
+        System.out.println(policy + " on sites " + sites + ", the master's statistics:\n" + result.statistics());
+
+        long stolen = 0;
+        long ranForPeers = 0;
+        for (final DivvyNode node : cluster) {
+            stolen += node.networkStatistics().remoteSteals();
+            ranForPeers += node.networkStatistics().remoteJobsRun();
+        }
+        assertTrue(stolen > 0, "remote steals happened");
+        assertTrue(ranForPeers > 0, "stolen jobs ran and returned results");
+        assertTrue(result.statistics().network() != null);
+        assertTrue(result.statistics().network().jobsGiven() > 0, "the master gave jobs away:\n" + result.statistics());
+        assertTrue(result.statistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REPLY) > 0);
+        if (policy == StealPolicy.CRS && sites.contains("B")) {
+            long wideArea = 0;
+            for (final DivvyNode node : cluster) {
+                wideArea += node.networkStatistics().wideAreaStealAttempts();
+            }
+            assertTrue(wideArea > 0, "CRS sends wide-area requests across sites");
+        }
+
+        // the master ends the computation; every other node learns the exit code
+        master.close();
+        for (int i = 1; i < cluster.size(); i++) {
+            assertEquals(0, cluster.get(i).awaitTermination());
+        }
+    }
+
+    @Test
+    void shouldDeliverAnExceptionOfARemoteJobToTheMastersSync() {
+        final DivvyNode master = cluster(StealPolicy.RS, 3000, "A", "A").get(0);
+        final DivvyException thrown = assertThrows(DivvyException.class, () -> master.run(() -> {
+            final LongSpawn remote = TestJobs.spawnWork(50, "boom on the thief"); // oldest: stolen
+            final LongSpawn local = TestJobs.spawnWork(3000, "");                 // newest: the master runs it
+            Spawns.sync();
+            return remote.get() + local.get();
+        }));
+        final RemoteJobException remote = assertInstanceOf(RemoteJobException.class, thrown);
+        assertEquals(IllegalStateException.class.getName(), remote.remoteClassName());
+        assertEquals("boom on the thief", remote.remoteMessage());
+        assertEquals(1, remote.nodeId());
+        assertTrue(remote.getMessage().contains("boom on the thief") && remote.getMessage().contains("node 1"),
+            remote.getMessage());
+        assertTrue(remote.remoteStackTrace().contains("TestJobs.work"), remote.remoteStackTrace());
+    }
+
+    @Test
+    void shouldAbortARemoteChildWhenASiblingFails() {
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = cluster.get(0);
+        final long startNs = System.nanoTime();
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> master.run(() -> {
+            final LongSpawn remote = TestJobs.spawnWork(30_000, "");        // stolen; would run 30 s
+            final LongSpawn local = TestJobs.spawnWork(800, "local failure"); // the master runs it and fails
+            Spawns.sync();
+            return remote.get() + local.get();
+        }));
+        assertEquals("local failure", thrown.getMessage());
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        assertTrue(elapsedMs < 10_000, "the run ended without waiting for the remote child: " + elapsedMs + " ms");
+        assertTrue(master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
+        // the master sends ABORT; the thief's child stops and reports ABORTED, so its worker is free again
+        final DivvyNode thief = cluster.get(1);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (master.networkStatistics().messagesSent(org.divvy.protocol.MessageType.ABORT) == 0 ||
+            thief.networkStatistics().remoteJobsRun() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "ABORT sent and the remote child stopped");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertTrue(thief.networkStatistics().messagesSent(org.divvy.protocol.MessageType.JOB_RESULT) > 0);
+    }
+
+    @Test
+    void shouldFailTheRunWithNodeFailedExceptionWhenAThiefCrashes() throws Exception {
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 800, "A", "B");
+        final DivvyNode master = cluster.get(0);
+        final DivvyNode thief = cluster.get(1);
+        final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
+            final LongSpawn remote = TestJobs.spawnWork(20_000, ""); // stolen, then its thief crashes
+            final LongSpawn local = TestJobs.spawnWork(200, "");
+            Spawns.sync();
+            return remote.get() + local.get();
+        }));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (master.networkStatistics().jobsGiven() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        thief.crashForTest();
+        final ExecutionException failed = assertThrows(ExecutionException.class, () -> run.get(20, TimeUnit.SECONDS));
+        final NodeFailedException nodeFailed = assertInstanceOf(NodeFailedException.class, failed.getCause());
+        assertEquals(1, nodeFailed.nodeId());
+        assertTrue(nodeFailed.getMessage().startsWith("node 1 (site B, 127.0.0.1:") &&
+            nodeFailed.getMessage().contains("died while running job 0 (`work`) stolen from this node"), nodeFailed.getMessage());
+    }
+
+    @Test
+    void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
+        final NetworkConfig.Builder net = NetworkConfig.builder().termLengthBytes(64 * 1024)
+            .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000);
+        final DivvyNode master = DivvyNode.start(NodeConfig.builder().workers(1).network(net.build()).build());
+        final DivvyNode worker;
+        try {
+            worker = DivvyNode.start(NodeConfig.builder().workers(1).network(net.join(master.endpoint()).build()).build());
+        } catch (final RuntimeException e) {
+            master.close();
+            throw e;
+        }
+        final String masterDir = master.aeronDirectoryForTest();
+        final String workerDir = worker.aeronDirectoryForTest();
+        final String workerEndpoint = worker.endpoint();
+        try {
+            master.awaitMembers(2, Duration.ofSeconds(15));
+            assertTrue(new java.io.File(masterDir).isDirectory() && new java.io.File(workerDir).isDirectory());
+            assertEquals(TestJobs.Fib.sequential(20), master.run(() -> new TestJobs.Fib(10, 200).fib(20)).value());
+            final CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(worker::awaitTermination);
+            master.terminate(3);
+            assertEquals(3, exit.get(10, TimeUnit.SECONDS));
+        } finally {
+            master.close();
+            worker.close();
+        }
+        assertTrue(!new java.io.File(masterDir).exists() && !new java.io.File(workerDir).exists(), "Aeron directories deleted");
+        for (final Thread t : Thread.getAllStackTraces().keySet()) {
+            assertTrue(!t.getName().equals("divvy-network-" + workerEndpoint) && !t.getName().equals("divvy-network-" +
+                master.endpoint()), "network thread stopped: " + t.getName());
+        }
+    }
+
+    @Test
+    void aBusyNodeShouldSendNoStealRequestsAndAnIdleOneFew() {
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = cluster.get(0);
+        final DivvyNode idle = cluster.get(1);
+        final long idleBefore = idle.networkStatistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REQUEST);
+        final long startNs = System.nanoTime();
+        // one long leaf: the master's only worker is busy, and it has nothing to give away
+        final RunResult<Long> busy = master.run(() -> TestJobs.work(1000, ""));
+        final double seconds = (System.nanoTime() - startNs) / 1e9;
+        assertEquals(1000L, busy.value());
+        assertTrue(busy.statistics().siteStealAttempts() + busy.statistics().wideAreaStealAttempts() <= 1,
+            "a busy node sends no steal requests (at most one as the run ends):\n" + busy.statistics());
+        final long idleRequests = idle.networkStatistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REQUEST) -
+            idleBefore;
+        assertTrue(idleRequests > 0, "an idle node keeps asking");
+        assertTrue(idleRequests / seconds <= 150, "an idle node's steal traffic stays modest: " + idleRequests +
+            " requests in " + seconds + " s");
+    }
+
+    @Test
+    void awaitTerminationShouldThrowWhenTheRegistryIsLost() {
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 800, "A", "A");
+        cluster.get(0).crashForTest(); // node 0 hosts the registry
+        final DivvyException e = assertThrows(DivvyException.class, () -> cluster.get(1).awaitTermination());
+        assertTrue(e.getMessage().contains("registry") && e.getMessage().contains("silent"), e.getMessage());
+    }
+
+    @Test
+    void shouldFailToJoinAnUnreachableRegistryWithAClearMessage() {
+        final NetworkConfig net = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).join("127.0.0.1:9").joinTimeoutMs(500).build();
+        final DivvyException e = assertThrows(DivvyException.class,
+            () -> DivvyNode.start(NodeConfig.builder().workers(1).network(net).build()));
+        assertTrue(e.getMessage().contains("127.0.0.1:9") && e.getMessage().contains("--join"), e.getMessage());
+    }
+
+    @Test
+    void shouldReportTooFewMembers() {
+        final DivvyNode master = start(1, "A", null, StealPolicy.CRS, 3000);
+        final DivvyException e = assertThrows(DivvyException.class, () -> master.awaitMembers(3, Duration.ofMillis(300)));
+        assertEquals("only 1 of 3 nodes joined within 300 ms", e.getMessage());
+    }
+}

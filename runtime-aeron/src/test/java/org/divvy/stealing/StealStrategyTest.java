@@ -1,0 +1,191 @@
+package org.divvy.stealing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.StealPolicy;
+import org.divvy.membership.Member;
+import org.divvy.membership.MemberState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The policies as pure objects: seeded random, a fake clock, a recording sender. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class StealStrategyTest {
+    private static final long MS = 1_000_000L;
+
+    private record Sent(int victim, long requestId, boolean wideArea) {
+    }
+
+    private final List<Sent> sent = new ArrayList<>();
+    private final StealSender recorder = (victim, id, wa) -> sent.add(new Sent(victim, id, wa));
+
+    /** Node 0 of site A among members 0..n-1; {@code sites[i]} is member i's site. */
+    private static Peers peers(final String... sites) {
+        final Peers peers = new Peers(sites[0]);
+        peers.selfId(0);
+        for (int i = 0; i < sites.length; i++) {
+            peers.update(new Member(i, sites[i], "127.0.0.1:" + (40000 + i), MemberState.ALIVE));
+        }
+        return peers;
+    }
+
+    private static StealStrategy strategy(final StealPolicy policy, final long seed) {
+        return StealStrategy.of(policy, new Random(seed), 1 * MS, 16 * MS, 1000 * MS);
+    }
+
+    @Test
+    void rsShouldChooseUniformlyAmongAllOtherMembers() {
+        final Peers peers = peers("A", "A", "B", "B");
+        final StealStrategy rs = strategy(StealPolicy.RS, 42);
+        final int[] hits = new int[4];
+        long now = 0;
+        for (int i = 0; i < 3000; i++) {
+            assertEquals(1, rs.onIdle(now, peers, recorder));
+            final Sent s = sent.get(sent.size() - 1);
+            hits[s.victim]++;
+            assertEquals(s.victim >= 2, s.wideArea, "RS flags requests to another site as wide-area");
+            assertEquals(s.victim >= 2 ? RequestKind.WIDE_AREA : RequestKind.SITE, rs.onReply(s.requestId, true, now));
+            now += MS;
+        }
+        assertEquals(0, hits[0], "never itself");
+        for (int v = 1; v < 4; v++) {
+            assertTrue(hits[v] > 850 && hits[v] < 1150, "uniform over the 3 others: " + java.util.Arrays.toString(hits));
+        }
+    }
+
+    @Test
+    void rsShouldKeepOneSynchronousRequestOutstandingAndBackOffAfterFailures() {
+        final Peers peers = peers("A", "A", "A");
+        final StealStrategy rs = strategy(StealPolicy.RS, 1);
+        assertEquals(1, rs.onIdle(0, peers, recorder));
+        assertEquals(0, rs.onIdle(0, peers, recorder), "one request outstanding");
+        assertEquals(0, rs.onIdle(5 * MS, peers, recorder));
+        assertEquals(RequestKind.SITE, rs.onReply(sent.get(0).requestId, false, 5 * MS));
+        // after the first failure it waits between 0.5 and 1 ms
+        assertEquals(0, rs.onIdle(5 * MS + MS / 2 - 1, peers, recorder));
+        assertEquals(1, rs.onIdle(6 * MS, peers, recorder));
+        // pauses double up to the cap (16 ms) and no further
+        long now = 6 * MS;
+        long lastPause = 0;
+        for (int i = 0; i < 10; i++) {
+            rs.onReply(sent.get(sent.size() - 1).requestId, false, now);
+            final long from = now;
+            while (rs.onIdle(now, peers, recorder) == 0) {
+                now += MS / 10;
+            }
+            lastPause = now - from;
+        }
+        assertTrue(lastPause >= 8 * MS && lastPause <= 16 * MS + MS / 10, "capped pause " + lastPause);
+        // a success resets the pause
+        rs.onReply(sent.get(sent.size() - 1).requestId, true, now);
+        assertEquals(1, rs.onIdle(now, peers, recorder));
+    }
+
+    @Test
+    void shouldExcludeDeadMembersAndTreatTheirRequestsAsFailed() {
+        final Peers peers = peers("A", "A", "A");
+        final StealStrategy rs = strategy(StealPolicy.RS, 7);
+        peers.update(new Member(1, "A", "127.0.0.1:40001", MemberState.DEAD));
+        for (int i = 0; i < 50; i++) {
+            rs.onIdle(i * 100 * MS, peers, recorder);
+            final Sent s = sent.get(sent.size() - 1);
+            assertEquals(2, s.victim);
+            rs.onReply(s.requestId, true, i * 100 * MS);
+        }
+        rs.onIdle(10_000 * MS, peers, recorder);
+        assertTrue(rs.hasSyncOutstanding());
+        rs.onVictimLost(2, 10_000 * MS);
+        assertFalse(rs.hasSyncOutstanding(), "a request to a lost victim failed");
+        peers.update(new Member(2, "A", "127.0.0.1:40002", MemberState.LEFT));
+        final int before = sent.size();
+        assertEquals(0, rs.onIdle(20_000 * MS, peers, recorder), "nobody left to ask");
+        assertEquals(before, sent.size());
+    }
+
+    @Test
+    void crsShouldSendOneWideAreaRequestAndStealSynchronouslyInsideTheSite() {
+        final Peers peers = peers("A", "A", "A", "B", "B", "C");
+        final StealStrategy crs = strategy(StealPolicy.CRS, 3);
+        assertEquals(2, crs.onIdle(0, peers, recorder));
+        final Sent wa = sent.get(0);
+        final Sent local = sent.get(1);
+        assertTrue(wa.wideArea && wa.victim >= 3, "wide-area to another site: " + wa);
+        assertTrue(!local.wideArea && (local.victim == 1 || local.victim == 2), "synchronous inside the site: " + local);
+        assertTrue(crs.hasWideAreaOutstanding());
+
+        // local steals go on while the wide-area request is outstanding; never a second wide-area one
+        long now = 0;
+        for (int i = 0; i < 200; i++) {
+            now += 50 * MS;
+            final Sent last = sent.get(sent.size() - 1);
+            assertEquals(RequestKind.SITE, crs.onReply(last.requestId, false, now));
+            assertEquals(1, crs.onIdle(now + 20 * MS, peers, recorder), "after the (at most 16 ms) pause");
+            final Sent next = sent.get(sent.size() - 1);
+            assertFalse(next.wideArea);
+            assertTrue(next.victim == 1 || next.victim == 2);
+            crs.expire(0); // the wide-area request is not timed out by a clock that has not moved for it
+        }
+        // the late wide-area reply still counts as the wide-area request (its job is queued by the bridge)
+        assertEquals(RequestKind.WIDE_AREA, crs.onReply(wa.requestId, true, now));
+        assertFalse(crs.hasWideAreaOutstanding());
+        // a reply to nothing outstanding is late, not an error
+        assertEquals(RequestKind.LATE, crs.onReply(wa.requestId, true, now));
+    }
+
+    @Test
+    void crsShouldChooseWideAreaVictimsUniformlyOverAllRemoteNodes() {
+        final Peers peers = peers("A", "B", "B", "C");
+        final StealStrategy crs = strategy(StealPolicy.CRS, 11);
+        final int[] hits = new int[4];
+        long now = 0;
+        for (int i = 0; i < 3000; i++) {
+            crs.onIdle(now, peers, recorder);
+            final Sent s = sent.get(sent.size() - 1);
+            assertTrue(s.wideArea, "no other node in site A: only wide-area requests");
+            hits[s.victim]++;
+            crs.onReply(s.requestId, true, now);
+            now += MS;
+        }
+        assertEquals(0, hits[0]);
+        for (int v = 1; v < 4; v++) {
+            assertTrue(hits[v] > 850 && hits[v] < 1150, "uniform over nodes, not sites: " + java.util.Arrays.toString(hits));
+        }
+    }
+
+    @Test
+    void crsWithOneSiteShouldBeRsInsideTheSite() {
+        final Peers peers = peers("A", "A", "A");
+        final StealStrategy crs = strategy(StealPolicy.CRS, 5);
+        assertEquals(1, crs.onIdle(0, peers, recorder));
+        assertFalse(sent.get(0).wideArea);
+        assertFalse(crs.hasWideAreaOutstanding());
+        assertEquals(0, crs.onIdle(0, peers, recorder));
+    }
+
+    @Test
+    void shouldTimeOutUnansweredRequests() {
+        final Peers peers = peers("A", "A");
+        final StealStrategy rs = strategy(StealPolicy.RS, 9);
+        rs.onIdle(0, peers, recorder);
+        assertEquals(0, rs.expire(999 * MS));
+        assertEquals(1, rs.expire(1001 * MS));
+        assertFalse(rs.hasSyncOutstanding());
+        assertEquals(RequestKind.LATE, rs.onReply(sent.get(0).requestId, true, 1002 * MS));
+    }
+
+    @Test
+    void shouldRetryWhenTheSenderCannotTakeTheRequest() {
+        final Peers peers = peers("A", "A");
+        final StealStrategy rs = strategy(StealPolicy.RS, 9);
+        assertEquals(0, rs.onIdle(0, peers, (v, id, wa) -> false));
+        assertFalse(rs.hasSyncOutstanding());
+        assertEquals(1, rs.onIdle(0, peers, recorder));
+    }
+}

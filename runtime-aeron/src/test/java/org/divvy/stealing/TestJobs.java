@@ -1,0 +1,155 @@
+package org.divvy.stealing;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.LongSpawn;
+import org.divvy.Spawner;
+import org.divvy.scheduling.Job;
+import org.divvy.scheduling.LongJob;
+import org.divvy.scheduling.Spawns;
+import org.divvy.wire.JobType;
+import org.divvy.wire.JobTypeProvider;
+import org.divvy.wire.WireReader;
+import org.divvy.wire.WireWriter;
+
+/**
+ * Hand-written spawnables with the jobs and job types the processor would generate, registered for
+ * decoding through {@code src/test/resources/META-INF/services}.
+ */
+public final class TestJobs implements JobTypeProvider {
+    @Override
+    public List<JobType> jobTypes() {
+        return List.of(FibJob.TYPE, WorkJob.TYPE);
+    }
+
+    /** Fib whose leaves also park for {@code leafParkMicros}: simulated work, so runs last long enough to steal. */
+    public static final class Fib implements Spawner {
+        final int threshold;
+        final int leafParkMicros;
+
+        public Fib(final int threshold, final int leafParkMicros) {
+            this.threshold = threshold;
+            this.leafParkMicros = leafParkMicros;
+        }
+
+        public long fib(final int n) {
+            if (n < threshold) {
+                if (leafParkMicros > 0) {
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(leafParkMicros));
+                }
+                return sequential(n);
+            }
+            final LongSpawn a = spawnFib(n - 1);
+            final LongSpawn b = spawnFib(n - 2);
+            sync();
+            return a.get() + b.get();
+        }
+
+        public static long sequential(final int n) {
+            return n < 2 ? n : sequential(n - 1) + sequential(n - 2);
+        }
+
+        public LongSpawn spawnFib(final int n) {
+            return Spawns.spawn(new FibJob(this, n));
+        }
+    }
+
+    static final class FibJob extends LongJob {
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.stealing.TestJobs$Fib#fib";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                return new FibJob(new Fib(reader.readInt(), reader.readInt()), reader.readInt());
+            }
+        };
+
+        private final Fib receiver;
+        private final int n;
+
+        FibJob(final Fib receiver, final int n) {
+            this.receiver = receiver;
+            this.n = n;
+        }
+
+        @Override
+        protected long call() {
+            return receiver.fib(n);
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeInt(receiver.threshold).writeInt(receiver.leafParkMicros).writeInt(n);
+        }
+    }
+
+    /**
+     * {@code work(millis, failWith)}: parks in 1 ms steps for {@code millis} (returning early, with -1,
+     * when asked to stop), then throws {@code IllegalStateException(failWith)} if that is non-empty, else
+     * returns the milliseconds worked.
+     */
+    public static LongSpawn spawnWork(final long millis, final String failWith) {
+        return Spawns.spawn(new WorkJob(millis, failWith));
+    }
+
+    public static long work(final long millis, final String failWith) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() - deadlineNs < 0) {
+            if (Spawns.isCancelRequested()) {
+                return -1;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (!failWith.isEmpty()) {
+            throw new IllegalStateException(failWith);
+        }
+        return millis;
+    }
+
+    static final class WorkJob extends LongJob {
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.stealing.TestJobs#work";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                return new WorkJob(reader.readLong(), reader.readString());
+            }
+        };
+
+        private final long millis;
+        private final String failWith;
+
+        WorkJob(final long millis, final String failWith) {
+            this.millis = millis;
+            this.failWith = failWith;
+        }
+
+        @Override
+        protected long call() {
+            return work(millis, failWith);
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeLong(millis).writeString(failWith);
+        }
+    }
+}
