@@ -174,7 +174,8 @@ public final class DivvyNode implements AutoCloseable {
 
     /**
      * Stops the node: a master that has not terminated yet terminates with 0; then the node leaves the
-     * others, stops its agent and workers and deletes its Aeron directory. Idempotent.
+     * others, stops its agent (deleting its embedded driver's Aeron directory), cancels the jobs it still
+     * ran for other nodes and stops its workers. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -187,14 +188,14 @@ public final class DivvyNode implements AutoCloseable {
                 terminate(0);
             }
             stealing.stopStealing();
-        }
-        try {
-            scheduler.close();
-        } finally {
-            if (network != null) {
-                network.close();
+            try {
+                network.close(); // LEAVE; owners of jobs still running here see this node leave
+            } finally {
+                // their results can no longer be sent: stop them, so the workers can stop
+                stealing.cancelForeignJobsAfterAgentStopped();
             }
         }
+        scheduler.close();
     }
 
     /** Tests: the Aeron directory of this node's driver (its own embedded one unless configured). */

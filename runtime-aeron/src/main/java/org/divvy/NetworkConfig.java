@@ -1,6 +1,7 @@
 package org.divvy;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -88,6 +89,7 @@ public final class NetworkConfig {
     private final long heartbeatIntervalMs;
     private final long heartbeatTimeoutMs;
     private final long joinTimeoutMs;
+    private final Map<String, String> peerRoutes;
 
     private NetworkConfig(final Builder b) {
         bindHost = b.bindHost;
@@ -100,6 +102,7 @@ public final class NetworkConfig {
         heartbeatIntervalMs = b.heartbeatIntervalMs;
         heartbeatTimeoutMs = b.heartbeatTimeoutMs;
         joinTimeoutMs = b.joinTimeoutMs;
+        peerRoutes = Map.copyOf(b.peerRoutes);
     }
 
     /** A builder holding every default. */
@@ -111,7 +114,7 @@ public final class NetworkConfig {
     public Builder toBuilder() {
         return new Builder().bindHost(bindHost).port(port).join(join).site(site).stealPolicy(stealPolicy)
             .aeronDirectory(aeronDirectory).termLengthBytes(termLengthBytes).heartbeatIntervalMs(heartbeatIntervalMs)
-            .heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(joinTimeoutMs);
+            .heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(joinTimeoutMs).peerRoutes(peerRoutes);
     }
 
     /** Whether any network property is present in {@code properties}. */
@@ -223,10 +226,15 @@ public final class NetworkConfig {
         return joinTimeoutMs;
     }
 
+    /** Peer {@code "host:port"} to the {@code "host:port"} its datagrams go to instead; see {@link TransportSettings#peerRoutes()}. */
+    public Map<String, String> peerRoutes() {
+        return peerRoutes;
+    }
+
     /** The transport settings these options give. */
     public TransportSettings transportSettings() {
         return TransportSettings.builder().host(bindHost).port(port).termLengthBytes(termLengthBytes)
-            .aeronDirectoryName(aeronDirectory).build();
+            .aeronDirectoryName(aeronDirectory).peerRoutes(peerRoutes).build();
     }
 
     /** The membership settings these options give. */
@@ -258,7 +266,7 @@ public final class NetworkConfig {
         return "NetworkConfig{bindHost=" + bindHost + ", port=" + port + ", join=" + join + ", site=" + site +
             ", stealPolicy=" + stealPolicy + ", aeronDirectory=" + aeronDirectory + ", termLengthBytes=" + termLengthBytes +
             ", heartbeatIntervalMs=" + heartbeatIntervalMs + ", heartbeatTimeoutMs=" + heartbeatTimeoutMs +
-            ", joinTimeoutMs=" + joinTimeoutMs + '}';
+            ", joinTimeoutMs=" + joinTimeoutMs + ", peerRoutes=" + peerRoutes + '}';
     }
 
     /** Collects options; {@link #build()} validates them all at once. Not thread-safe. */
@@ -273,6 +281,7 @@ public final class NetworkConfig {
         private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
         private long heartbeatTimeoutMs = DEFAULT_HEARTBEAT_TIMEOUT_MS;
         private long joinTimeoutMs = DEFAULT_JOIN_TIMEOUT_MS;
+        private Map<String, String> peerRoutes = Map.of();
 
         private Builder() {
         }
@@ -334,6 +343,17 @@ public final class NetworkConfig {
         /** See {@link #DEFAULT_JOIN_TIMEOUT_MS}; >= 1. */
         public Builder joinTimeoutMs(final long joinTimeoutMs) {
             this.joinTimeoutMs = joinTimeoutMs;
+            return this;
+        }
+
+        /**
+         * Endpoint rewrites (none by default): datagrams for peer {@code "host:port"} go to the mapped
+         * {@code "host:port"} instead, e.g. a WAN relay emulating a wide-area link. Routing only: the peer
+         * keeps its own endpoint in membership and statistics.
+         */
+        public Builder peerRoutes(final Map<String, String> peerRoutes) {
+            check(peerRoutes != null, "peerRoutes=null, must be a map (empty for no routes)");
+            this.peerRoutes = peerRoutes;
             return this;
         }
 

@@ -133,6 +133,35 @@ class DistributedNodeTest {
     }
 
     @Test
+    void shouldRunInletsOfRemoteChildrenOnTheParentsNode() {
+        final DivvyNode master = cluster(StealPolicy.RS, 3000, "A", "A").get(0);
+        final long[] value = new long[1];
+        final Throwable[] failure = new Throwable[1];
+        final Thread[] inletThreads = new Thread[2];
+        final RunResult<Long> result = master.run(() -> {
+            final Thread parentThread = Thread.currentThread();
+            final LongSpawn ok = TestJobs.spawnWork(40, "").onResult(v -> {
+                value[0] = v;
+                inletThreads[0] = parentThread == Thread.currentThread() ? parentThread : null;
+            });
+            final LongSpawn bad = TestJobs.spawnWork(60, "caught by an inlet");
+            bad.onFailure(t -> {
+                failure[0] = t;
+                inletThreads[1] = parentThread == Thread.currentThread() ? parentThread : null;
+            });
+            final LongSpawn local = TestJobs.spawnWork(1500, ""); // newest: the master runs it
+            Spawns.sync();
+            return ok.get() + local.get();
+        });
+        assertEquals(1540L, result.value());
+        assertTrue(result.statistics().network().jobsGiven() >= 2, "both short children were stolen:\n" + result.statistics());
+        assertEquals(40L, value[0]);
+        final RemoteJobException remote = assertInstanceOf(RemoteJobException.class, failure[0]);
+        assertEquals("caught by an inlet", remote.remoteMessage());
+        assertTrue(inletThreads[0] != null && inletThreads[1] != null, "inlets ran on the parent's thread");
+    }
+
+    @Test
     void shouldAbortARemoteChildWhenASiblingFails() {
         final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
         final DivvyNode master = cluster.get(0);
@@ -183,6 +212,31 @@ class DistributedNodeTest {
     }
 
     @Test
+    void aThiefClosedMidRunShouldLeaveAndFailTheRunWithNodeFailedException() throws Exception {
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = cluster.get(0);
+        final DivvyNode thief = cluster.get(1);
+        final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
+            final LongSpawn remote = TestJobs.spawnWork(20_000, "");
+            final LongSpawn local = TestJobs.spawnWork(200, "");
+            Spawns.sync();
+            return remote.get() + local.get();
+        }));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (master.networkStatistics().jobsGiven() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        final long closeStartNs = System.nanoTime();
+        thief.close(); // leaves gracefully; the job it ran for the master is cancelled
+        assertTrue(System.nanoTime() - closeStartNs < TimeUnit.SECONDS.toNanos(5), "close did not wait for the 20 s job");
+        final ExecutionException failed = assertThrows(ExecutionException.class, () -> run.get(20, TimeUnit.SECONDS));
+        final NodeFailedException nodeFailed = assertInstanceOf(NodeFailedException.class, failed.getCause());
+        assertTrue(nodeFailed.getMessage().contains("node 1 (site A, ") && nodeFailed.getMessage().contains(" left while running job 0"),
+            nodeFailed.getMessage());
+    }
+
+        @Test
     void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
         final NetworkConfig.Builder net = NetworkConfig.builder().termLengthBytes(64 * 1024)
             .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000);
@@ -244,6 +298,30 @@ class DistributedNodeTest {
     }
 
     @Test
+    void awaitTerminationShouldThrowWhenTheMasterCrashesBesideAStandaloneRegistry() {
+        final org.divvy.membership.StandaloneRegistry registry = new org.divvy.membership.StandaloneRegistry(
+            org.divvy.transport.TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName())
+                .termLengthBytes(64 * 1024).build(),
+            org.divvy.membership.MembershipSettings.builder().heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(100))
+                .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(800)).build(),
+            new org.agrona.concurrent.SystemNanoClock(), Throwable::printStackTrace);
+        final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
+            new org.agrona.concurrent.SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, registry);
+        org.agrona.concurrent.AgentRunner.startOnThread(runner);
+        try {
+            final DivvyNode master = start(1, "A", registry.endpoint(), StealPolicy.RS, 800);
+            final DivvyNode worker = start(1, "A", registry.endpoint(), StealPolicy.RS, 800);
+            worker.awaitMembers(2, Duration.ofSeconds(15));
+            assertEquals(1L, master.run(() -> 1L).value());
+            master.crashForTest();
+            final DivvyException e = assertThrows(DivvyException.class, worker::awaitTermination);
+            assertTrue(e.getMessage().contains("every other node died or left"), e.getMessage());
+        } finally {
+            runner.close();
+        }
+    }
+
+        @Test
     void shouldFailToJoinAnUnreachableRegistryWithAClearMessage() {
         final NetworkConfig net = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024).join("127.0.0.1:9").joinTimeoutMs(500).build();

@@ -37,6 +37,9 @@ public final class PerfMain {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
+        if (args.length > 0 && "lanwan".equals(args[0])) {
+            return org.divvy.perf.lanwan.LanWanMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         final CommandLine commandLine = new CommandLine(spec());
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));

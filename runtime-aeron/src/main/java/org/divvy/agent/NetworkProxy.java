@@ -113,6 +113,8 @@ public final class NetworkProxy {
     /** Returns a job's exception, as text, to its owner. Long texts are cut to fit the ring. */
     public boolean sendFailure(
         final int ownerId, final long ownerJobId, final String className, final String message, final String stackTrace) {
+        reserve(JobResultFlyweight.PAYLOAD_OFFSET + 3L * HeaderFlyweight.VAR_LENGTH_PREFIX +
+            9L * Math.max(length(className), Math.max(length(message), length(stackTrace))));
         final int room = (frameView.capacity() - JobResultFlyweight.PAYLOAD_OFFSET - 3 * HeaderFlyweight.VAR_LENGTH_PREFIX) / 3;
         final String name = cut(className, room / 3);
         final String text = cut(message, room / 3);
@@ -157,16 +159,25 @@ public final class NetworkProxy {
         return send(NetworkCommand.LEAVE, NetworkCommand.FRAME_OFFSET);
     }
 
-    private void checkFits(final long frameLength, final String what) {
-        if (frameLength > frameView.capacity() && direct != null && frameLength <= maxFrameBytes) {
+    /** An agent-thread proxy grows its frame buffer towards {@code frameLength} (at most its maximum). */
+    private void reserve(final long frameLength) {
+        if (frameLength > frameView.capacity() && direct != null && frameView.capacity() < maxFrameBytes) {
             final int grown = (int)Math.min(maxFrameBytes, Math.max(2L * frameView.capacity(), frameLength));
             scratch.wrap(new byte[NetworkCommand.FRAME_OFFSET + grown]);
             frameView.wrap(scratch, NetworkCommand.FRAME_OFFSET, grown);
         }
+    }
+
+    private void checkFits(final long frameLength, final String what) {
+        reserve(frameLength);
         if (frameLength > frameView.capacity()) {
             throw new DivvyException(what + " needs " + frameLength + " bytes, the command ring takes at most " +
                 frameView.capacity() + (direct != null ? ": the transport's largest message" : ": raise commandRingBytes"));
         }
+    }
+
+    private static int length(final String s) {
+        return s == null ? 0 : s.length();
     }
 
     private static String cut(final String s, final int maxChars) {

@@ -19,6 +19,7 @@ public final class NodeLifecycle {
     private int selfId = -1;
     private String joinFailure;
     private int aliveMembers;
+    private int mostAliveMembers;
     private String lostMessage;
     private volatile boolean joined;
     private volatile int terminationCode = NO_CODE;
@@ -45,6 +46,7 @@ public final class NodeLifecycle {
     void onMembers(final int alive) {
         synchronized (lock) {
             aliveMembers = alive;
+            mostAliveMembers = Math.max(mostAliveMembers, alive);
             lock.notifyAll();
         }
     }
@@ -137,13 +139,17 @@ public final class NodeLifecycle {
 
     /**
      * Blocks until the master ends the computation and returns its exit code; throws when the registry
-     * is lost first.
+     * is lost first, or when every other node died or left (then no master is left to end it).
      */
     public int awaitTermination() {
         synchronized (lock) {
             while (terminationCode == NO_CODE) {
                 if (lostMessage != null) {
                     throw new DivvyException("the computation cannot end normally: " + lostMessage);
+                }
+                if (mostAliveMembers > 1 && aliveMembers <= 1) {
+                    throw new DivvyException("the computation cannot end normally: every other node died or left " +
+                        "without ending it (the master crashed?)");
                 }
                 waitNs(TimeUnit.SECONDS.toNanos(1));
             }

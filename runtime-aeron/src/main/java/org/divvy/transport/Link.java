@@ -45,7 +45,8 @@ final class Link {
     Link(final int linkId, final String endpoint, final TransportSettings settings, final Aeron aeron, final TrafficCounters traffic) {
         this.linkId = linkId;
         this.endpoint = endpoint;
-        this.channel = "aeron:udp?endpoint=" + endpoint + "|term-length=" + settings.termLengthBytes();
+        // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
+        this.channel = "aeron:udp?endpoint=" + settings.sendEndpoint(endpoint) + "|term-length=" + settings.termLengthBytes();
         this.streamId = settings.streamId();
         this.aeron = aeron;
         this.traffic = traffic;

@@ -1,5 +1,7 @@
 package org.divvy.transport;
 
+import java.util.Map;
+
 import org.divvy.DivvyException;
 
 /**
@@ -18,6 +20,11 @@ import org.divvy.DivvyException;
  *                               pressured; beyond it sends fail and are counted.
  * @param maxReassemblyBytes     the bytes all partially received chunked messages may hold together.
  * @param maxMessageBytes        the largest message accepted for sending (chunked if needed).
+ * @param peerRoutes             endpoint rewrites applied when a publication to a peer is created:
+ *                               {@code "host:port"} of a peer to the {@code "host:port"} its datagrams
+ *                               are sent to instead (e.g. a WAN relay in front of it). Peers not in the
+ *                               map are sent to directly. Empty by default; the peer is still known by
+ *                               its own endpoint everywhere else.
  */
 public record TransportSettings(
     String host,
@@ -27,7 +34,8 @@ public record TransportSettings(
     String aeronDirectoryName,
     int maxOutboundQueueBytes,
     int maxReassemblyBytes,
-    int maxMessageBytes) {
+    int maxMessageBytes,
+    Map<String, String> peerRoutes) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_TERM_LENGTH_BYTES = 256 * 1024;
@@ -47,6 +55,11 @@ public record TransportSettings(
         return host + ":" + boundPort;
     }
 
+    /** Where datagrams for {@code peerEndpoint} are sent: its route if one is set, else the peer itself. */
+    public String sendEndpoint(final String peerEndpoint) {
+        return peerRoutes.getOrDefault(peerEndpoint, peerEndpoint);
+    }
+
     /** Collects settings; {@link #build()} validates them. */
     public static final class Builder {
         private String host = DEFAULT_HOST;
@@ -57,6 +70,7 @@ public record TransportSettings(
         private int maxOutboundQueueBytes = DEFAULT_MAX_OUTBOUND_QUEUE_BYTES;
         private int maxReassemblyBytes = DEFAULT_MAX_REASSEMBLY_BYTES;
         private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private Map<String, String> peerRoutes = Map.of();
 
         public Builder host(final String host) {
             this.host = host;
@@ -98,6 +112,12 @@ public record TransportSettings(
             return this;
         }
 
+        /** See {@link TransportSettings#peerRoutes()}: peer {@code "host:port"} to the {@code "host:port"} to send to. */
+        public Builder peerRoutes(final Map<String, String> peerRoutes) {
+            this.peerRoutes = peerRoutes;
+            return this;
+        }
+
         public TransportSettings build() {
             if (host == null || host.isEmpty() || host.indexOf(':') >= 0) {
                 throw new DivvyException("host=" + host + ", must be a host name or IPv4 address without a port");
@@ -121,8 +141,31 @@ public record TransportSettings(
                 throw new DivvyException("maxReassemblyBytes=" + maxReassemblyBytes + ", must be >= maxMessageBytes=" +
                     maxMessageBytes + " so one largest message can be reassembled");
             }
+            if (peerRoutes == null) {
+                throw new DivvyException("peerRoutes=null, must be a map (empty for no routes)");
+            }
+            for (final Map.Entry<String, String> route : peerRoutes.entrySet()) {
+                checkHostPort("peerRoutes key", route.getKey());
+                checkHostPort("peerRoutes[" + route.getKey() + "]", route.getValue());
+            }
             return new TransportSettings(host, port, termLengthBytes, streamId, aeronDirectoryName, maxOutboundQueueBytes,
-                maxReassemblyBytes, maxMessageBytes);
+                maxReassemblyBytes, maxMessageBytes, Map.copyOf(peerRoutes));
+        }
+
+        private static void checkHostPort(final String what, final String value) {
+            final int colon = value == null ? -1 : value.lastIndexOf(':');
+            boolean valid = colon > 0 && colon < value.length() - 1;
+            if (valid) {
+                try {
+                    final int port = Integer.parseInt(value.substring(colon + 1));
+                    valid = port > 0 && port <= 65535;
+                } catch (final NumberFormatException ex) {
+                    valid = false;
+                }
+            }
+            if (!valid) {
+                throw new DivvyException(what + "=" + value + ", must be host:port with a port in [1, 65535]");
+            }
         }
     }
 }

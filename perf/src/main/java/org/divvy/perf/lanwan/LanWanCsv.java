@@ -1,0 +1,42 @@
+package org.divvy.perf.lanwan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The harness's one CSV: {@code section,case,metric,value,unit,note}, one measured number per row.
+ * Sections: {@code steal-rtt}, {@code efficiency} (note SIMULATED), {@code speedup}.
+ */
+final class LanWanCsv {
+    static final String HEADER = "section,case,metric,value,unit,note";
+    private final List<String> rows = new ArrayList<>();
+
+    void add(final String section, final String caseName, final String metric, final double value, final String unit,
+        final String note) {
+        rows.add(String.join(",", section, caseName, metric, String.format(Locale.ROOT, "%.4f", value), unit, note));
+    }
+
+    List<String> rows() {
+        return List.copyOf(rows);
+    }
+
+    void write(final Path path) {
+        final List<String> lines = new ArrayList<>();
+        lines.add(HEADER);
+        lines.addAll(rows);
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            Files.write(path, lines, StandardCharsets.UTF_8);
+        } catch (final IOException ex) {
+            throw new UncheckedIOException("cannot write " + path, ex);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package org.divvy.perf.lanwan;
+
+import java.awt.Color;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.divvy.StealPolicy;
+import org.divvy.perf.chart.BarSeries;
+import org.divvy.perf.chart.GroupedBarChart;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code java -jar divvy-perf.jar lanwan [--steal-rtt] [--efficiency] [--speedup] [--quick] [--out CSV]}:
+ * the LAN/WAN figures side by side in one run, one CSV plus a PNG per section beside it. Options are
+ * declared through picocli's programmatic model (no reflection).
+ */
+public final class LanWanMain {
+    static final String DEFAULT_OUT = "perf/results/lanwan.csv";
+
+    private LanWanMain() {
+    }
+
+    /** Parses {@code args} (after the {@code lanwan} word) and runs; returns the exit code (0 ok, 1 failed, 2 usage). */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        final CommandLine commandLine = new CommandLine(spec());
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        final ParseResult parsed;
+        try {
+            parsed = commandLine.parseArgs(args);
+            if (parsed.isUsageHelpRequested()) {
+                commandLine.usage(out);
+                return 0;
+            }
+        } catch (final CommandLine.ParameterException ex) {
+            err.println("divvy-perf lanwan: " + ex.getMessage());
+            commandLine.usage(err);
+            return 2;
+        }
+        final boolean quick = parsed.hasMatchedOption("--quick");
+        boolean rtt = parsed.hasMatchedOption("--steal-rtt");
+        boolean efficiency = parsed.hasMatchedOption("--efficiency");
+        boolean speedup = parsed.hasMatchedOption("--speedup");
+        if (!rtt && !efficiency && !speedup) {
+            rtt = true;
+            efficiency = true;
+            speedup = true;
+        }
+        final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
+        final int basePort = parsed.matchedOptionValue("--base-port", 41000);
+        final LanWanCsv csv = new LanWanCsv();
+        try {
+            out.println("divvy-perf lanwan " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors() +
+                " cores | load average at start " + loadAverage());
+            if (rtt) {
+                final int samples = parsed.matchedOptionValue("--rtt-samples", quick ? 2_000 : 50_000);
+                final StealRttBenchmark.Result result = new StealRttBenchmark(basePort + 500, out).run(samples, quick ? 200 : 5_000);
+                result.addTo(csv);
+                chart(csvPath, "steal-rtt", "Steal round trip vs raw Aeron ping-pong (loopback, 2 processes)",
+                    "p50 and p99 in microseconds; target steal/raw <= 1.2", "microseconds",
+                    List.of("p50", "p99"),
+                    List.of(new BarSeries("steal request -> reply none", new Color(0x1f77b4),
+                            new double[] {result.stealP50Us(), result.stealP99Us()}),
+                        new BarSeries("raw Aeron ping-pong", new Color(0xff7f0e),
+                            new double[] {result.rawP50Us(), result.rawP99Us()})), Double.NaN);
+            }
+            if (efficiency) {
+                final int sites = parsed.matchedOptionValue("--sites", quick ? 2 : 3);
+                final int perSite = parsed.matchedOptionValue("--nodes-per-site", quick ? 2 : 8);
+                final long[] delays = parseLongs(parsed.matchedOptionValue("--delays-ms", quick ? "5" : "10,50"));
+                final int[] leaves = Arrays.stream(parseLongs(parsed.matchedOptionValue("--leaf-us", quick ? "1000" : "1000,5000")))
+                    .mapToInt(v -> (int)v).toArray();
+                final double idealMs = parsed.matchedOptionValue("--ideal-ms", quick ? 100.0 : 3000.0);
+                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), out)
+                    .run(delays, new StealPolicy[] {StealPolicy.RS, StealPolicy.CRS}, leaves, idealMs);
+                final List<String> categories = new ArrayList<>();
+                final List<Double> rs = new ArrayList<>();
+                final List<Double> crs = new ArrayList<>();
+                for (final EfficiencyResult r : results) {
+                    final String caseName = String.format(Locale.ROOT, "%s-%dx%d-delay%dms-leaf%dus", r.policy(), sites, perSite,
+                        r.oneWayDelayMs(), r.leafUs());
+                    final String note = "SIMULATED fib(" + r.fibN() + ") leaves=" + r.leaves();
+                    csv.add("efficiency", caseName, "answer_correct", r.answerCorrect() ? 1 : 0, "bool", note);
+                    csv.add("efficiency", caseName, "elapsed", r.elapsedMs(), "ms", note);
+                    csv.add("efficiency", caseName, "ideal", r.idealMs(), "ms", note);
+                    csv.add("efficiency", caseName, "efficiency", r.efficiency(), "ratio", note);
+                    csv.add("efficiency", caseName, "efficiency_calibrated", r.calibratedEfficiency(), "ratio",
+                        note + " ideal from measured park time");
+                    csv.add("efficiency", caseName, "site_steal_requests", r.siteStealAttempts(), "count", note);
+                    csv.add("efficiency", caseName, "wide_steal_requests", r.wideStealAttempts(), "count", note);
+                    csv.add("efficiency", caseName, "wide_steals", r.wideSteals(), "count", note);
+                    csv.add("efficiency", caseName, "relayed_datagrams", r.relayedDatagrams(), "count", note);
+                    csv.add("efficiency", caseName, "wide_request_fraction", r.wideAreaFraction(), "ratio", note);
+                    final String category = r.oneWayDelayMs() + " ms / " + r.leafUs() / 1000.0 + " ms leaf";
+                    if (!categories.contains(category)) {
+                        categories.add(category);
+                    }
+                    (r.policy() == StealPolicy.RS ? rs : crs).add(r.efficiency());
+                }
+                if (!results.stream().allMatch(EfficiencyResult::answerCorrect)) {
+                    throw new IllegalStateException("an efficiency run computed a wrong answer; see the log");
+                }
+                chart(csvPath, "efficiency", "SIMULATED efficiency, RS vs CRS, " + sites + " sites x " + perSite +
+                        " nodes (1 worker each)", "one-way delay between sites / parked leaf time; targets CRS >= 0.95 (10 ms), >= 0.90 (50 ms)",
+                    "efficiency (ideal / measured)", categories,
+                    List.of(new BarSeries("RS", new Color(0xd62728), toArray(rs)),
+                        new BarSeries("CRS", new Color(0x2ca02c), toArray(crs))), 1.0);
+            }
+            if (speedup) {
+                final SpeedupBenchmark.Result result = new SpeedupBenchmark(basePort + 600, out).run(quick,
+                    parsed.matchedOptionValue("--rounds", quick ? 1 : 3));
+                result.addTo(csv);
+                chart(csvPath, "speedup", "Speedup of the real examples: 2 nodes x 1 worker vs 1 node x 1 worker",
+                    "in-process nodes over loopback Aeron, medians; " + Runtime.getRuntime().availableProcessors() + " cores",
+                    "speedup (T1 / T2)", result.apps(),
+                    List.of(new BarSeries("2 nodes vs 1", new Color(0x9467bd), result.speedups())), 1.0);
+            }
+            csv.write(csvPath);
+            out.println("wrote " + csvPath + " (" + csv.rows().size() + " rows) | load average at end " + loadAverage());
+            return 0;
+        } catch (final RuntimeException ex) {
+            err.println("divvy-perf lanwan: FAILED: " + ex);
+            ex.printStackTrace(err);
+            csv.write(csvPath);
+            return 1;
+        }
+    }
+
+    private static void chart(final Path csvPath, final String section, final String title, final String subtitle,
+        final String yAxis, final List<String> categories, final List<BarSeries> series, final double reference) {
+        final String name = csvPath.getFileName().toString().replaceFirst("\\.csv$", "");
+        final Path png = csvPath.resolveSibling(name + "-" + section + ".png");
+        new GroupedBarChart(title, subtitle, yAxis, categories, series, reference).writePng(png);
+    }
+
+    private static double[] toArray(final List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    static long[] parseLongs(final String csv) {
+        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).mapToLong(Long::parseLong).toArray();
+    }
+
+    private static String loadAverage() {
+        return String.format(Locale.ROOT, "%.2f",
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static CommandSpec spec() {
+        final CommandSpec spec = CommandSpec.create().name("divvy-perf lanwan");
+        spec.usageMessage().description("LAN/WAN harness: steal RTT vs raw Aeron, SIMULATED RS vs CRS efficiency over an "
+            + "emulated WAN, speedup of the examples on 2 nodes. No section flag = all sections.");
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
+        spec.addOption(flag("--steal-rtt", "Steal round trip (reply none) vs raw Aeron ping-pong between two processes."));
+        spec.addOption(flag("--efficiency", "SIMULATED efficiency of RS vs CRS across sites behind a delaying relay."));
+        spec.addOption(flag("--speedup", "Speedup of fib/nqueens/uts/mergesort/raytracer on 2 nodes vs 1."));
+        spec.addOption(flag("--quick", "Tiny sizes (2 sites x 2 nodes, 5 ms): a smoke test; the numbers mean nothing."));
+        spec.addOption(OptionSpec.builder("--out").type(Path.class).paramLabel("CSV")
+            .description("CSV (default " + DEFAULT_OUT + "); <name>-<section>.png go beside it.").build());
+        spec.addOption(OptionSpec.builder("--sites").type(int.class).paramLabel("N").description("Sites (default 3).").build());
+        spec.addOption(OptionSpec.builder("--nodes-per-site").type(int.class).paramLabel("N").description("Nodes per site (default 8).").build());
+        spec.addOption(OptionSpec.builder("--delays-ms").type(String.class).paramLabel("LIST")
+            .description("One-way delays between sites (default 10,50).").build());
+        spec.addOption(OptionSpec.builder("--leaf-us").type(String.class).paramLabel("LIST")
+            .description("Simulated leaf times (default 1000,5000).").build());
+        spec.addOption(OptionSpec.builder("--ideal-ms").type(double.class).paramLabel("MS")
+            .description("Ideal time each efficiency run is sized for (default 3000).").build());
+        spec.addOption(OptionSpec.builder("--rtt-samples").type(int.class).paramLabel("N")
+            .description("Timed round trips of each kind (default 50000).").build());
+        spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
+            .description("Timed runs per example and node count in --speedup (default 3).").build());
+        spec.addOption(OptionSpec.builder("--base-port").type(int.class).paramLabel("PORT")
+            .description("First UDP port of the nodes (default 41000; +500 steal RTT, +600 speedup).").build());
+        return spec;
+    }
+
+    private static OptionSpec flag(final String name, final String description) {
+        return OptionSpec.builder(name).type(boolean.class).arity("0").description(description).build();
+    }
+}
