@@ -71,9 +71,11 @@ public final class DivvyNode implements AutoCloseable {
         NetworkService service = null;
         try {
             final RemoteStealing stealing = new RemoteStealing(scheduler, JobTypeRegistry.load(null), net.site(),
-                net.stealPolicy(), System.nanoTime() ^ ((long)name.hashCode() << 32));
+                net.stealPolicy(), System.nanoTime() ^ ((long)name.hashCode() << 32),
+                TimeUnit.MILLISECONDS.toNanos(net.deepIdleStealBackoffMs()));
             service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
-                NetworkService.DEFAULT_COMMAND_RING_BYTES, stealing, DivvyNode::onNetworkError);
+                NetworkService.DEFAULT_COMMAND_RING_BYTES, stealing, DivvyNode::onNetworkError,
+                TimeUnit.MILLISECONDS.toNanos(net.deepIdleAfterMs()), net.effectiveDeepIdleParkNs());
             stealing.attach(service);
             final int id = stealing.lifecycle().awaitJoined(
                 TimeUnit.MILLISECONDS.toNanos(net.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);

@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.agent.NetworkService;
 import org.divvy.membership.MembershipSettings;
+import org.divvy.stealing.RemoteStealing;
 import org.divvy.transport.TransportSettings;
 
 /**
@@ -73,10 +75,36 @@ public final class NetworkConfig {
     /** Property for {@link Builder#joinTimeoutMs(long)}. */
     public static final String JOIN_TIMEOUT_MS_PROPERTY = "divvy.join.timeoutMs";
 
+    /**
+     * Default quiet time before a node enters deep idle (1000 ms): no local work, nothing stolen or given
+     * away, only failed steals and heartbeats. In deep idle the network agent parks longer and failed
+     * steals back off further, so an idle node costs well under 1% of a core; any work ends it at once.
+     */
+    public static final long DEFAULT_DEEP_IDLE_AFTER_MS = TimeUnit.NANOSECONDS.toMillis(NetworkService.DEFAULT_DEEP_IDLE_AFTER_NS);
+    /** Property for {@link Builder#deepIdleAfterMs(long)}. */
+    public static final String DEEP_IDLE_AFTER_MS_PROPERTY = "divvy.net.deepIdleAfterMs";
+
+    /**
+     * Default park of the network agent per idle cycle in deep idle (100 ms): how late a deep-idle node
+     * answers a frame at most (awake: 1 ms).
+     */
+    public static final long DEFAULT_DEEP_IDLE_PARK_MS = TimeUnit.NANOSECONDS.toMillis(NetworkService.DEFAULT_DEEP_IDLE_PARK_NS);
+    /** Property for {@link Builder#deepIdleParkMs(long)}. */
+    public static final String DEEP_IDLE_PARK_MS_PROPERTY = "divvy.net.deepIdleParkMs";
+
+    /**
+     * Default longest pause between failed steals in deep idle (200 ms; awake: 20 ms): how long a
+     * deep-idle node may take to notice that a run started on a peer.
+     */
+    public static final long DEFAULT_DEEP_IDLE_STEAL_BACKOFF_MS = RemoteStealing.DEFAULT_DEEP_IDLE_BACKOFF_MAX_MS;
+    /** Property for {@link Builder#deepIdleStealBackoffMs(long)}. */
+    public static final String DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY = "divvy.steal.deepIdleBackoffMs";
+
     /** Every property this class reads; any of them set turns networking on in {@link NodeConfig#fromProperties}. */
     static final String[] PROPERTIES = {
         BIND_HOST_PROPERTY, PORT_PROPERTY, JOIN_PROPERTY, SITE_PROPERTY, STEAL_POLICY_PROPERTY, AERON_DIRECTORY_PROPERTY,
         TERM_LENGTH_BYTES_PROPERTY, HEARTBEAT_INTERVAL_MS_PROPERTY, HEARTBEAT_TIMEOUT_MS_PROPERTY, JOIN_TIMEOUT_MS_PROPERTY,
+        DEEP_IDLE_AFTER_MS_PROPERTY, DEEP_IDLE_PARK_MS_PROPERTY, DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY,
     };
 
     private final String bindHost;
@@ -89,6 +117,9 @@ public final class NetworkConfig {
     private final long heartbeatIntervalMs;
     private final long heartbeatTimeoutMs;
     private final long joinTimeoutMs;
+    private final long deepIdleAfterMs;
+    private final long deepIdleParkMs;
+    private final long deepIdleStealBackoffMs;
     private final Map<String, String> peerRoutes;
 
     private NetworkConfig(final Builder b) {
@@ -102,6 +133,9 @@ public final class NetworkConfig {
         heartbeatIntervalMs = b.heartbeatIntervalMs;
         heartbeatTimeoutMs = b.heartbeatTimeoutMs;
         joinTimeoutMs = b.joinTimeoutMs;
+        deepIdleAfterMs = b.deepIdleAfterMs;
+        deepIdleParkMs = b.deepIdleParkMs;
+        deepIdleStealBackoffMs = b.deepIdleStealBackoffMs;
         peerRoutes = Map.copyOf(b.peerRoutes);
     }
 
@@ -114,7 +148,8 @@ public final class NetworkConfig {
     public Builder toBuilder() {
         return new Builder().bindHost(bindHost).port(port).join(join).site(site).stealPolicy(stealPolicy)
             .aeronDirectory(aeronDirectory).termLengthBytes(termLengthBytes).heartbeatIntervalMs(heartbeatIntervalMs)
-            .heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(joinTimeoutMs).peerRoutes(peerRoutes);
+            .heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(joinTimeoutMs).peerRoutes(peerRoutes)
+            .deepIdleAfterMs(deepIdleAfterMs).deepIdleParkMs(deepIdleParkMs).deepIdleStealBackoffMs(deepIdleStealBackoffMs);
     }
 
     /** Whether any network property is present in {@code properties}. */
@@ -169,6 +204,18 @@ public final class NetworkConfig {
         final String joinTimeout = properties.getProperty(JOIN_TIMEOUT_MS_PROPERTY);
         if (joinTimeout != null) {
             b.joinTimeoutMs(NodeConfig.parseLong(JOIN_TIMEOUT_MS_PROPERTY, joinTimeout));
+        }
+        final String deepAfter = properties.getProperty(DEEP_IDLE_AFTER_MS_PROPERTY);
+        if (deepAfter != null) {
+            b.deepIdleAfterMs(NodeConfig.parseLong(DEEP_IDLE_AFTER_MS_PROPERTY, deepAfter));
+        }
+        final String deepPark = properties.getProperty(DEEP_IDLE_PARK_MS_PROPERTY);
+        if (deepPark != null) {
+            b.deepIdleParkMs(NodeConfig.parseLong(DEEP_IDLE_PARK_MS_PROPERTY, deepPark));
+        }
+        final String deepBackoff = properties.getProperty(DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY);
+        if (deepBackoff != null) {
+            b.deepIdleStealBackoffMs(NodeConfig.parseLong(DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY, deepBackoff));
         }
         return b.build();
     }
@@ -226,6 +273,27 @@ public final class NetworkConfig {
         return joinTimeoutMs;
     }
 
+    public long deepIdleAfterMs() {
+        return deepIdleAfterMs;
+    }
+
+    public long deepIdleParkMs() {
+        return deepIdleParkMs;
+    }
+
+    /**
+     * The park the agent uses in deep idle: {@link #deepIdleParkMs()} but at most the heartbeat interval,
+     * since parking longer would make heartbeats late; and at least the 1 ms park while awake.
+     */
+    public long effectiveDeepIdleParkNs() {
+        return Math.max(NetworkService.DEFAULT_MAX_PARK_NS,
+            TimeUnit.MILLISECONDS.toNanos(Math.min(deepIdleParkMs, heartbeatIntervalMs)));
+    }
+
+    public long deepIdleStealBackoffMs() {
+        return deepIdleStealBackoffMs;
+    }
+
     /** Peer {@code "host:port"} to the {@code "host:port"} its datagrams go to instead; see {@link TransportSettings#peerRoutes()}. */
     public Map<String, String> peerRoutes() {
         return peerRoutes;
@@ -258,7 +326,10 @@ public final class NetworkConfig {
             NodeConfig.line(TERM_LENGTH_BYTES_PROPERTY, termLengthBytes) +
             NodeConfig.line(HEARTBEAT_INTERVAL_MS_PROPERTY, heartbeatIntervalMs) +
             NodeConfig.line(HEARTBEAT_TIMEOUT_MS_PROPERTY, heartbeatTimeoutMs) +
-            NodeConfig.line(JOIN_TIMEOUT_MS_PROPERTY, joinTimeoutMs);
+            NodeConfig.line(JOIN_TIMEOUT_MS_PROPERTY, joinTimeoutMs) +
+            NodeConfig.line(DEEP_IDLE_AFTER_MS_PROPERTY, deepIdleAfterMs) +
+            NodeConfig.line(DEEP_IDLE_PARK_MS_PROPERTY, deepIdleParkMs) +
+            NodeConfig.line(DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY, deepIdleStealBackoffMs);
     }
 
     @Override
@@ -266,7 +337,8 @@ public final class NetworkConfig {
         return "NetworkConfig{bindHost=" + bindHost + ", port=" + port + ", join=" + join + ", site=" + site +
             ", stealPolicy=" + stealPolicy + ", aeronDirectory=" + aeronDirectory + ", termLengthBytes=" + termLengthBytes +
             ", heartbeatIntervalMs=" + heartbeatIntervalMs + ", heartbeatTimeoutMs=" + heartbeatTimeoutMs +
-            ", joinTimeoutMs=" + joinTimeoutMs + ", peerRoutes=" + peerRoutes + '}';
+            ", joinTimeoutMs=" + joinTimeoutMs + ", deepIdleAfterMs=" + deepIdleAfterMs + ", deepIdleParkMs=" + deepIdleParkMs +
+            ", deepIdleStealBackoffMs=" + deepIdleStealBackoffMs + ", peerRoutes=" + peerRoutes + '}';
     }
 
     /** Collects options; {@link #build()} validates them all at once. Not thread-safe. */
@@ -281,6 +353,9 @@ public final class NetworkConfig {
         private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
         private long heartbeatTimeoutMs = DEFAULT_HEARTBEAT_TIMEOUT_MS;
         private long joinTimeoutMs = DEFAULT_JOIN_TIMEOUT_MS;
+        private long deepIdleAfterMs = DEFAULT_DEEP_IDLE_AFTER_MS;
+        private long deepIdleParkMs = DEFAULT_DEEP_IDLE_PARK_MS;
+        private long deepIdleStealBackoffMs = DEFAULT_DEEP_IDLE_STEAL_BACKOFF_MS;
         private Map<String, String> peerRoutes = Map.of();
 
         private Builder() {
@@ -346,6 +421,24 @@ public final class NetworkConfig {
             return this;
         }
 
+        /** See {@link #DEFAULT_DEEP_IDLE_AFTER_MS}; >= 1. */
+        public Builder deepIdleAfterMs(final long deepIdleAfterMs) {
+            this.deepIdleAfterMs = deepIdleAfterMs;
+            return this;
+        }
+
+        /** See {@link #DEFAULT_DEEP_IDLE_PARK_MS}; >= 1, used up to heartbeatIntervalMs (see {@link NetworkConfig#effectiveDeepIdleParkNs()}). */
+        public Builder deepIdleParkMs(final long deepIdleParkMs) {
+            this.deepIdleParkMs = deepIdleParkMs;
+            return this;
+        }
+
+        /** See {@link #DEFAULT_DEEP_IDLE_STEAL_BACKOFF_MS}; >= 20 (the cap while awake). */
+        public Builder deepIdleStealBackoffMs(final long deepIdleStealBackoffMs) {
+            this.deepIdleStealBackoffMs = deepIdleStealBackoffMs;
+            return this;
+        }
+
         /**
          * Endpoint rewrites (none by default): datagrams for peer {@code "host:port"} go to the mapped
          * {@code "host:port"} instead, e.g. a WAN relay emulating a wide-area link. Routing only: the peer
@@ -364,6 +457,10 @@ public final class NetworkConfig {
             check(heartbeatTimeoutMs > 2 * heartbeatIntervalMs, "heartbeatTimeoutMs=" + heartbeatTimeoutMs +
                 ", must be > 2 * heartbeatIntervalMs=" + 2 * heartbeatIntervalMs + " or one lost heartbeat kills a node");
             check(joinTimeoutMs >= 1, "joinTimeoutMs=" + joinTimeoutMs + ", must be >= 1");
+            check(deepIdleAfterMs >= 1, "deepIdleAfterMs=" + deepIdleAfterMs + ", must be >= 1");
+            check(deepIdleParkMs >= 1, "deepIdleParkMs=" + deepIdleParkMs + ", must be >= 1");
+            check(deepIdleStealBackoffMs >= RemoteStealing.BACKOFF_MAX_MS, "deepIdleStealBackoffMs=" + deepIdleStealBackoffMs +
+                ", must be >= " + RemoteStealing.BACKOFF_MAX_MS + " (the steal backoff cap while awake)");
             final NetworkConfig config = new NetworkConfig(this);
             config.transportSettings(); // validates host, port, term length
             config.membershipSettings(); // validates site and join address

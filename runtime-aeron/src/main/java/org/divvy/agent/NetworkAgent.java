@@ -70,6 +70,7 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
     private final JobResultFlyweight jobResult = new JobResultFlyweight();
     private final AbortFlyweight abort = new AbortFlyweight();
     private final TerminateFlyweight terminate = new TerminateFlyweight();
+    private final DeepIdle deepIdle;
     private volatile boolean left;
     private long nowNs;
 
@@ -85,6 +86,23 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
         final RingBuffer commands,
         final RemoteWorkListener listener,
         final ErrorHandler errorHandler) {
+        this(transportSettings, membershipSettings, clock, commands, listener, errorHandler,
+            new DeepIdle(NetworkService.DEFAULT_DEEP_IDLE_AFTER_NS));
+    }
+
+    /**
+     * As above, with the {@link DeepIdle} state this agent updates each duty cycle (shared with its idle
+     * strategy, which runs on the same thread).
+     */
+    public NetworkAgent(
+        final TransportSettings transportSettings,
+        final MembershipSettings membershipSettings,
+        final NanoClock clock,
+        final RingBuffer commands,
+        final RemoteWorkListener listener,
+        final ErrorHandler errorHandler,
+        final DeepIdle deepIdle) {
+        this.deepIdle = deepIdle;
         this.clock = clock;
         this.commands = commands;
         this.listener = listener;
@@ -110,7 +128,8 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
         int work = 0;
         try {
             work += transport.doDriverWork();
-            work += commands.read(this, COMMAND_LIMIT);
+            final int commandsRead = commands.read(this, COMMAND_LIMIT);
+            work += commandsRead;
             work += transport.poll(this, FRAGMENT_LIMIT);
             if (registry != null) {
                 work += registry.onTick(nowNs);
@@ -118,6 +137,12 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
             work += membership.onTick(nowNs);
             work += listener.onDutyCycle(nowNs);
             work += transport.doOutboundWork(OUTBOUND_LIMIT_PER_LINK);
+            // After the listener: it saw this cycle's frames. A worker command is always activity.
+            if (commandsRead > 0 || !listener.isQuiet()) {
+                deepIdle.onActivity(nowNs);
+            } else {
+                deepIdle.onQuiet(nowNs);
+            }
         } catch (final Throwable t) {
             onError(t);
             work++;
@@ -134,6 +159,16 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
     public void leave() {
         membership.leave();
         left = true;
+    }
+
+    /** Whether the node is in deep idle (nothing to do for a while); owning thread only. */
+    public boolean isDeepIdle() {
+        return deepIdle.isDeep();
+    }
+
+    /** How many times the node entered deep idle; owning thread only. */
+    public long deepIdleEntries() {
+        return deepIdle.entries();
     }
 
     /** Whether this node has sent its LEAVE. */

@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -15,8 +14,14 @@ import org.divvy.membership.MembershipSettings;
 import org.divvy.transport.TransportSettings;
 
 /**
- * Runs a {@link NetworkAgent} on its own thread with a backoff idle strategy (an idle node parks up to
- * 1 ms between duty cycles: well under 1% of a core), and hands out {@link NetworkProxy}s to workers.
+ * Runs a {@link NetworkAgent} on its own thread with a {@link NodeIdleStrategy}: awake it parks up to
+ * {@link #DEFAULT_MAX_PARK_NS} (1 ms) between duty cycles, so steal round trips stay fast while a
+ * computation runs; after {@link #DEFAULT_DEEP_IDLE_AFTER_NS} with nothing to do it enters
+ * {@link DeepIdle deep idle} and parks {@link #DEFAULT_DEEP_IDLE_PARK_NS} (100 ms) per cycle. Measured on
+ * the 2-core development machine, two idle nodes as two processes: before deep idle the agent thread
+ * cost ~8.5% of a core (1000 duty cycles/s, each stepping the embedded driver and client conductor, plus
+ * ~60 steal requests/s); see perf/README.md (IdleCost) for the numbers after. Hands out
+ * {@link NetworkProxy}s to workers.
  * {@link #close()} leaves gracefully, waits briefly for the LEAVE to go out, stops the thread, and
  * closes the transport (the embedded driver deletes its directory).
  *
@@ -25,6 +30,18 @@ import org.divvy.transport.TransportSettings;
 public final class NetworkService implements AutoCloseable {
     /** Command ring capacity by default: 4 MiB, so one command (a stolen job) may be up to 512 KiB. */
     public static final int DEFAULT_COMMAND_RING_BYTES = 4 * 1024 * 1024;
+    /** Longest park between duty cycles while awake (1 ms): a steal request waits at most this for the agent. */
+    public static final long DEFAULT_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Quiet time before deep idle starts (1 s): longer than any pause between phases of one computation. */
+    public static final long DEFAULT_DEEP_IDLE_AFTER_NS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * Park per duty cycle in deep idle (100 ms, the default heartbeat interval): 10 cycles/s; heartbeats
+     * (2 s timeout) go out at most one interval late. The cost is the wake-ups, not the traffic: on the loaded
+     * 2-core development machine one deep cycle (wake, driver, client conductor, 3 socket calls) costs
+     * ~0.2-0.4 ms of CPU; the agent thread measured ~0.9% of a core with 20 ms parks, ~0.55% with 50 ms,
+     * ~0.4% with 100 ms.
+     */
+    public static final long DEFAULT_DEEP_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final ManyToOneRingBuffer commands;
@@ -35,16 +52,18 @@ public final class NetworkService implements AutoCloseable {
 
     private NetworkService(
         final TransportSettings transportSettings, final MembershipSettings membershipSettings,
-        final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler) {
+        final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler,
+        final long deepIdleAfterNs, final long deepIdleParkNs) {
         if (commandRingBytes < 64 * 1024 || Integer.bitCount(commandRingBytes) != 1) {
             throw new DivvyException("commandRingBytes=" + commandRingBytes + ", must be a power of two >= 65536");
         }
         commands = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(commandRingBytes + RingBufferDescriptor.TRAILER_LENGTH)));
-        agent = new NetworkAgent(transportSettings, membershipSettings, new SystemNanoClock(), commands, listener, errorHandler);
-        runner = new AgentRunner(
-            new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)),
-            errorHandler, null, agent);
+        final DeepIdle deepIdle = new DeepIdle(deepIdleAfterNs);
+        final NodeIdleStrategy idleStrategy = new NodeIdleStrategy(deepIdle, DEFAULT_MAX_PARK_NS, deepIdleParkNs);
+        agent = new NetworkAgent(
+            transportSettings, membershipSettings, new SystemNanoClock(), commands, listener, errorHandler, deepIdle);
+        runner = new AgentRunner(idleStrategy, errorHandler, null, agent);
         closingProxy = new NetworkProxy(commands);
         maxMessageBytes = transportSettings.maxMessageBytes();
     }
@@ -53,8 +72,20 @@ public final class NetworkService implements AutoCloseable {
     public static NetworkService start(
         final TransportSettings transportSettings, final MembershipSettings membershipSettings,
         final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler) {
-        final NetworkService service =
-            new NetworkService(transportSettings, membershipSettings, commandRingBytes, listener, errorHandler);
+        return start(transportSettings, membershipSettings, commandRingBytes, listener, errorHandler,
+            DEFAULT_DEEP_IDLE_AFTER_NS, DEFAULT_DEEP_IDLE_PARK_NS);
+    }
+
+    /**
+     * As above, with the deep idle timings: quiet time before deep idle ({@code >= 1}) and the park per
+     * duty cycle in it ({@code >= } {@link #DEFAULT_MAX_PARK_NS}).
+     */
+    public static NetworkService start(
+        final TransportSettings transportSettings, final MembershipSettings membershipSettings,
+        final int commandRingBytes, final RemoteWorkListener listener, final ErrorHandler errorHandler,
+        final long deepIdleAfterNs, final long deepIdleParkNs) {
+        final NetworkService service = new NetworkService(transportSettings, membershipSettings, commandRingBytes,
+            listener, errorHandler, deepIdleAfterNs, deepIdleParkNs);
         AgentRunner.startOnThread(service.runner);
         return service;
     }
@@ -72,7 +103,7 @@ public final class NetworkService implements AutoCloseable {
         return new NetworkProxy(agent, maxMessageBytes);
     }
 
-        /** The agent, for its counters and endpoint; its state belongs to the agent thread. */
+    /** The agent, for its counters and endpoint; its state belongs to the agent thread. */
     public NetworkAgent agent() {
         return agent;
     }

@@ -66,4 +66,13 @@ public interface RemoteWorkListener {
     default int onDutyCycle(final long nowNs) {
         return 0;
     }
+
+    /**
+     * Whether the node has nothing to do right now (no local work, nothing outstanding, nothing received
+     * since the last call that a computation needs); asked once per duty cycle, after {@link #onDutyCycle}.
+     * A node quiet long enough enters {@link DeepIdle deep idle}. By default never quiet.
+     */
+    default boolean isQuiet() {
+        return false;
+    }
 }

@@ -10,8 +10,8 @@ import java.util.Random;
  */
 final class ClusterAwareRandomStealing extends StealStrategy {
     ClusterAwareRandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs,
-        final long requestTimeoutNs) {
-        super(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
+        final long deepBackoffMaxNs, final long requestTimeoutNs) {
+        super(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
     }
 
     @Override

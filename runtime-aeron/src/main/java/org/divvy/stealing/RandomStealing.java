@@ -8,8 +8,9 @@ import java.util.Random;
  * for the statistics.
  */
 final class RandomStealing extends StealStrategy {
-    RandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs, final long requestTimeoutNs) {
-        super(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
+    RandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs, final long deepBackoffMaxNs,
+        final long requestTimeoutNs) {
+        super(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
     }
 
     @Override

@@ -43,6 +43,11 @@ import org.divvy.wire.WireWriter;
  * and paces failures. A busy node sends no steal requests.
  */
 public final class RemoteStealing implements RemoteWorkListener {
+    /** Longest pause between failed steals while awake, in ms (see {@link StealStrategy#DEFAULT_BACKOFF_MAX_NS}). */
+    public static final long BACKOFF_MAX_MS = TimeUnit.NANOSECONDS.toMillis(StealStrategy.DEFAULT_BACKOFF_MAX_NS);
+    /** Longest pause between failed steals in deep idle by default, in ms (see {@link StealStrategy#DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS}). */
+    public static final long DEFAULT_DEEP_IDLE_BACKOFF_MAX_MS = TimeUnit.NANOSECONDS.toMillis(StealStrategy.DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS);
+
     private static final System.Logger LOG = System.getLogger(RemoteStealing.class.getName());
 
     final ConcurrentLinkedQueue<ForeignJob> endedQueue = new ConcurrentLinkedQueue<>();
@@ -69,6 +74,8 @@ public final class RemoteStealing implements RemoteWorkListener {
     private int victimCursor;
     private long nowNs = System.nanoTime();
     private boolean terminateSent;
+    /** Something a computation needs happened since the last {@link #isQuiet()} (agent thread only). */
+    private boolean activity = true;
 
     /** Set once the service is started: the agent thread's proxy and the agent (for counters). */
     private volatile NetworkProxy proxy;
@@ -89,6 +96,15 @@ public final class RemoteStealing implements RemoteWorkListener {
     public RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site,
         final StealPolicy policy, final long seed) {
         this(scheduler, jobTypes, site, StealStrategy.of(policy, new Random(seed)));
+    }
+
+    /**
+     * As above, with the longest pause between failed steals while the node is in deep idle
+     * ({@code >= } 20 ms, the cap while awake).
+     */
+    public RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site,
+        final StealPolicy policy, final long seed, final long deepIdleBackoffMaxNs) {
+        this(scheduler, jobTypes, site, StealStrategy.of(policy, new Random(seed), deepIdleBackoffMaxNs));
     }
 
     RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site, final StealStrategy strategy) {
@@ -167,6 +183,7 @@ public final class RemoteStealing implements RemoteWorkListener {
         if (p == null) {
             return 0;
         }
+        strategy.deepIdle(agent.isDeepIdle(), nowNs);
         int work = sendEnded(p) + sendAborts(p) + strategy.expire(nowNs);
         final int terminateCode = lifecycle.terminateRequest();
         if (terminateCode != NodeLifecycle.NO_CODE && !terminateSent) {
@@ -181,6 +198,27 @@ public final class RemoteStealing implements RemoteWorkListener {
             work += strategy.onIdle(nowNs, peers, sender);
         }
         return work;
+    }
+
+    /**
+     * Quiet: joined, no local work, no job out on a thief or held for a remote owner, nothing queued to
+     * send, and nothing received since the last call. Failed steals (either way) do not break the quiet.
+     */
+    @Override
+    public boolean isQuiet() {
+        final boolean quiet = !activity && lifecycle.isJoined() && scheduler.isOutOfWork() && outstanding.isEmpty() &&
+            unsentEnded == null && unsentAbort == null && endedQueue.isEmpty() && abortQueue.isEmpty() && holdsNoForeignJob();
+        activity = false;
+        return quiet;
+    }
+
+    private boolean holdsNoForeignJob() {
+        for (final Long2ObjectHashMap<ForeignJob> byId : foreignByOwner.values()) {
+            if (!byId.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean sendStealRequest(final int victimId, final long requestId, final boolean wideArea) {
@@ -307,6 +345,7 @@ public final class RemoteStealing implements RemoteWorkListener {
                 if (p.replyJob(thiefId, requestId, ownerJobId, job.type().name(), stampWriter.buffer(), 0,
                     stampWriter.length(), argumentsWriter.buffer(), 0, argumentsWriter.length())) {
                     jobsGiven++;
+                    activity = true;
                     return;
                 }
             } catch (final DivvyException tooLarge) {
@@ -362,6 +401,7 @@ public final class RemoteStealing implements RemoteWorkListener {
     }
 
     private OutstandingJob takeOutstanding(final int thiefId, final long ownerJobId) {
+        activity = true;
         final OutstandingJob entry = outstanding.get(ownerJobId);
         if (entry == null || entry.thiefId != thiefId) {
             lateResults++; // late (after an abort) or duplicate: ignored
@@ -412,6 +452,7 @@ public final class RemoteStealing implements RemoteWorkListener {
             proxy.sendFailure(victimId, ownerJobId, DivvyException.class.getName(), problem, "");
             return;
         }
+        activity = true;
         final RequestKind kind = strategy.onReply(requestId, true, nowNs);
         if (kind == RequestKind.LATE) {
             lateReplies++; // its job is queued all the same: never drop work
@@ -439,6 +480,7 @@ public final class RemoteStealing implements RemoteWorkListener {
     public void onAbort(final int senderId, final long ownerJobId) {
         final Long2ObjectHashMap<ForeignJob> byId = foreignByOwner.get(senderId);
         final ForeignJob foreign = byId == null ? null : byId.get(ownerJobId);
+        activity = true;
         if (foreign != null) {
             RemoteJobs.requestCancel(foreign.job); // it stops at its next spawn or sync, then reports ABORTED
         }
@@ -461,6 +503,7 @@ public final class RemoteStealing implements RemoteWorkListener {
 
     @Override
     public void onMembershipChange(final Member member) {
+        activity = true; // a joining node may be the start of a run
         peers.update(member);
         lifecycle.onMembers(peers.aliveCount());
         if (member.isAlive() || member.id() == peers.selfId()) {
@@ -508,6 +551,7 @@ public final class RemoteStealing implements RemoteWorkListener {
 
     @Override
     public void onTerminate(final int senderId, final int exitCode) {
+        activity = true;
         lifecycle.onTerminated(exitCode);
         cancelAllForeign();
     }

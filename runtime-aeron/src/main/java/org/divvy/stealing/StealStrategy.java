@@ -24,6 +24,12 @@ abstract class StealStrategy {
      * stealing (heartbeats, idle strategy) and ~4.5% with it; 2 KB/s of requests.
      */
     static final long DEFAULT_BACKOFF_MAX_NS = 20_000_000L;
+    /**
+     * Longest pause in deep idle (200 ms, twice the deep-idle agent park): an idle node sends ~7 requests a
+     * second per slot, and notices new work on a peer within ~200 ms plus the agents' parks (the first steal
+     * of a run after a long idle). Requests are cheap next to the agent's wake-ups, so no longer.
+     */
+    static final long DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS = 200_000_000L;
     /** A request unanswered for this long (1 s) counts as failed; its late reply is still honoured. */
     static final long DEFAULT_REQUEST_TIMEOUT_NS = 1_000_000_000L;
 
@@ -33,24 +39,60 @@ abstract class StealStrategy {
     final Slot wideArea;
     private long nextRequestId = 1;
 
-    StealStrategy(final Random random, final long backoffMinNs, final long backoffMaxNs, final long requestTimeoutNs) {
+    private boolean deepIdle;
+
+    StealStrategy(final Random random, final long backoffMinNs, final long backoffMaxNs, final long deepBackoffMaxNs,
+        final long requestTimeoutNs) {
         this.random = random;
         this.requestTimeoutNs = requestTimeoutNs;
-        this.sync = new Slot(new StealBackoff(backoffMinNs, backoffMaxNs, random));
-        this.wideArea = new Slot(new StealBackoff(backoffMinNs, backoffMaxNs, random));
+        this.sync = new Slot(new StealBackoff(backoffMinNs, backoffMaxNs, deepBackoffMaxNs, random));
+        this.wideArea = new Slot(new StealBackoff(backoffMinNs, backoffMaxNs, deepBackoffMaxNs, random));
     }
 
     /** The strategy for {@code policy} with the default timings. */
     static StealStrategy of(final StealPolicy policy, final Random random) {
-        return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, DEFAULT_REQUEST_TIMEOUT_NS);
+        return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS,
+            DEFAULT_REQUEST_TIMEOUT_NS);
+    }
+
+    /** The strategy for {@code policy} with the default timings but the deep idle cap. */
+    static StealStrategy of(final StealPolicy policy, final Random random, final long deepBackoffMaxNs) {
+        return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, deepBackoffMaxNs, DEFAULT_REQUEST_TIMEOUT_NS);
+    }
+
+    /** No deep idle cap: the backoff never grows beyond {@code backoffMaxNs}. */
+    static StealStrategy of(final StealPolicy policy, final Random random, final long backoffMinNs, final long backoffMaxNs,
+        final long requestTimeoutNs) {
+        return of(policy, random, backoffMinNs, backoffMaxNs, backoffMaxNs, requestTimeoutNs);
     }
 
     static StealStrategy of(final StealPolicy policy, final Random random, final long backoffMinNs, final long backoffMaxNs,
-        final long requestTimeoutNs) {
+        final long deepBackoffMaxNs, final long requestTimeoutNs) {
         return switch (policy) {
-            case RS -> new RandomStealing(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
-            case CRS -> new ClusterAwareRandomStealing(random, backoffMinNs, backoffMaxNs, requestTimeoutNs);
+            case RS -> new RandomStealing(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
+            case CRS -> new ClusterAwareRandomStealing(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
         };
+    }
+
+    /**
+     * The node entered or left deep idle at {@code nowNs}. Leaving resets both slots' backoff and lets
+     * them ask at once: the node has something to do again, and a long deep-idle pause must not hold it.
+     */
+    final void deepIdle(final boolean deep, final long nowNs) {
+        if (deep == deepIdle) {
+            return;
+        }
+        deepIdle = deep;
+        sync.backoff.deepIdle(deep);
+        wideArea.backoff.deepIdle(deep);
+        if (!deep) {
+            sync.wake(nowNs);
+            wideArea.wake(nowNs);
+        }
+    }
+
+    final boolean isDeepIdle() {
+        return deepIdle;
     }
 
     /**
@@ -132,6 +174,13 @@ abstract class StealStrategy {
 
         boolean ready(final long nowNs) {
             return !outstanding && (!everSent || nowNs - notBeforeNs >= 0);
+        }
+
+        /** The next request may go at {@code nowNs} already (if none is outstanding). */
+        void wake(final long nowNs) {
+            if (nowNs - notBeforeNs < 0) {
+                notBeforeNs = nowNs;
+            }
         }
 
         boolean isOutstanding(final long id) {

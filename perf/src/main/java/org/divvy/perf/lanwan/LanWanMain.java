@@ -56,7 +56,7 @@ public final class LanWanMain {
             speedup = true;
         }
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
-        final int basePort = parsed.matchedOptionValue("--base-port", 41000);
+        final int basePort = parsed.matchedOptionValue("--base-port", 21000);
         final LanWanCsv csv = new LanWanCsv();
         try {
             out.println("divvy-perf lanwan " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors() +
@@ -179,7 +179,7 @@ public final class LanWanMain {
         spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
             .description("Timed runs per example and node count in --speedup (default 3).").build());
         spec.addOption(OptionSpec.builder("--base-port").type(int.class).paramLabel("PORT")
-            .description("First UDP port of the nodes (default 41000; +500 steal RTT, +600 speedup).").build());
+            .description("First UDP port of the nodes (default 21000, below the ephemeral range so the relay's sockets cannot take it; +500 steal RTT, +600 speedup).").build());
         return spec;
     }
 

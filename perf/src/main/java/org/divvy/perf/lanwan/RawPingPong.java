@@ -34,6 +34,11 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
     static final int MESSAGE_BYTES = StealRequestFlyweight.FRAME_LENGTH;
     private static final int TERM_LENGTH_BYTES = 256 * 1024;
     private static final int STREAM_ID = 0xD2;
+    /**
+     * A ping without a reply after this long is given up and sent again (not recorded): the echoer drops a
+     * reply while its publication back is not connected yet, which happens at start-up.
+     */
+    private static final long RESEND_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final boolean pinger;
     private final MediaDriver driver;
@@ -46,6 +51,7 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
     private volatile int warmup;
     private volatile int target;
     private volatile int completed;
+    private volatile long resends;
     private boolean outstanding;
     private long sentNs;
 
@@ -82,6 +88,11 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
         }
     }
 
+    /** Pings given up after {@link #RESEND_AFTER_NS} without a reply and sent again. */
+    long resends() {
+        return resends;
+    }
+
     /** Read between blocks only. */
     Histogram histogram() {
         return histogram;
@@ -92,7 +103,12 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
         int work = driver.sharedAgentInvoker().invoke();
         work += aeron.conductorAgentInvoker().invoke();
         work += subscription.poll(this, 16);
-        if (pinger && !outstanding && completed < target && publication.isConnected()) {
+        if (pinger && outstanding && System.nanoTime() - sentNs > RESEND_AFTER_NS) {
+            outstanding = false;
+            resends++;
+        }
+        // Both directions connected (our subscription has the echoer's image) before the first ping.
+        if (pinger && !outstanding && completed < target && publication.isConnected() && subscription.imageCount() > 0) {
             sentNs = System.nanoTime();
             message.putLong(0, sentNs);
             if (publication.offer(message, 0, MESSAGE_BYTES) > 0) {

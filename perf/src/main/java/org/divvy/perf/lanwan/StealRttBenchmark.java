@@ -34,7 +34,7 @@ final class StealRttBenchmark {
         this.log = log;
     }
 
-    record Result(Histogram steal, Histogram raw) {
+    record Result(Histogram steal, Histogram raw, long rawResends, long stealResends) {
         double stealP50Us() {
             return steal.getValueAtPercentile(50) / 1000.0;
         }
@@ -59,6 +59,8 @@ final class StealRttBenchmark {
             csv.add("steal-rtt", "raw-aeron-ping-pong", "p50", rawP50Us(), "us", note);
             csv.add("steal-rtt", "raw-aeron-ping-pong", "p99", rawP99Us(), "us", note);
             csv.add("steal-rtt", "raw-aeron-ping-pong", "samples", raw.getTotalCount(), "count", note);
+            csv.add("steal-rtt", "steal-reply-none", "resends", stealResends, "count", "requests unanswered for 200 ms and sent again");
+            csv.add("steal-rtt", "raw-aeron-ping-pong", "resends", rawResends, "count", "pings unanswered for 200 ms and sent again");
             csv.add("steal-rtt", "steal-over-raw", "p50_ratio", stealP50Us() / rawP50Us(), "ratio", "target <= 1.2");
             csv.add("steal-rtt", "steal-over-raw", "p99_ratio", stealP99Us() / rawP99Us(), "ratio", "target <= 1.2");
         }
@@ -76,6 +78,8 @@ final class StealRttBenchmark {
             final StealRttListener thief = new StealRttListener(true);
             final Histogram raw;
             final Histogram steal;
+            final long resends;
+            final long stealResends;
             try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true);
                 NetworkService service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
                     NetworkService.DEFAULT_COMMAND_RING_BYTES, thief, Throwable::printStackTrace)) {
@@ -94,11 +98,14 @@ final class StealRttBenchmark {
                 }
                 raw = ping.histogram().copy();
                 steal = thief.histogram().copy();
+                resends = ping.resends();
+                stealResends = thief.resends();
             }
-            final Result result = new Result(steal, raw);
+            final Result result = new Result(steal, raw, resends, stealResends);
             log.printf("steal RTT (reply none): p50 %.1f us p99 %.1f us | raw Aeron ping-pong: p50 %.1f us p99 %.1f us | " +
-                    "ratio p50 %.2f p99 %.2f (%d samples each)%n", result.stealP50Us(), result.stealP99Us(), result.rawP50Us(),
-                result.rawP99Us(), result.stealP50Us() / result.rawP50Us(), result.stealP99Us() / result.rawP99Us(), samples);
+                    "ratio p50 %.2f p99 %.2f (%d samples each; resends raw %d, steal %d)%n", result.stealP50Us(), result.stealP99Us(),
+                result.rawP50Us(), result.rawP99Us(), result.stealP50Us() / result.rawP50Us(),
+                result.stealP99Us() / result.rawP99Us(), samples, resends, stealResends);
             return result;
         } finally {
             stopPeer(child);

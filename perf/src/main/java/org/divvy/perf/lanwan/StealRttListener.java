@@ -16,6 +16,8 @@ import org.divvy.membership.Member;
  */
 final class StealRttListener implements RemoteWorkListener {
     private static final int VICTIM_ID = 0;
+    /** A request without a reply after this long is given up and sent again (not recorded), as in {@link RawPingPong}. */
+    private static final long RESEND_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final boolean thief;
     private final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
@@ -26,6 +28,7 @@ final class StealRttListener implements RemoteWorkListener {
     private volatile int warmup;
     private volatile int target;
     private volatile int completed;
+    private volatile long resends;
     private boolean outstanding;
     private long requestId;
     private long sentNs;
@@ -110,8 +113,17 @@ final class StealRttListener implements RemoteWorkListener {
         sendNext();
     }
 
+    /** Requests given up after {@link #RESEND_AFTER_NS} without a reply and sent again. */
+    long resends() {
+        return resends;
+    }
+
     @Override
     public int onDutyCycle(final long nowNs) {
+        if (thief && outstanding && System.nanoTime() - sentNs > RESEND_AFTER_NS) {
+            outstanding = false;
+            resends++;
+        }
         return thief && !outstanding ? sendNext() : 0;
     }
 

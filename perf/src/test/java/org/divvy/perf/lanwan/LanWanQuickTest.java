@@ -28,7 +28,7 @@ class LanWanQuickTest {
         final Path csv = dir.resolve("lanwan.csv");
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = LanWanMain.run(new String[] {"--quick", "--rtt-samples", "300", "--base-port", "47100", "--out", csv.toString()},
+        final int code = LanWanMain.run(new String[] {"--quick", "--rtt-samples", "300", "--base-port", "23100", "--out", csv.toString()},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, () -> out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
 

@@ -1,0 +1,246 @@
+package org.divvy.perf.idle;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.DivvyNode;
+import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
+
+/**
+ * The cost of idle nodes: starts {@code --nodes} processes (the first hosts the registry, the others
+ * join it), lets them settle for {@code --warmup-s}, then samples each process's CPU ticks
+ * ({@code /proc/<pid>/stat} utime + stime) and {@code VmRSS} over {@code --window-s} and prints one row
+ * per node: CPU as % of one core, RSS at the end and its maximum (sampled once a second). Nodes use
+ * the default settings unless {@code --workers} is given; {@code -D} options after {@code --jvm} go to
+ * the node processes (e.g. {@code -Ddivvy.net.deepIdleParkMs=20}). Linux only.
+ *
+ * <pre>
+ * java -cp perf/target/divvy-perf.jar org.divvy.perf.idle.IdleCost [--nodes 2] [--workers 2]
+ *      [--warmup-s 10] [--window-s 20] [--threads] [--jvm -Dprop=value ...]
+ * </pre>
+ * A node process is the same class with {@code --node [registry host:port]}: it starts a node, prints
+ * {@code endpoint host:port}, and closes the node when its standard input ends.
+ */
+public final class IdleCost {
+    private static final String ENDPOINT_PREFIX = "endpoint ";
+
+    private IdleCost() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        if (args.length > 0 && "--node".equals(args[0])) {
+            runNode(args);
+            return;
+        }
+        System.exit(run(args, System.out));
+    }
+
+    /** One idle node until standard input ends. */
+    private static void runNode(final String[] args) throws IOException {
+        final NetworkConfig.Builder net = NetworkConfig.fromProperties(System.getProperties()).toBuilder();
+        if (args.length > 1) {
+            net.join(args[1]);
+        }
+        final NodeConfig.Builder node = NodeConfig.builder().network(net.build());
+        final String workers = System.getProperty("idlecost.workers");
+        if (workers != null) {
+            node.workers(Integer.parseInt(workers));
+        }
+        try (DivvyNode divvy = DivvyNode.start(node.build())) {
+            System.out.println(ENDPOINT_PREFIX + divvy.endpoint());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // idle until the parent closes our standard input
+            }
+        }
+    }
+
+    static int run(final String[] args, final PrintStream out) throws Exception {
+        int nodes = 2;
+        String workers = null;
+        long warmupS = 10;
+        long windowS = 20;
+        boolean threads = false;
+        final List<String> jvm = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--nodes" -> nodes = Integer.parseInt(args[++i]);
+                case "--workers" -> workers = args[++i];
+                case "--warmup-s" -> warmupS = Long.parseLong(args[++i]);
+                case "--window-s" -> windowS = Long.parseLong(args[++i]);
+                case "--threads" -> threads = true;
+                case "--jvm" -> {
+                    while (i + 1 < args.length) {
+                        jvm.add(args[++i]);
+                    }
+                }
+                default -> {
+                    System.err.println("IdleCost: unknown option " + args[i] +
+                        "; usage: [--nodes 2] [--workers N] [--warmup-s 10] [--window-s 20] [--threads] [--jvm -D...]");
+                    return 2;
+                }
+            }
+        }
+        if (nodes < 1 || warmupS < 0 || windowS < 1) {
+            System.err.println("IdleCost: --nodes=" + nodes + " must be >= 1, --warmup-s=" + warmupS + " >= 0, --window-s=" +
+                windowS + " >= 1");
+            return 2;
+        }
+        final long ticksPerSecond = clockTicksPerSecond();
+        final List<Process> processes = new ArrayList<>();
+        try {
+            String registry = null;
+            for (int i = 0; i < nodes; i++) {
+                final Process p = startNode(jvm, workers, registry);
+                processes.add(p);
+                final String endpoint = awaitEndpoint(p);
+                if (i == 0) {
+                    registry = endpoint;
+                }
+                out.println("node " + i + " pid " + p.pid() + " at " + endpoint);
+            }
+            TimeUnit.SECONDS.sleep(warmupS);
+            final long[] ticksBefore = new long[nodes];
+            final List<Map<String, Long>> threadsBefore = new ArrayList<>();
+            final long[] maxRssKb = new long[nodes];
+            for (int i = 0; i < nodes; i++) {
+                ticksBefore[i] = cpuTicks(processes.get(i).pid());
+                threadsBefore.add(threadTicks(processes.get(i).pid()));
+            }
+            final long startNs = System.nanoTime();
+            for (long s = 0; s < windowS; s++) {
+                TimeUnit.SECONDS.sleep(1);
+                for (int i = 0; i < nodes; i++) {
+                    maxRssKb[i] = Math.max(maxRssKb[i], rssKb(processes.get(i).pid()));
+                }
+            }
+            final double seconds = (System.nanoTime() - startNs) / 1e9;
+            out.printf(Locale.ROOT, "%n%d idle node(s), workers=%s, window %.1f s after %d s warm-up, jvm options %s%n",
+                nodes, workers == null ? "default" : workers, seconds, warmupS, jvm);
+            out.printf(Locale.ROOT, "%-6s %-8s %12s %12s %12s%n", "node", "pid", "cpu % core", "rss MiB", "max rss MiB");
+            for (int i = 0; i < nodes; i++) {
+                final long pid = processes.get(i).pid();
+                final double cpu = (cpuTicks(pid) - ticksBefore[i]) * 100.0 / ticksPerSecond / seconds;
+                out.printf(Locale.ROOT, "%-6d %-8d %12.2f %12.1f %12.1f%n", i, pid, cpu, rssKb(pid) / 1024.0, maxRssKb[i] / 1024.0);
+                if (threads) {
+                    final Map<String, Long> after = threadTicks(pid);
+                    for (final Map.Entry<String, Long> e : after.entrySet()) {
+                        final long delta = e.getValue() - threadsBefore.get(i).getOrDefault(e.getKey(), 0L);
+                        if (delta > 0) {
+                            out.printf(Locale.ROOT, "         %8.2f%%  %s%n", delta * 100.0 / ticksPerSecond / seconds,
+                                e.getKey().substring(e.getKey().indexOf(' ') + 1));
+                        }
+                    }
+                }
+            }
+            return 0;
+        } finally {
+            for (int i = processes.size() - 1; i >= 0; i--) {
+                stopNode(processes.get(i));
+            }
+        }
+    }
+
+    private static Process startNode(final List<String> jvm, final String workers, final String registry) throws IOException {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("--add-opens");
+        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        if (workers != null) {
+            command.add("-Didlecost.workers=" + workers);
+        }
+        command.addAll(jvm);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(IdleCost.class.getName());
+        command.add("--node");
+        if (registry != null) {
+            command.add(registry);
+        }
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static String awaitEndpoint(final Process p) throws IOException {
+        final BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.startsWith(ENDPOINT_PREFIX)) {
+                return line.substring(ENDPOINT_PREFIX.length()).trim();
+            }
+        }
+        throw new IllegalStateException("node process " + p.pid() + " ended before printing its endpoint (exit " +
+            (p.isAlive() ? "none" : String.valueOf(p.exitValue())) + ")");
+    }
+
+    /** Closes its standard input (the node leaves and exits), then kills it if it has not ended in 5 s. */
+    private static void stopNode(final Process p) {
+        try {
+            p.getOutputStream().close();
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (final IOException | InterruptedException e) {
+            p.destroyForcibly();
+        }
+    }
+
+    /** utime + stime of a process or thread from its {@code stat} file (fields 14 and 15, after the command name). */
+    private static long ticksOf(final Path stat) throws IOException {
+        final String text = Files.readString(stat);
+        final String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static long cpuTicks(final long pid) throws IOException {
+        return ticksOf(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
+    /** "tid name" to ticks for every thread of the process. */
+    private static Map<String, Long> threadTicks(final long pid) throws IOException {
+        final Map<String, Long> ticks = new LinkedHashMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (final Path task : (Iterable<Path>)tasks::iterator) {
+                try {
+                    final String name = Files.readString(task.resolve("comm")).trim();
+                    ticks.put(task.getFileName() + " " + name, ticksOf(task.resolve("stat")));
+                } catch (final IOException threadEnded) {
+                    // the thread ended between listing and reading
+                }
+            }
+        }
+        return ticks;
+    }
+
+    private static long rssKb(final long pid) throws IOException {
+        for (final String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return 0;
+    }
+
+    /** {@code getconf CLK_TCK} (100 on Linux unless configured otherwise). */
+    private static long clockTicksPerSecond() throws IOException, InterruptedException {
+        final Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+        final String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        try {
+            return Long.parseLong(text);
+        } catch (final NumberFormatException e) {
+            return 100;
+        }
+    }
+}

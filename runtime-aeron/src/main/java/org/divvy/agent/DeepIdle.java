@@ -1,0 +1,58 @@
+package org.divvy.agent;
+
+import org.divvy.DivvyException;
+
+/**
+ * Whether a node is in deep idle: nothing to do for {@code enterAfterNs} (no local work, nothing
+ * outstanding, no worker command, no stolen job; failed steals and heartbeats do not count as
+ * something to do). In deep idle the agent parks longer and steals are paced more slowly, so an idle
+ * node costs well under 1% of a core; any activity ends it at once. Pure: the caller gives the time.
+ *
+ * <p>Owned by the agent thread (its duty cycle and its idle strategy run on it).
+ */
+public final class DeepIdle {
+    private final long enterAfterNs;
+    private long lastActivityNs;
+    private boolean started;
+    private boolean deep;
+    private long entries;
+
+    /** @param enterAfterNs time without activity before deep idle starts; >= 1. */
+    public DeepIdle(final long enterAfterNs) {
+        if (enterAfterNs < 1) {
+            throw new DivvyException("deep idle enterAfterNs=" + enterAfterNs + ", must be >= 1");
+        }
+        this.enterAfterNs = enterAfterNs;
+    }
+
+    /** Something to do at {@code nowNs}: leaves deep idle now; returns whether it was in deep idle. */
+    public boolean onActivity(final long nowNs) {
+        final boolean wasDeep = deep;
+        deep = false;
+        started = true;
+        lastActivityNs = nowNs;
+        return wasDeep;
+    }
+
+    /** Nothing to do at {@code nowNs}: enters deep idle once nothing happened for the threshold; returns whether deep. */
+    public boolean onQuiet(final long nowNs) {
+        if (!started) {
+            started = true;
+            lastActivityNs = nowNs;
+        }
+        if (!deep && nowNs - lastActivityNs >= enterAfterNs) {
+            deep = true;
+            entries++;
+        }
+        return deep;
+    }
+
+    public boolean isDeep() {
+        return deep;
+    }
+
+    /** How many times deep idle started (for tests and statistics). */
+    public long entries() {
+        return entries;
+    }
+}

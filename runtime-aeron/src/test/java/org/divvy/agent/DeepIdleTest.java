@@ -1,0 +1,85 @@
+package org.divvy.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.DivvyException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Deep idle entry and exit, and the agent idle strategy's decisions, with a fake clock. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class DeepIdleTest {
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void shouldEnterDeepIdleOnlyAfterTheQuietThreshold() {
+        final DeepIdle idle = new DeepIdle(1000 * MS);
+        assertFalse(idle.onQuiet(5_000 * MS), "the first quiet cycle starts the clock");
+        assertFalse(idle.onQuiet(5_999 * MS));
+        assertTrue(idle.onQuiet(6_000 * MS));
+        assertTrue(idle.isDeep());
+        assertTrue(idle.onQuiet(9_000 * MS), "stays deep while quiet");
+        assertEquals(1, idle.entries());
+    }
+
+    @Test
+    void activityShouldEndDeepIdleAtOnceAndRestartTheQuietClock() {
+        final DeepIdle idle = new DeepIdle(1000 * MS);
+        idle.onActivity(0);
+        assertTrue(idle.onQuiet(1000 * MS));
+        assertTrue(idle.onActivity(1500 * MS), "reports that it was deep");
+        assertFalse(idle.isDeep());
+        assertFalse(idle.onActivity(1600 * MS), "no longer deep");
+        assertFalse(idle.onQuiet(2599 * MS), "quiet counts from the last activity");
+        assertTrue(idle.onQuiet(2600 * MS));
+        assertEquals(2, idle.entries());
+    }
+
+    @Test
+    void shouldRejectNonPositiveThreshold() {
+        final DivvyException e = assertThrows(DivvyException.class, () -> new DeepIdle(0));
+        assertTrue(e.getMessage().contains("enterAfterNs=0"), e.getMessage());
+    }
+
+    @Test
+    void awakeStrategyShouldSpinYieldThenParkDoublingToTheCap() {
+        final DeepIdle idle = new DeepIdle(1000 * MS);
+        final NodeIdleStrategy strategy = new NodeIdleStrategy(idle, MS, 50 * MS);
+        for (int i = 0; i < NodeIdleStrategy.MAX_SPINS; i++) {
+            assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(0));
+        }
+        for (int i = 0; i < NodeIdleStrategy.MAX_YIELDS; i++) {
+            assertEquals(NodeIdleStrategy.YIELD, strategy.parkNsFor(0));
+        }
+        long expected = NodeIdleStrategy.MIN_PARK_NS;
+        for (int i = 0; i < 30; i++) {
+            assertEquals(Math.min(MS, expected), strategy.parkNsFor(0));
+            expected *= 2;
+        }
+        assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(3), "work resets the backoff");
+        assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(0));
+    }
+
+    @Test
+    void deepStrategyShouldParkTheDeepParkEvenAfterWorkAndStartHotWhenWoken() {
+        final DeepIdle idle = new DeepIdle(1000 * MS);
+        final NodeIdleStrategy strategy = new NodeIdleStrategy(idle, MS, 50 * MS);
+        idle.onActivity(0);
+        idle.onQuiet(1000 * MS);
+        assertEquals(50 * MS, strategy.parkNsFor(0));
+        assertEquals(50 * MS, strategy.parkNsFor(2), "a heartbeat or failed steal does not wake the node");
+        idle.onActivity(1100 * MS);
+        assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(0), "awake again: backoff from the start");
+    }
+
+    @Test
+    void shouldRejectADeepParkShorterThanTheAwakeCap() {
+        final DivvyException e = assertThrows(DivvyException.class, () -> new NodeIdleStrategy(new DeepIdle(1), 2 * MS, MS));
+        assertTrue(e.getMessage().contains("deepParkNs=1000000"), e.getMessage());
+    }
+}
