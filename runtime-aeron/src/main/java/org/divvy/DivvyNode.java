@@ -110,6 +110,9 @@ public final class DivvyNode implements AutoCloseable {
         }
         master = true;
         final NetworkStatistics before = stealing.statistics();
+        // deep-idle peers would notice the new work only after their idle park and steal pause: wake them
+        stealing.requestRunStartedBroadcast();
+        network.wakeAgent();
         final RunResult<T> result = scheduler.run(task);
         final NetworkStatistics during = stealing.statistics().minus(before);
         return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
@@ -198,6 +201,16 @@ public final class DivvyNode implements AutoCloseable {
             }
         }
         scheduler.close();
+    }
+
+    /** Tests: this node's bridge to the network (its counters), or null for a single node. */
+    RemoteStealing stealingForTest() {
+        return stealing;
+    }
+
+    /** Tests: this node's network service, or null for a single node. */
+    NetworkService networkForTest() {
+        return network;
     }
 
     /** Tests: the Aeron directory of this node's driver (its own embedded one unless configured). */

@@ -401,6 +401,7 @@ public final class NetworkAgent implements Agent, FrameHandler, MessageHandler, 
                 terminate.wrap(buffer, offset, length);
                 listener.onTerminate(senderId, terminate.exitCode());
             }
+            case MessageType.RUN_STARTED -> listener.onRunStarted(senderId);
             default -> FrameCounters.count(frameCounters.unknownType);
         }
     }

@@ -26,7 +26,7 @@ import org.divvy.protocol.TerminateFlyweight;
  * ({@link NetworkService#newAgentThreadProxy()}) bypasses the ring and always returns true.
  */
 public final class NetworkProxy {
-    /** The destination of {@link #broadcastTerminate(int)}. */
+    /** The destination of {@link #broadcastTerminate(int)} and {@link #broadcastRunStarted()}. */
     static final int ALL_MEMBERS = -1;
     /** First frame capacity of an agent-thread proxy (64 KiB); it doubles as larger frames come. */
     static final int INITIAL_DIRECT_FRAME_BYTES = 64 * 1024;
@@ -43,6 +43,7 @@ public final class NetworkProxy {
     private final JobResultFlyweight jobResult = new JobResultFlyweight();
     private final AbortFlyweight abort = new AbortFlyweight();
     private final TerminateFlyweight terminate = new TerminateFlyweight();
+    private final HeaderFlyweight runStarted = new HeaderFlyweight();
 
     public NetworkProxy(final RingBuffer commands) {
         this.commands = commands;
@@ -151,6 +152,16 @@ public final class NetworkProxy {
         terminate.headerDefaults(MessageType.TERMINATE);
         terminate.exitCode(exitCode);
         return write(NetworkCommand.BROADCAST, ALL_MEMBERS, terminate.frameLength());
+    }
+
+    /**
+     * Tells every other member a run started here, so deep-idle peers wake and steal at once rather than
+     * after their idle park and steal pause. Header only.
+     */
+    public boolean broadcastRunStarted() {
+        runStarted.wrap(frameView, 0, frameView.capacity());
+        runStarted.headerDefaults(MessageType.RUN_STARTED);
+        return write(NetworkCommand.BROADCAST, ALL_MEMBERS, runStarted.frameLength());
     }
 
     /** Leaves the run gracefully (LEAVE to the registry). */

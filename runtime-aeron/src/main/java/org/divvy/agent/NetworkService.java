@@ -108,6 +108,17 @@ public final class NetworkService implements AutoCloseable {
         return agent;
     }
 
+    /**
+     * Ends the agent thread's current idle park now (any thread): for a request that must not wait out
+     * a deep-idle park of up to {@link #DEFAULT_DEEP_IDLE_PARK_NS}, such as a run's start.
+     */
+    public void wakeAgent() {
+        final Thread thread = runner.thread();
+        if (thread != null) {
+            java.util.concurrent.locks.LockSupport.unpark(thread);
+        }
+    }
+
     /** Whether the agent thread is still running. */
     public boolean isRunning() {
         return !runner.isClosed() && runner.thread() != null && runner.thread().isAlive();

@@ -53,6 +53,13 @@ public interface RemoteWorkListener {
     void onTerminate(int senderId, int exitCode);
 
     /**
+     * Member {@code senderId} started a run: work will appear there soon, so an idle node should end its
+     * deep idle and ask for work now. Does nothing by default.
+     */
+    default void onRunStarted(final int senderId) {
+    }
+
+    /**
      * Messages of {@code messageType} to {@code peerId} were not delivered: the peer is dead or gone,
      * or its outbound queue was full. Steal requests and results to it will never be answered.
      */

@@ -30,6 +30,7 @@ public final class FrameValidator {
         bodies[MessageType.ABORT] = new AbortFlyweight();
         bodies[MessageType.TERMINATE] = new TerminateFlyweight();
         bodies[MessageType.CHUNK] = new ChunkFlyweight();
+        bodies[MessageType.RUN_STARTED] = new HeaderFlyweight();
     }
 
     public FrameCounters counters() {

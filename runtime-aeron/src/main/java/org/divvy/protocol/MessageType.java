@@ -26,9 +26,14 @@ public final class MessageType {
     public static final int TERMINATE = 9;
     /** One piece of a message larger than a publication's maximum message length: {@link ChunkFlyweight}. */
     public static final int CHUNK = 10;
+    /**
+     * The master started a run; header only. Peers end their deep idle and steal at once instead of
+     * noticing the new work only after their idle park and steal pause.
+     */
+    public static final int RUN_STARTED = 11;
 
     /** The largest type code in use; codes above it are unknown. */
-    public static final int MAX_TYPE = CHUNK;
+    public static final int MAX_TYPE = RUN_STARTED;
 
     private static final int[] MIN_BODY_LENGTH = {
         -1, // 0 is not a type
@@ -42,11 +47,12 @@ public final class MessageType {
         AbortFlyweight.MIN_BODY_LENGTH,
         TerminateFlyweight.BODY_LENGTH,
         ChunkFlyweight.MIN_BODY_LENGTH,
+        0,
     };
 
     private static final String[] NAMES = {
         "UNKNOWN", "JOIN", "MEMBER_LIST", "LEAVE", "HEARTBEAT", "STEAL_REQUEST", "STEAL_REPLY", "JOB_RESULT",
-        "ABORT", "TERMINATE", "CHUNK",
+        "ABORT", "TERMINATE", "CHUNK", "RUN_STARTED",
     };
 
     private MessageType() {

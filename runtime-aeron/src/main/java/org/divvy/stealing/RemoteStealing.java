@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -81,6 +82,8 @@ public final class RemoteStealing implements RemoteWorkListener {
     private volatile NetworkProxy proxy;
     private volatile NetworkAgent agent;
     private volatile boolean stealing = true;
+    /** An application thread asked for a RUN_STARTED broadcast; the agent thread sends it and clears this. */
+    private final AtomicBoolean runStartPending = new AtomicBoolean();
 
     // Counters: written by the agent thread only, read by any.
     private volatile long siteStealAttempts;
@@ -92,6 +95,7 @@ public final class RemoteStealing implements RemoteWorkListener {
     private volatile long lateReplies;
     private volatile long lateResults;
     private volatile long unknownJobTypes;
+    private volatile long runStartsReceived;
 
     public RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site,
         final StealPolicy policy, final long seed) {
@@ -123,6 +127,14 @@ public final class RemoteStealing implements RemoteWorkListener {
     /** Join, members and termination as application threads see them. */
     public NodeLifecycle lifecycle() {
         return lifecycle;
+    }
+
+    /**
+     * A run starts on this node (any thread): the agent thread broadcasts RUN_STARTED in its next duty
+     * cycle, so deep-idle peers wake and steal at once. Pair with {@link NetworkService#wakeAgent()}.
+     */
+    public void requestRunStartedBroadcast() {
+        runStartPending.set(true);
     }
 
     /** Stops asking peers for work (the node is closing); steal requests from peers are still answered. */
@@ -167,6 +179,11 @@ public final class RemoteStealing implements RemoteWorkListener {
         return lateReplies + lateResults;
     }
 
+    /** RUN_STARTED messages received from peers (each woke this node and reset its steal backoff). */
+    public long runStartsReceived() {
+        return runStartsReceived;
+    }
+
     /** Stolen jobs whose type this node does not know. */
     public long unknownJobTypes() {
         return unknownJobTypes;
@@ -185,6 +202,14 @@ public final class RemoteStealing implements RemoteWorkListener {
         }
         strategy.deepIdle(agent.isDeepIdle(), nowNs);
         int work = sendEnded(p) + sendAborts(p) + strategy.expire(nowNs);
+        if (runStartPending.getAndSet(false)) {
+            if (p.broadcastRunStarted()) {
+                activity = true; // this node's run is starting: it leaves deep idle too
+                work++;
+            } else {
+                runStartPending.set(true);
+            }
+        }
         final int terminateCode = lifecycle.terminateRequest();
         if (terminateCode != NodeLifecycle.NO_CODE && !terminateSent) {
             if (p.broadcastTerminate(terminateCode)) {
@@ -554,6 +579,17 @@ public final class RemoteStealing implements RemoteWorkListener {
         activity = true;
         lifecycle.onTerminated(exitCode);
         cancelAllForeign();
+    }
+
+    /**
+     * A peer started a run: ends deep idle at once (activity, seen by the agent after this cycle) and
+     * lets the next steal go now, not after a deep-idle pause of up to the deep backoff cap.
+     */
+    @Override
+    public void onRunStarted(final int senderId) {
+        activity = true;
+        runStartsReceived++;
+        strategy.wake(nowNs);
     }
 
     @Override

@@ -91,6 +91,17 @@ abstract class StealStrategy {
         }
     }
 
+    /**
+     * Work is about to appear (a run started) at {@code nowNs}: resets both slots' backoff and lets them
+     * ask at once, whether or not the node is still in deep idle this cycle.
+     */
+    final void wake(final long nowNs) {
+        sync.backoff.reset();
+        wideArea.backoff.reset();
+        sync.wake(nowNs);
+        wideArea.wake(nowNs);
+    }
+
     final boolean isDeepIdle() {
         return deepIdle;
     }

@@ -57,6 +57,8 @@ class ProtocolRoundTripTest {
         frames.add(current());
         header(new HeaderFlyweight(), MessageType.HEARTBEAT);
         frames.add(current());
+        header(new HeaderFlyweight(), MessageType.RUN_STARTED);
+        frames.add(current());
         header(new StealRequestFlyweight(), MessageType.STEAL_REQUEST).requestId(99).thiefId(7).wideArea(true);
         frames.add(current());
         header(new StealReplyFlyweight(), MessageType.STEAL_REPLY).requestId(5).none();
@@ -116,7 +118,7 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripHeaderOnlyTypes() {
-        for (final int type : new int[] {MessageType.LEAVE, MessageType.HEARTBEAT}) {
+        for (final int type : new int[] {MessageType.LEAVE, MessageType.HEARTBEAT, MessageType.RUN_STARTED}) {
             header(new HeaderFlyweight(), type);
             assertEquals(type, validateCurrent());
             final HeaderFlyweight read = new HeaderFlyweight();

@@ -89,6 +89,29 @@ class StealStrategyTest {
     }
 
     @Test
+    void wakeShouldLetADeepIdleNodeAskAtOnceAndResetItsBackoff() {
+        final Peers peers = peers("A", "A", "A");
+        final StealStrategy rs = StealStrategy.of(StealPolicy.RS, new Random(3), 1 * MS, 16 * MS, 1000 * MS, 1000 * MS);
+        rs.deepIdle(true, 0);
+        long now = 0;
+        assertEquals(1, rs.onIdle(now, peers, recorder));
+        for (int i = 0; i < 12; i++) { // fail until the pause is at the deep cap (1 s)
+            rs.onReply(sent.get(sent.size() - 1).requestId, false, now);
+            while (rs.onIdle(now, peers, recorder) == 0) {
+                now += MS;
+            }
+        }
+        rs.onReply(sent.get(sent.size() - 1).requestId, false, now);
+        assertEquals(0, rs.onIdle(now + MS, peers, recorder), "paused at the deep cap");
+        rs.wake(now + MS); // a RUN_STARTED arrived; the node is still deep this cycle
+        assertTrue(rs.isDeepIdle());
+        assertEquals(1, rs.onIdle(now + MS, peers, recorder), "asks at once");
+        rs.onReply(sent.get(sent.size() - 1).requestId, false, now + 2 * MS);
+        assertEquals(0, rs.onIdle(now + 2 * MS + MS / 2 - 1, peers, recorder));
+        assertEquals(1, rs.onIdle(now + 3 * MS, peers, recorder), "backoff restarted from the minimum (0.5-1 ms)");
+    }
+
+    @Test
     void shouldExcludeDeadMembersAndTreatTheirRequestsAsFailed() {
         final Peers peers = peers("A", "A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 7);
