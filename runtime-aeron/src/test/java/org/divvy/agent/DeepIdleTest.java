@@ -66,13 +66,14 @@ class DeepIdleTest {
     }
 
     @Test
-    void deepStrategyShouldParkTheDeepParkEvenAfterWorkAndStartHotWhenWoken() {
+    void deepStrategyShouldParkTheDeepParkWhenIdleDrainWorkAtOnceAndStartHotWhenWoken() {
         final DeepIdle idle = new DeepIdle(1000 * MS);
         final NodeIdleStrategy strategy = new NodeIdleStrategy(idle, MS, 50 * MS);
         idle.onActivity(0);
         idle.onQuiet(1000 * MS);
         assertEquals(50 * MS, strategy.parkNsFor(0));
-        assertEquals(50 * MS, strategy.parkNsFor(2), "a heartbeat or failed steal does not wake the node");
+        assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(2), "a cycle that did work runs again at once");
+        assertEquals(50 * MS, strategy.parkNsFor(0), "a heartbeat or failed steal does not end deep idle");
         idle.onActivity(1100 * MS);
         assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(0), "awake again: backoff from the start");
     }
