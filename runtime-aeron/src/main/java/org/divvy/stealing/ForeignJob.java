@@ -8,13 +8,13 @@ import org.divvy.scheduling.RemoteLink;
  * that ends it enqueues it; the agent thread encodes and sends the outcome.
  */
 final class ForeignJob implements RemoteLink {
-    final RemoteStealing thief;
+    final ForeignJobs table;
     final Job job;
     final int ownerId;
     final long ownerJobId;
 
-    ForeignJob(final RemoteStealing thief, final Job job, final int ownerId, final long ownerJobId) {
-        this.thief = thief;
+    ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId) {
+        this.table = table;
         this.job = job;
         this.ownerId = ownerId;
         this.ownerJobId = ownerJobId;
@@ -22,7 +22,7 @@ final class ForeignJob implements RemoteLink {
 
     @Override
     public void onRemoteJobEnded(final Job ended) {
-        thief.endedQueue.add(this);
+        table.endedQueue.add(this);
     }
 
     @Override

@@ -11,13 +11,13 @@ import org.divvy.scheduling.RemoteLink;
  * runs elsewhere, and it only ends the job and enqueues.
  */
 final class OutstandingJob implements RemoteLink {
-    final RemoteStealing owner;
+    final GivenJobs table;
     final Job job;
     final int thiefId;
     final long ownerJobId;
 
-    OutstandingJob(final RemoteStealing owner, final Job job, final int thiefId, final long ownerJobId) {
-        this.owner = owner;
+    OutstandingJob(final GivenJobs table, final Job job, final int thiefId, final long ownerJobId) {
+        this.table = table;
         this.job = job;
         this.thiefId = thiefId;
         this.ownerJobId = ownerJobId;
@@ -32,7 +32,7 @@ final class OutstandingJob implements RemoteLink {
     @Override
     public void onCancelRequested(final Job cancelled) {
         if (RemoteJobs.cancelClaimed(job)) {
-            owner.abortQueue.add(this);
+            table.abortQueue.add(this);
         }
     }
 }

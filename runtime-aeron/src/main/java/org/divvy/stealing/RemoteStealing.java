@@ -1,21 +1,11 @@
 package org.divvy.stealing;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
-import org.divvy.DivvyException;
 import org.divvy.NetworkStatistics;
-import org.divvy.NodeFailedException;
-import org.divvy.RemoteJobException;
 import org.divvy.StealPolicy;
 import org.divvy.agent.NetworkAgent;
 import org.divvy.agent.NetworkProxy;
@@ -23,21 +13,18 @@ import org.divvy.agent.NetworkService;
 import org.divvy.agent.RemoteWorkListener;
 import org.divvy.membership.Member;
 import org.divvy.protocol.MessageType;
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.RemoteJobs;
 import org.divvy.scheduling.Scheduler;
-import org.divvy.scheduling.Stamp;
 import org.divvy.transport.TrafficCounters;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /**
  * The bridge between one node's scheduler and its network agent: remote stealing (thief and victim
  * side), results back to owners, aborts, dead members, termination. Runs on the agent thread (it is
- * the agent's {@link RemoteWorkListener}, and {@link #onDutyCycle} is its timer), so its tables have a
- * single writer; workers reach it only through two queues (jobs that ended here for remote owners,
- * jobs out on thieves that were aborted), and application threads only through {@link NodeLifecycle}.
+ * the agent's {@link RemoteWorkListener}, and {@link #onDutyCycle} is its timer), so it and the two
+ * tables it owns have a single writer: {@link GivenJobs} (the victim side: jobs given to remote thieves)
+ * and {@link ForeignJobs} (the thief side: jobs run here for remote owners). Workers reach them only
+ * through their queues (jobs that ended here for remote owners, jobs out on thieves that were aborted),
+ * and application threads reach this node only through {@link NodeLifecycle}. This class routes the
+ * listener calls to the two tables, drives the steal policy and keeps the steal statistics.
  *
  * <p>When stealing happens: only when the scheduler reports every worker out of work (local stealing
  * failed everywhere) and nothing waits in its inbox; then the {@link StealStrategy} decides whom to ask
@@ -51,28 +38,15 @@ public final class RemoteStealing implements RemoteWorkListener {
 
     private static final System.Logger LOG = System.getLogger(RemoteStealing.class.getName());
 
-    final ConcurrentLinkedQueue<ForeignJob> endedQueue = new ConcurrentLinkedQueue<>();
-    final ConcurrentLinkedQueue<OutstandingJob> abortQueue = new ConcurrentLinkedQueue<>();
-
     private final Scheduler scheduler;
-    private final JobTypeRegistry jobTypes;
     private final StealStrategy strategy;
     private final Peers peers;
+    private final GivenJobs given;
+    private final ForeignJobs foreign;
     private final NodeLifecycle lifecycle = new NodeLifecycle();
     private final StealSender sender = this::sendStealRequest;
 
     // Agent thread only.
-    private final Long2ObjectHashMap<OutstandingJob> outstanding = new Long2ObjectHashMap<>();
-    private final Int2ObjectHashMap<Long2ObjectHashMap<ForeignJob>> foreignByOwner = new Int2ObjectHashMap<>();
-    private final WireWriter stampWriter = new WireWriter(64);
-    private final WireWriter argumentsWriter = new WireWriter(256);
-    private final WireWriter resultWriter = new WireWriter(256);
-    private final WireReader reader = new WireReader();
-    private final long[] abortIds = new long[1];
-    private ForeignJob unsentEnded;
-    private OutstandingJob unsentAbort;
-    private long nextOwnerJobId = 1;
-    private int victimCursor;
     private long nowNs = System.nanoTime();
     private boolean terminateSent;
     /** Something a computation needs happened since the last {@link #isQuiet()} (agent thread only). */
@@ -90,11 +64,7 @@ public final class RemoteStealing implements RemoteWorkListener {
     private volatile long siteSteals;
     private volatile long wideAreaStealAttempts;
     private volatile long wideAreaSteals;
-    private volatile long jobsGiven;
-    private volatile long remoteJobsRun;
     private volatile long lateReplies;
-    private volatile long lateResults;
-    private volatile long unknownJobTypes;
     private volatile long runStartsReceived;
 
     public RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site,
@@ -113,9 +83,10 @@ public final class RemoteStealing implements RemoteWorkListener {
 
     RemoteStealing(final Scheduler scheduler, final JobTypeRegistry jobTypes, final String site, final StealStrategy strategy) {
         this.scheduler = scheduler;
-        this.jobTypes = jobTypes;
         this.strategy = strategy;
         this.peers = new Peers(site);
+        this.given = new GivenJobs(scheduler, peers);
+        this.foreign = new ForeignJobs(scheduler, jobTypes, peers);
     }
 
     /** Connects to the started service: from now on the bridge sends. Call once, right after start. */
@@ -147,15 +118,7 @@ public final class RemoteStealing implements RemoteWorkListener {
      * (its tables are then safe to read here): a node whose network is gone cannot deliver their results.
      */
     public void cancelForeignJobsAfterAgentStopped() {
-        cancelAllForeign();
-    }
-
-    private void cancelAllForeign() {
-        for (final Long2ObjectHashMap<ForeignJob> byId : foreignByOwner.values()) {
-            for (final ForeignJob foreign : byId.values()) {
-                RemoteJobs.requestCancel(foreign.job);
-            }
-        }
+        foreign.cancelAll();
     }
 
     /** A snapshot of this node's network counters since it started. */
@@ -170,13 +133,13 @@ public final class RemoteStealing implements RemoteWorkListener {
                 bytes[type] = traffic.bytesSent(type);
             }
         }
-        return new NetworkStatistics(siteStealAttempts, siteSteals, wideAreaStealAttempts, wideAreaSteals, jobsGiven,
-            remoteJobsRun, messages, bytes);
+        return new NetworkStatistics(siteStealAttempts, siteSteals, wideAreaStealAttempts, wideAreaSteals, given.jobsGiven(),
+            foreign.remoteJobsRun(), messages, bytes);
     }
 
     /** Replies that came for no outstanding request, and results for no outstanding job (late or duplicate). */
     public long lateReplies() {
-        return lateReplies + lateResults;
+        return lateReplies + given.lateResults();
     }
 
     /** RUN_STARTED messages received from peers (each woke this node and reset its steal backoff). */
@@ -186,7 +149,7 @@ public final class RemoteStealing implements RemoteWorkListener {
 
     /** Stolen jobs whose type this node does not know. */
     public long unknownJobTypes() {
-        return unknownJobTypes;
+        return foreign.unknownJobTypes();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -201,7 +164,7 @@ public final class RemoteStealing implements RemoteWorkListener {
             return 0;
         }
         strategy.deepIdle(agent.isDeepIdle(), nowNs);
-        int work = sendEnded(p) + sendAborts(p) + strategy.expire(nowNs);
+        int work = foreign.sendEnded(p) + given.sendAborts(p) + strategy.expire(nowNs);
         if (runStartPending.getAndSet(false)) {
             if (p.broadcastRunStarted()) {
                 activity = true; // this node's run is starting: it leaves deep idle too
@@ -231,19 +194,10 @@ public final class RemoteStealing implements RemoteWorkListener {
      */
     @Override
     public boolean isQuiet() {
-        final boolean quiet = !activity && lifecycle.isJoined() && scheduler.isOutOfWork() && outstanding.isEmpty() &&
-            unsentEnded == null && unsentAbort == null && endedQueue.isEmpty() && abortQueue.isEmpty() && holdsNoForeignJob();
+        final boolean quiet = !activity && lifecycle.isJoined() && scheduler.isOutOfWork() &&
+            given.isEmpty() && foreign.isEmpty();
         activity = false;
         return quiet;
-    }
-
-    private boolean holdsNoForeignJob() {
-        for (final Long2ObjectHashMap<ForeignJob> byId : foreignByOwner.values()) {
-            if (!byId.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private boolean sendStealRequest(final int victimId, final long requestId, final boolean wideArea) {
@@ -258,83 +212,6 @@ public final class RemoteStealing implements RemoteWorkListener {
         return true;
     }
 
-    /** Sends the outcomes of jobs that ended here for remote owners. */
-    private int sendEnded(final NetworkProxy p) {
-        int work = 0;
-        for (;;) {
-            final ForeignJob ended = unsentEnded != null ? unsentEnded : endedQueue.poll();
-            unsentEnded = null;
-            if (ended == null) {
-                return work;
-            }
-            if (!peers.isAlive(ended.ownerId)) {
-                forgetForeign(ended);
-                continue; // the owner is gone: nobody waits for this outcome
-            }
-            if (!sendOutcome(p, ended)) {
-                unsentEnded = ended; // the command ring is full: retry next cycle
-                return work;
-            }
-            forgetForeign(ended);
-            remoteJobsRun++;
-            work++;
-        }
-    }
-
-    private boolean sendOutcome(final NetworkProxy p, final ForeignJob ended) {
-        final Job job = ended.job;
-        if (RemoteJobs.isDone(job)) {
-            resultWriter.reset();
-            try {
-                RemoteJobs.writeResult(job, resultWriter);
-            } catch (final RuntimeException e) {
-                return p.sendFailure(ended.ownerId, ended.ownerJobId, e.getClass().getName(),
-                    "could not encode the result on node " + peers.selfId() + ": " + e.getMessage(), stackTrace(e));
-            }
-            try {
-                return p.sendResult(ended.ownerId, ended.ownerJobId, resultWriter.buffer(), 0, resultWriter.length());
-            } catch (final DivvyException tooLarge) {
-                return p.sendFailure(ended.ownerId, ended.ownerJobId, tooLarge.getClass().getName(),
-                    "the result of job `" + RemoteJobs.displayName(job) + "` cannot be returned from node " + peers.selfId() +
-                        ": " + tooLarge.getMessage(), "");
-            }
-        }
-        if (RemoteJobs.isFailed(job)) {
-            final Throwable t = RemoteJobs.failure(job);
-            return p.sendFailure(ended.ownerId, ended.ownerJobId, t.getClass().getName(), t.getMessage(), stackTrace(t));
-        }
-        return p.sendAborted(ended.ownerId, ended.ownerJobId);
-    }
-
-    private void forgetForeign(final ForeignJob ended) {
-        final Long2ObjectHashMap<ForeignJob> byId = foreignByOwner.get(ended.ownerId);
-        if (byId != null) {
-            byId.remove(ended.ownerJobId);
-        }
-    }
-
-    /** Forwards aborts of jobs out on thieves (each already counted cancelled here). */
-    private int sendAborts(final NetworkProxy p) {
-        int work = 0;
-        for (;;) {
-            final OutstandingJob aborted = unsentAbort != null ? unsentAbort : abortQueue.poll();
-            unsentAbort = null;
-            if (aborted == null) {
-                return work;
-            }
-            outstanding.remove(aborted.ownerJobId);
-            if (!peers.isAlive(aborted.thiefId)) {
-                continue;
-            }
-            abortIds[0] = aborted.ownerJobId;
-            if (!p.sendAbort(aborted.thiefId, abortIds, 1)) {
-                unsentAbort = aborted;
-                return work;
-            }
-            work++;
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Victim side.
     // ---------------------------------------------------------------------------------------------
@@ -345,95 +222,29 @@ public final class RemoteStealing implements RemoteWorkListener {
         if (p == null) {
             return; // not attached yet: the thief's request times out
         }
-        Job job;
-        while ((job = scheduler.pollForRemoteThief(victimCursor++)) != null) {
-            // Encode before claiming: the arguments of a spawned job never change, and a job that cannot
-            // be encoded must stay NEW so it can still run here.
-            stampWriter.reset();
-            argumentsWriter.reset();
-            try {
-                job.stamp().encode(stampWriter);
-                job.encodeArguments(argumentsWriter);
-            } catch (final RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "job `" + RemoteJobs.displayName(job) +
-                    "` cannot be encoded for another node, it runs here: " + e);
-                scheduler.submitRemote(job);
-                continue;
-            }
-            final long ownerJobId = nextOwnerJobId++;
-            final OutstandingJob entry = new OutstandingJob(this, job, thiefId, ownerJobId);
-            if (!RemoteJobs.claim(job, entry)) {
-                continue; // its parent aborted it meanwhile
-            }
-            outstanding.put(ownerJobId, entry);
-            try {
-                if (p.replyJob(thiefId, requestId, ownerJobId, job.type().name(), stampWriter.buffer(), 0,
-                    stampWriter.length(), argumentsWriter.buffer(), 0, argumentsWriter.length())) {
-                    jobsGiven++;
-                    activity = true;
-                    return;
-                }
-            } catch (final DivvyException tooLarge) {
-                LOG.log(System.Logger.Level.INFO, () -> "job `" + RemoteJobs.displayName(entry.job) +
-                    "` stays on this node: " + tooLarge.getMessage());
-            }
-            outstanding.remove(ownerJobId); // not sent: the job runs here after all
-            RemoteJobs.unclaimAndRunLocally(scheduler, job);
+        if (given.onStealRequest(p, thiefId, requestId)) {
+            activity = true;
         }
-        p.replyNone(thiefId, requestId);
     }
 
     @Override
     public void onJobResult(final int thiefId, final long ownerJobId, final DirectBuffer buffer, final int offset,
         final int length) {
-        final OutstandingJob entry = takeOutstanding(thiefId, ownerJobId);
-        if (entry == null) {
-            return;
-        }
-        Throwable failure = null;
-        try {
-            reader.wrap(buffer, offset, length);
-            RemoteJobs.readResult(entry.job, reader);
-        } catch (final RuntimeException e) {
-            failure = new DivvyException("the result of job `" + RemoteJobs.displayName(entry.job) + "` from node " + thiefId +
-                " could not be decoded: " + e.getMessage(), e);
-        }
-        if (!RemoteJobs.completeClaimed(entry.job, failure)) {
-            lateResults++;
-        }
+        activity = true;
+        given.onJobResult(thiefId, ownerJobId, buffer, offset, length);
     }
 
     @Override
     public void onJobFailed(final int thiefId, final long ownerJobId, final String exceptionClassName, final String message,
         final String stackTrace) {
-        final OutstandingJob entry = takeOutstanding(thiefId, ownerJobId);
-        if (entry == null) {
-            return;
-        }
-        final RemoteJobException failure = new RemoteJobException(RemoteJobs.displayName(entry.job), thiefId,
-            exceptionClassName, message, stackTrace);
-        if (!RemoteJobs.completeClaimed(entry.job, failure)) {
-            lateResults++;
-        }
+        activity = true;
+        given.onJobFailed(thiefId, ownerJobId, exceptionClassName, message, stackTrace);
     }
 
     @Override
     public void onJobAborted(final int thiefId, final long ownerJobId) {
-        final OutstandingJob entry = takeOutstanding(thiefId, ownerJobId);
-        if (entry != null) {
-            RemoteJobs.cancelClaimed(entry.job); // false when our own abort ended it first: the usual case
-        }
-    }
-
-    private OutstandingJob takeOutstanding(final int thiefId, final long ownerJobId) {
         activity = true;
-        final OutstandingJob entry = outstanding.get(ownerJobId);
-        if (entry == null || entry.thiefId != thiefId) {
-            lateResults++; // late (after an abort) or duplicate: ignored
-            return null;
-        }
-        outstanding.remove(ownerJobId);
-        return entry;
+        given.onJobAborted(thiefId, ownerJobId);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -451,30 +262,12 @@ public final class RemoteStealing implements RemoteWorkListener {
     public void onStolenJob(final int victimId, final long requestId, final long ownerJobId, final String jobTypeName,
         final DirectBuffer buffer, final int stampOffset, final int stampLength, final int argumentsOffset,
         final int argumentsLength) {
-        final JobType type = jobTypes.get(jobTypeName);
-        Job job = null;
-        Stamp stamp = null;
-        String problem = null;
-        if (type == null) {
-            unknownJobTypes++;
-            problem = "job type `" + jobTypeName + "` is unknown on node " + peers.selfId() +
-                ": every node needs the same application classes (its generated *Jobs provider) on its class path";
-        } else {
-            try {
-                reader.wrap(buffer, stampOffset, stampLength);
-                stamp = Stamp.decode(reader);
-                reader.wrap(buffer, argumentsOffset, argumentsLength);
-                job = type.decode(reader);
-            } catch (final RuntimeException e) {
-                problem = "job `" + jobTypeName + "` from node " + victimId + " could not be decoded on node " +
-                    peers.selfId() + ": " + e.getMessage();
-            }
-        }
+        final String problem = foreign.decode(victimId, jobTypeName, buffer, stampOffset, stampLength, argumentsOffset,
+            argumentsLength);
         if (problem != null) {
             // Counted as a failed steal; the owner gets the failure instead of waiting forever.
             onStealFailed(victimId, requestId);
-            LOG.log(System.Logger.Level.ERROR, problem);
-            proxy.sendFailure(victimId, ownerJobId, DivvyException.class.getName(), problem, "");
+            foreign.rejectUndecodable(proxy, victimId, ownerJobId, problem);
             return;
         }
         activity = true;
@@ -487,28 +280,13 @@ public final class RemoteStealing implements RemoteWorkListener {
         } else {
             wideAreaSteals++;
         }
-        final ForeignJob foreign = new ForeignJob(this, job, victimId, ownerJobId);
-        RemoteJobs.adopt(job, stamp, foreign);
-        Long2ObjectHashMap<ForeignJob> byId = foreignByOwner.get(victimId);
-        if (byId == null) {
-            byId = new Long2ObjectHashMap<>();
-            foreignByOwner.put(victimId, byId);
-        }
-        byId.put(ownerJobId, foreign);
-        if (lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE) {
-            RemoteJobs.requestCancel(job); // the computation is over: report it aborted
-        }
-        scheduler.submitRemote(job);
+        foreign.adopt(victimId, ownerJobId, lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
     }
 
     @Override
     public void onAbort(final int senderId, final long ownerJobId) {
-        final Long2ObjectHashMap<ForeignJob> byId = foreignByOwner.get(senderId);
-        final ForeignJob foreign = byId == null ? null : byId.get(ownerJobId);
         activity = true;
-        if (foreign != null) {
-            RemoteJobs.requestCancel(foreign.job); // it stops at its next spawn or sync, then reports ABORTED
-        }
+        foreign.onAbort(senderId, ownerJobId);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -535,50 +313,21 @@ public final class RemoteStealing implements RemoteWorkListener {
             return;
         }
         strategy.onVictimLost(member.id(), nowNs);
-        failJobsHeldBy(member);
-        cancelJobsOwnedBy(member.id());
-    }
-
-    /** Jobs stolen from this node by a member that died or left have no result: fail them (no recovery yet). */
-    private void failJobsHeldBy(final Member member) {
-        final List<OutstandingJob> lost = new ArrayList<>();
-        for (final OutstandingJob entry : outstanding.values()) {
-            if (entry.thiefId == member.id()) {
-                lost.add(entry);
-            }
-        }
-        for (final OutstandingJob entry : lost) {
-            outstanding.remove(entry.ownerJobId);
-            final String how = member.state() == org.divvy.membership.MemberState.LEFT ? "left" : "died";
-            final NodeFailedException failure = new NodeFailedException("node " + member.id() + " (site " + member.site() +
-                ", " + member.endpoint() + ") " + how + " while running job " + entry.job.stamp() + " (`" +
-                RemoteJobs.displayName(entry.job) + "`) stolen from this node; recovering lost work arrives with fault tolerance",
-                member.id());
-            RemoteJobs.completeClaimed(entry.job, failure);
-        }
-    }
-
-    /** Jobs this node runs for a member that died or left are orphans: cancel them. */
-    private void cancelJobsOwnedBy(final int ownerId) {
-        final Long2ObjectHashMap<ForeignJob> byId = foreignByOwner.get(ownerId);
-        if (byId != null) {
-            for (final ForeignJob foreign : byId.values()) {
-                RemoteJobs.requestCancel(foreign.job);
-            }
-        }
+        given.failJobsHeldBy(member);
+        foreign.cancelJobsOwnedBy(member.id());
     }
 
     @Override
     public void onRegistryLost(final String message) {
         lifecycle.onLost(message);
-        cancelAllForeign();
+        foreign.cancelAll();
     }
 
     @Override
     public void onTerminate(final int senderId, final int exitCode) {
         activity = true;
         lifecycle.onTerminated(exitCode);
-        cancelAllForeign();
+        foreign.cancelAll();
     }
 
     /**
@@ -599,12 +348,6 @@ public final class RemoteStealing implements RemoteWorkListener {
         }
         LOG.log(System.Logger.Level.DEBUG, () -> count + " " + MessageType.name(messageType) + " message(s) to node " + peerId +
             " not delivered");
-    }
-
-    static String stackTrace(final Throwable t) {
-        final StringWriter out = new StringWriter();
-        t.printStackTrace(new PrintWriter(out));
-        return out.toString();
     }
 
     /** For messages: a duration in seconds or milliseconds. */
