@@ -44,6 +44,14 @@ public final class DivvyNode implements AutoCloseable {
     private volatile boolean master;
     private boolean closed;
 
+    /**
+     * Closes a networked node when the JVM exits without {@link #close()} (Ctrl-C, SIGTERM): the node
+     * leaves the others gracefully and its embedded driver deletes its Aeron directory, which would
+     * otherwise stay in /dev/shm (tens of MiB each). Null for a single node, which holds nothing outside
+     * the JVM.
+     */
+    private final Thread closeOnExit;
+
     private DivvyNode(final NodeConfig config, final Scheduler scheduler, final RemoteStealing stealing,
         final NetworkService network, final int nodeId, final String endpoint) {
         this.config = config;
@@ -52,6 +60,12 @@ public final class DivvyNode implements AutoCloseable {
         this.network = network;
         this.nodeId = nodeId;
         this.endpoint = endpoint;
+        if (network != null) {
+            closeOnExit = new Thread(this::close, "divvy-close-on-exit-" + nodeId);
+            Runtime.getRuntime().addShutdownHook(closeOnExit);
+        } else {
+            closeOnExit = null;
+        }
     }
 
     /**
@@ -188,6 +202,13 @@ public final class DivvyNode implements AutoCloseable {
             return;
         }
         closed = true;
+        if (closeOnExit != null && Thread.currentThread() != closeOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(closeOnExit);
+            } catch (final IllegalStateException exiting) {
+                // the JVM is exiting: the hook is about to run and will find the node closed
+            }
+        }
         if (stealing != null) {
             if (master && stealing.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
                 terminate(0);
