@@ -4,11 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
-import org.divvy.agent.NetworkService;
+import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.node.NetworkNode;
 import org.divvy.scheduling.Scheduler;
-import org.divvy.stealing.JobTypeRegistry;
-import org.divvy.stealing.NodeLifecycle;
-import org.divvy.stealing.RemoteStealing;
 
 /**
  * A running Divvy node: its worker threads and, when {@link NodeConfig#network()} is set, its network
@@ -37,8 +35,8 @@ public final class DivvyNode implements AutoCloseable {
 
     private final NodeConfig config;
     private final Scheduler scheduler;
-    private final RemoteStealing stealing;
-    private final NetworkService network;
+    /** The network half, or null for a single node. */
+    private final NetworkNode network;
     private final int nodeId;
     private final String endpoint;
     private volatile boolean master;
@@ -52,11 +50,10 @@ public final class DivvyNode implements AutoCloseable {
      */
     private final Thread closeOnExit;
 
-    private DivvyNode(final NodeConfig config, final Scheduler scheduler, final RemoteStealing stealing,
-        final NetworkService network, final int nodeId, final String endpoint) {
+    private DivvyNode(final NodeConfig config, final Scheduler scheduler, final NetworkNode network, final int nodeId,
+        final String endpoint) {
         this.config = config;
         this.scheduler = scheduler;
-        this.stealing = stealing;
         this.network = network;
         this.nodeId = nodeId;
         this.endpoint = endpoint;
@@ -80,23 +77,21 @@ public final class DivvyNode implements AutoCloseable {
         scheduler.start();
         final NetworkConfig net = config.network();
         if (net == null) {
-            return new DivvyNode(config, scheduler, null, null, 0, null);
+            return new DivvyNode(config, scheduler, null, 0, null);
         }
-        NetworkService service = null;
+        NetworkNode network = null;
         try {
-            final RemoteStealing stealing = new RemoteStealing(scheduler, JobTypeRegistry.load(null), net.site(),
-                net.stealPolicy(), System.nanoTime() ^ ((long)name.hashCode() << 32),
-                TimeUnit.MILLISECONDS.toNanos(net.deepIdleStealBackoffMs()));
-            service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
-                NetworkService.DEFAULT_COMMAND_RING_BYTES, stealing, DivvyNode::onNetworkError,
-                TimeUnit.MILLISECONDS.toNanos(net.deepIdleAfterMs()), net.effectiveDeepIdleParkNs());
-            stealing.attach(service);
-            final int id = stealing.lifecycle().awaitJoined(
+            network = NetworkNode.builder(net, scheduler)
+                .seed(System.nanoTime() ^ ((long)name.hashCode() << 32))
+                .errorHandler(DivvyNode::onNetworkError)
+                .build();
+            network.start();
+            final int id = network.lifecycle().awaitJoined(
                 TimeUnit.MILLISECONDS.toNanos(net.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
-            return new DivvyNode(config, scheduler, stealing, service, id, service.agent().endpoint());
+            return new DivvyNode(config, scheduler, network, id, network.endpoint());
         } catch (final RuntimeException e) {
-            if (service != null) {
-                service.close();
+            if (network != null) {
+                network.close();
             }
             scheduler.close();
             if (e instanceof DivvyException) {
@@ -119,16 +114,14 @@ public final class DivvyNode implements AutoCloseable {
      * calling this becomes the master: closing it terminates the computation on every node.
      */
     public <T> RunResult<T> run(final RootTask<T> task) {
-        if (stealing == null) {
+        if (network == null) {
             return scheduler.run(task);
         }
         master = true;
-        final NetworkStatistics before = stealing.statistics();
-        // deep-idle peers would notice the new work only after their idle park and steal pause: wake them
-        stealing.requestRunStartedBroadcast();
-        network.wakeAgent();
+        final NetworkStatistics before = network.statistics();
+        network.announceRun();
         final RunResult<T> result = scheduler.run(task);
-        final NetworkStatistics during = stealing.statistics().minus(before);
+        final NetworkStatistics during = network.statistics().minus(before);
         return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
     }
 
@@ -147,13 +140,13 @@ public final class DivvyNode implements AutoCloseable {
 
     /** Blocks until {@code count} nodes (this one included) are alive; {@link DivvyException} on timeout. */
     public void awaitMembers(final int count, final Duration timeout) {
-        if (stealing == null) {
+        if (network == null) {
             if (count > 1) {
                 throw new DivvyException("only 1 of " + count + " nodes: this node has no network (NodeConfig.network)");
             }
             return;
         }
-        stealing.lifecycle().awaitMembers(count, timeout);
+        network.lifecycle().awaitMembers(count, timeout);
     }
 
     /**
@@ -161,20 +154,20 @@ public final class DivvyNode implements AutoCloseable {
      * {@link DivvyException} if the registry is lost first.
      */
     public int awaitTermination() {
-        if (stealing == null) {
+        if (network == null) {
             throw new DivvyException("awaitTermination() on a single node: only networked nodes wait for a master");
         }
-        return stealing.lifecycle().awaitTermination();
+        return network.lifecycle().awaitTermination();
     }
 
     /** Tells every node the computation is over with {@code exitCode} (waits briefly until the message left). */
     public void terminate(final int exitCode) {
-        if (stealing == null) {
+        if (network == null) {
             return;
         }
-        final NodeLifecycle lifecycle = stealing.lifecycle();
+        final NodeLifecycle lifecycle = network.lifecycle();
         lifecycle.requestTerminate(exitCode);
-        stealing.stopStealing();
+        network.stopStealing();
         if (!lifecycle.awaitTerminateFlushed(TERMINATE_FLUSH_TIMEOUT_NS)) {
             LOG.log(System.Logger.Level.WARNING, "TERMINATE was not sent within " +
                 TimeUnit.NANOSECONDS.toMillis(TERMINATE_FLUSH_TIMEOUT_NS) + " ms");
@@ -183,7 +176,7 @@ public final class DivvyNode implements AutoCloseable {
 
     /** The node's network counters since it started, or null for a single node. */
     public NetworkStatistics networkStatistics() {
-        return stealing == null ? null : stealing.statistics();
+        return network == null ? null : network.statistics();
     }
 
     /** The configuration this node runs with. */
@@ -209,34 +202,24 @@ public final class DivvyNode implements AutoCloseable {
                 // the JVM is exiting: the hook is about to run and will find the node closed
             }
         }
-        if (stealing != null) {
-            if (master && stealing.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+        if (network != null) {
+            if (master && network.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
                 terminate(0);
             }
-            stealing.stopStealing();
-            try {
-                network.close(); // LEAVE; owners of jobs still running here see this node leave
-            } finally {
-                // their results can no longer be sent: stop them, so the workers can stop
-                stealing.cancelForeignJobsAfterAgentStopped();
-            }
+            // LEAVE (owners of jobs still running here see this node leave), then the jobs run for them stop
+            network.close();
         }
         scheduler.close();
     }
 
-    /** Tests: this node's bridge to the network (its counters), or null for a single node. */
-    RemoteStealing stealingForTest() {
-        return stealing;
-    }
-
-    /** Tests: this node's network service, or null for a single node. */
-    NetworkService networkForTest() {
+    /** Tests: this node's network half, or null for a single node. */
+    NetworkNode networkForTest() {
         return network;
     }
 
     /** Tests: the Aeron directory of this node's driver (its own embedded one unless configured). */
     String aeronDirectoryForTest() {
-        return network.agent().aeronDirectoryName();
+        return network.aeronDirectoryName();
     }
 
     /**
@@ -245,8 +228,6 @@ public final class DivvyNode implements AutoCloseable {
      * workers, as a real crash would have ended them.
      */
     void crashForTest() {
-        stealing.stopStealing();
         network.crash();
-        stealing.cancelForeignJobsAfterAgentStopped();
     }
 }

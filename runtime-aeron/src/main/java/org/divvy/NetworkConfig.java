@@ -5,9 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-import org.divvy.agent.NetworkService;
 import org.divvy.membership.MembershipSettings;
-import org.divvy.stealing.RemoteStealing;
 import org.divvy.transport.TransportSettings;
 
 /**
@@ -80,7 +78,7 @@ public final class NetworkConfig {
      * away, only failed steals and heartbeats. In deep idle the network agent parks longer and failed
      * steals back off further, so an idle node costs well under 1% of a core; any work ends it at once.
      */
-    public static final long DEFAULT_DEEP_IDLE_AFTER_MS = TimeUnit.NANOSECONDS.toMillis(NetworkService.DEFAULT_DEEP_IDLE_AFTER_NS);
+    public static final long DEFAULT_DEEP_IDLE_AFTER_MS = 1000;
     /** Property for {@link Builder#deepIdleAfterMs(long)}. */
     public static final String DEEP_IDLE_AFTER_MS_PROPERTY = "divvy.net.deepIdleAfterMs";
 
@@ -88,7 +86,7 @@ public final class NetworkConfig {
      * Default park of the network agent per idle cycle in deep idle (100 ms): how late a deep-idle node
      * answers a frame at most (awake: 1 ms).
      */
-    public static final long DEFAULT_DEEP_IDLE_PARK_MS = TimeUnit.NANOSECONDS.toMillis(NetworkService.DEFAULT_DEEP_IDLE_PARK_NS);
+    public static final long DEFAULT_DEEP_IDLE_PARK_MS = 100;
     /** Property for {@link Builder#deepIdleParkMs(long)}. */
     public static final String DEEP_IDLE_PARK_MS_PROPERTY = "divvy.net.deepIdleParkMs";
 
@@ -96,9 +94,14 @@ public final class NetworkConfig {
      * Default longest pause between failed steals in deep idle (200 ms; awake: 20 ms): how long a
      * deep-idle node may take to notice that a run started on a peer.
      */
-    public static final long DEFAULT_DEEP_IDLE_STEAL_BACKOFF_MS = RemoteStealing.DEFAULT_DEEP_IDLE_BACKOFF_MAX_MS;
+    public static final long DEFAULT_DEEP_IDLE_STEAL_BACKOFF_MS = 200;
     /** Property for {@link Builder#deepIdleStealBackoffMs(long)}. */
     public static final String DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY = "divvy.steal.deepIdleBackoffMs";
+
+    /** The network agent's longest park between duty cycles while awake (1 ms): how late a steal request is answered at most. */
+    public static final long AWAKE_MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The longest pause between failed steals while awake (20 ms): a node that ran dry notices new work within it. */
+    public static final long STEAL_BACKOFF_MAX_MS = 20;
 
     /** Every property this class reads; any of them set turns networking on in {@link NodeConfig#fromProperties}. */
     static final String[] PROPERTIES = {
@@ -286,7 +289,7 @@ public final class NetworkConfig {
      * since parking longer would make heartbeats late; and at least the 1 ms park while awake.
      */
     public long effectiveDeepIdleParkNs() {
-        return Math.max(NetworkService.DEFAULT_MAX_PARK_NS,
+        return Math.max(AWAKE_MAX_PARK_NS,
             TimeUnit.MILLISECONDS.toNanos(Math.min(deepIdleParkMs, heartbeatIntervalMs)));
     }
 
@@ -459,8 +462,8 @@ public final class NetworkConfig {
             check(joinTimeoutMs >= 1, "joinTimeoutMs=" + joinTimeoutMs + ", must be >= 1");
             check(deepIdleAfterMs >= 1, "deepIdleAfterMs=" + deepIdleAfterMs + ", must be >= 1");
             check(deepIdleParkMs >= 1, "deepIdleParkMs=" + deepIdleParkMs + ", must be >= 1");
-            check(deepIdleStealBackoffMs >= RemoteStealing.BACKOFF_MAX_MS, "deepIdleStealBackoffMs=" + deepIdleStealBackoffMs +
-                ", must be >= " + RemoteStealing.BACKOFF_MAX_MS + " (the steal backoff cap while awake)");
+            check(deepIdleStealBackoffMs >= STEAL_BACKOFF_MAX_MS, "deepIdleStealBackoffMs=" + deepIdleStealBackoffMs +
+                ", must be >= " + STEAL_BACKOFF_MAX_MS + " (the steal backoff cap while awake)");
             final NetworkConfig config = new NetworkConfig(this);
             config.transportSettings(); // validates host, port, term length
             config.membershipSettings(); // validates site and join address

@@ -1,7 +1,5 @@
 package org.divvy;
 
-import org.divvy.protocol.MessageType;
-
 /**
  * An immutable snapshot of one node's network counters: remote steals it made (inside its site and
  * wide-area), jobs it gave to and ran for peers, and messages and bytes it sent per message type.
@@ -16,6 +14,7 @@ public final class NetworkStatistics {
     private final long remoteJobsRun;
     private final long[] messagesSent;
     private final long[] bytesSent;
+    private final String[] typeNames;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -24,12 +23,13 @@ public final class NetworkStatistics {
      * @param wideAreaSteals        of those, replies that carried a job
      * @param jobsGiven             jobs this node gave to remote thieves
      * @param remoteJobsRun         jobs stolen from peers that ended here
-     * @param messagesSent          messages sent, indexed by {@link MessageType} code
-     * @param bytesSent             bytes sent, indexed by {@link MessageType} code
+     * @param messagesSent          messages sent, indexed by message type code
+     * @param bytesSent             bytes sent, indexed by message type code
+     * @param typeNames             the name of each message type code (null where none is registered)
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
-        final long[] bytesSent) {
+        final long[] bytesSent, final String[] typeNames) {
         this.siteStealAttempts = siteStealAttempts;
         this.siteSteals = siteSteals;
         this.wideAreaStealAttempts = wideAreaStealAttempts;
@@ -38,6 +38,7 @@ public final class NetworkStatistics {
         this.remoteJobsRun = remoteJobsRun;
         this.messagesSent = messagesSent.clone();
         this.bytesSent = bytesSent.clone();
+        this.typeNames = typeNames.clone();
     }
 
     public long siteStealAttempts() {
@@ -69,7 +70,7 @@ public final class NetworkStatistics {
         return remoteJobsRun;
     }
 
-    /** Messages of {@code type} (a {@link MessageType} code) sent. */
+    /** Messages of {@code type} (a message type code, such as {@code StealRequestFlyweight.TYPE}) sent. */
     public long messagesSent(final int type) {
         return type >= 0 && type < messagesSent.length ? messagesSent[type] : 0;
     }
@@ -77,6 +78,12 @@ public final class NetworkStatistics {
     /** Bytes of messages of {@code type} sent. */
     public long bytesSent(final int type) {
         return type >= 0 && type < bytesSent.length ? bytesSent[type] : 0;
+    }
+
+    /** The name of message type {@code type}, or {@code "type N"}. */
+    public String typeName(final int type) {
+        final String name = type >= 0 && type < typeNames.length ? typeNames[type] : null;
+        return name != null ? name : "type " + type;
     }
 
     /** These counters minus an earlier snapshot of the same node. */
@@ -89,7 +96,7 @@ public final class NetworkStatistics {
         }
         return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
-            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes);
+            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames);
     }
 
     /** A compact table: remote steals, then messages and bytes sent per type that was used. */
@@ -101,7 +108,7 @@ public final class NetworkStatistics {
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
         for (int type = 1; type < messagesSent.length; type++) {
             if (messagesSent[type] != 0) {
-                sb.append(String.format("  %-14s %10d %12d%n", MessageType.name(type), messagesSent[type], bytesSent[type]));
+                sb.append(String.format("  %-14s %10d %12d%n", typeName(type), messagesSent[type], bytesSent[type]));
             }
         }
         return sb.toString();

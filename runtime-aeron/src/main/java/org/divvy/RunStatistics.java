@@ -98,12 +98,12 @@ public final class RunStatistics {
         return network == null ? 0 : network.wideAreaSteals();
     }
 
-    /** Messages of a {@link org.divvy.protocol.MessageType} sent by this node during the run. */
+    /** Messages of a message type (by code) sent by this node during the run. */
     public long messagesSent(final int messageType) {
         return network == null ? 0 : network.messagesSent(messageType);
     }
 
-    /** Bytes of messages of a {@link org.divvy.protocol.MessageType} sent by this node during the run. */
+    /** Bytes of messages of a message type (by code) sent by this node during the run. */
     public long bytesSent(final int messageType) {
         return network == null ? 0 : network.bytesSent(messageType);
     }

@@ -15,7 +15,7 @@ public final class DeepIdle {
     private long lastActivityNs;
     private boolean started;
     private boolean deep;
-    private long entries;
+    private volatile long entries;
 
     /** @param enterAfterNs time without activity before deep idle starts; >= 1. */
     public DeepIdle(final long enterAfterNs) {

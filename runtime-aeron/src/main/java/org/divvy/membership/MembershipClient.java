@@ -1,97 +1,71 @@
 package org.divvy.membership;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.JoinFlyweight;
-import org.divvy.protocol.MemberListFlyweight;
-import org.divvy.protocol.MessageType;
 
 /**
  * A node's side of membership: JOIN through the bootstrap endpoint, retried until the join timeout;
- * heartbeats to the registry; the member list as the registry last sent it; and the cut rule of thesis
- * §3.1: {@link #isCut(int)} is true for every sender that is not an alive member, so the agent drops its
- * frames.
+ * heartbeats to the registry; the member list as the registry last sent it, applied to {@link Members};
+ * and a graceful LEAVE when asked. A node that stops hearing the registry for the heartbeat timeout
+ * reports it once and stops heartbeating; so does a node that finds itself dead in a list.
  *
- * <p>A node that stops hearing the registry for the heartbeat timeout reports it once and stops
- * heartbeating; so does a node that finds itself dead in a list.
- *
- * <p>Owned by the network agent thread.
+ * <p>Its {@link #doWork} is a housekeeping duty: joins and heartbeats keep the node in the run but are no
+ * work of the computation. Owned by the network agent thread, except {@link #requestLeave()}.
  */
-public final class MembershipClient {
+public final class MembershipClient implements Duty {
     /** Where a node is in its membership life. */
     public enum Phase { NOT_STARTED, JOINING, JOINED, JOIN_FAILED, REGISTRY_LOST, LEFT }
 
     private final MembershipSettings settings;
     private final String registryEndpoint;
     private final String selfEndpoint;
-    private final Outbox outbox;
-    private final MembershipListener listener;
-    private final Int2ObjectHashMap<Member> memberById = new Int2ObjectHashMap<>();
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[4096]);
+    private final Members members;
+    private final FrameSender sender;
+    private final MembershipListener[] listeners;
     private final JoinFlyweight join = new JoinFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final MemberListFlyweight.MemberConsumer memberApplier = this::applyMember;
 
     private Phase phase = Phase.NOT_STARTED;
-    private int selfId = HeaderFlyweight.UNASSIGNED_ID;
-    private int epoch = -1;
     private long joinDeadlineNs;
     private long nextJoinNs;
     private long nextHeartbeatNs;
     private long registryHeardNs;
+    private int changesApplied;
+    /** Set by any thread; the agent thread sends the LEAVE in its next cycle. */
+    private volatile boolean leaveRequested;
+    private volatile boolean left;
 
     /**
      * @param selfEndpoint where this node is reached; also the registry's endpoint when the settings name
      *                     no join endpoint (this node hosts the registry).
+     * @param listeners    told of joins, member changes and a lost registry, in this order.
      */
-    public MembershipClient(
-        final MembershipSettings settings, final String selfEndpoint, final Outbox outbox, final MembershipListener listener) {
+    public MembershipClient(final MembershipSettings settings, final String selfEndpoint, final Members members,
+        final FrameSender sender, final List<? extends MembershipListener> listeners) {
         this.settings = settings;
         this.selfEndpoint = selfEndpoint;
         this.registryEndpoint = settings.joinEndpoint() == null ? selfEndpoint : settings.joinEndpoint();
-        this.outbox = outbox;
-        this.listener = listener;
+        this.members = members;
+        this.sender = sender;
+        this.listeners = listeners.toArray(new MembershipListener[0]);
     }
 
     public Phase phase() {
         return phase;
     }
 
-    /** This node's id, or {@link HeaderFlyweight#UNASSIGNED_ID} before it joined. */
-    public int selfId() {
-        return selfId;
-    }
-
-    /** The epoch of the last list applied; -1 before the first. */
-    public int epoch() {
-        return epoch;
+    public Members members() {
+        return members;
     }
 
     public String registryEndpoint() {
         return registryEndpoint;
-    }
-
-    /** The member with {@code id}, or null. */
-    public Member member(final int id) {
-        return memberById.get(id);
-    }
-
-    /** A copy of the known members, ordered by id. */
-    public List<Member> members() {
-        final List<Member> copy = new ArrayList<>(memberById.values());
-        copy.sort((a, b) -> Integer.compare(a.id(), b.id()));
-        return copy;
-    }
-
-    /** Whether frames from {@code senderId} must be dropped: it is not an alive member. */
-    public boolean isCut(final int senderId) {
-        final Member member = memberById.get(senderId);
-        return member == null || !member.isAlive();
     }
 
     /** Starts joining at {@code nowNs}. */
@@ -101,22 +75,47 @@ public final class MembershipClient {
         nextJoinNs = nowNs;
     }
 
-    /** Sends JOINs or heartbeats when due and checks the deadlines; returns the work done. */
-    public int onTick(final long nowNs) {
+    /** Asks to leave gracefully (any thread): the LEAVE goes out in the agent's next cycle. */
+    public void requestLeave() {
+        leaveRequested = true;
+    }
+
+    /** Whether this node's LEAVE was handed to the transport (or it never joined); any thread. */
+    public boolean hasLeft() {
+        return left;
+    }
+
+    @Override
+    public boolean isHousekeeping() {
+        return true;
+    }
+
+    /** Sends JOINs, heartbeats or the LEAVE when due and checks the deadlines; returns the work done. */
+    @Override
+    public int doWork(final long nowNs) {
+        if (leaveRequested && phase != Phase.LEFT) {
+            leave();
+            return 1;
+        }
         switch (phase) {
             case JOINING:
                 if (nowNs - joinDeadlineNs >= 0) {
                     phase = Phase.JOIN_FAILED;
-                    listener.onJoinFailed("no registry answered at " + registryEndpoint + " within " +
-                        formatSeconds(settings.joinTimeoutNs()) + ": check --join and that the first node is running");
+                    final String message = "no registry answered at " + registryEndpoint + " within " +
+                        formatSeconds(settings.joinTimeoutNs()) + ": check --join and that the first node is running";
+                    for (final MembershipListener listener : listeners) {
+                        listener.onJoinFailed(message);
+                    }
                     return 1;
                 }
                 if (nowNs - nextJoinNs >= 0) {
                     nextJoinNs = nowNs + settings.joinRetryIntervalNs();
-                    join.wrap(sendBuffer, 0, sendBuffer.capacity());
-                    join.headerDefaults(MessageType.JOIN);
+                    final MutableDirectBuffer frame = sender.frameBuffer(JoinFlyweight.HEADER_LENGTH +
+                        JoinFlyweight.MIN_BODY_LENGTH + 3L * (settings.site().length() + selfEndpoint.length()));
+                    join.wrap(frame, 0, frame.capacity());
+                    join.headerDefaults(JoinFlyweight.TYPE);
                     join.siteAndEndpoint(settings.site(), selfEndpoint);
-                    outbox.send(registryEndpoint, sendBuffer, 0, join.frameLength());
+                    sender.sendToEndpoint(registryEndpoint, join.frameLength());
                     return 1;
                 }
                 return 0;
@@ -128,7 +127,7 @@ public final class MembershipClient {
                 }
                 if (nowNs - nextHeartbeatNs >= 0) {
                     nextHeartbeatNs = nowNs + settings.heartbeatIntervalNs();
-                    sendHeaderOnly(MessageType.HEARTBEAT);
+                    sendHeaderOnly(MembershipMessages.HEARTBEAT);
                     return 1;
                 }
                 return 0;
@@ -137,37 +136,45 @@ public final class MembershipClient {
         }
     }
 
-    /** A MEMBER_LIST from the registry: the JOIN_ACK when it carries an assigned id while joining. */
-    public void onMemberList(final MemberListFlyweight list, final long nowNs) {
+    /**
+     * A MEMBER_LIST from the registry (the JOIN_ACK when it carries an assigned id while joining).
+     *
+     * @return how many members changed (work for the computation: a joiner may be the start of a run).
+     */
+    int onMemberList(final MemberListFlyweight list, final long nowNs) {
         registryHeardNs = nowNs;
         if (phase == Phase.JOINING && list.assignedId() >= 0) {
-            selfId = list.assignedId();
+            members.selfId(list.assignedId());
             phase = Phase.JOINED;
             nextHeartbeatNs = nowNs;
-            listener.onJoined(selfId);
+            for (final MembershipListener listener : listeners) {
+                listener.onJoined(members.selfId());
+            }
         }
-        if (phase != Phase.JOINED || list.epoch() <= epoch) {
-            return;
+        if (phase != Phase.JOINED || list.epoch() <= members.epoch()) {
+            return 0;
         }
-        epoch = list.epoch();
+        members.epoch(list.epoch());
+        changesApplied = 0;
         list.forEachMember(memberApplier);
-        final Member self = memberById.get(selfId);
+        final Member self = members.member(members.selfId());
         if (self != null && !self.isAlive()) {
-            registryLost("the registry declared this node " + self.state() + " at epoch " + epoch);
+            registryLost("the registry declared this node " + self.state() + " at epoch " + members.epoch());
         }
+        return changesApplied;
     }
 
     /** A heartbeat from the registry. */
-    public void onRegistryHeartbeat(final long nowNs) {
+    void onRegistryHeartbeat(final long nowNs) {
         registryHeardNs = nowNs;
     }
 
-    /** Leaves gracefully: tells the registry and stops heartbeating. */
-    public void leave() {
+    private void leave() {
         if (phase == Phase.JOINED) {
-            sendHeaderOnly(MessageType.LEAVE);
+            sendHeaderOnly(MembershipMessages.LEAVE);
         }
         phase = Phase.LEFT;
+        left = true;
     }
 
     private void applyMember(final int id, final int stateCode, final String site, final String endpoint) {
@@ -175,30 +182,34 @@ public final class MembershipClient {
         if (state == null) {
             return;
         }
-        final Member known = memberById.get(id);
-        if (known != null && known.state() == state) {
+        final Member member = new Member(id, site, endpoint, state);
+        if (!members.update(member)) {
             return;
         }
-        final Member member = new Member(id, site, endpoint, state);
-        memberById.put(id, member);
-        if (!member.isAlive() && id != selfId) {
-            outbox.cut(endpoint);
+        changesApplied++;
+        if (!member.isAlive() && id != members.selfId()) {
+            sender.cut(endpoint);
         }
-        listener.onMemberChanged(member);
+        for (final MembershipListener listener : listeners) {
+            listener.onMemberChanged(member);
+        }
     }
 
     private void registryLost(final String message) {
         phase = Phase.REGISTRY_LOST;
-        listener.onRegistryLost(message);
+        for (final MembershipListener listener : listeners) {
+            listener.onRegistryLost(message);
+        }
     }
 
     private void sendHeaderOnly(final int type) {
-        header.wrap(sendBuffer, 0, HeaderFlyweight.HEADER_LENGTH);
-        header.headerDefaults(type).senderId(selfId).epoch(epoch);
-        outbox.send(registryEndpoint, sendBuffer, 0, HeaderFlyweight.HEADER_LENGTH);
+        final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
+        header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
+        header.headerDefaults(type).senderId(members.selfId()).epoch(members.epoch());
+        sender.sendToEndpoint(registryEndpoint, HeaderFlyweight.HEADER_LENGTH);
     }
 
-    private static String formatSeconds(final long ns) {
+    static String formatSeconds(final long ns) {
         final long ms = TimeUnit.NANOSECONDS.toMillis(ns);
         return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
     }

@@ -3,11 +3,10 @@ package org.divvy.membership;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.JoinFlyweight;
-import org.divvy.protocol.MemberListFlyweight;
-import org.divvy.protocol.MessageType;
 
 /**
  * The registry role (the Ibis Registry of the thesis, §2.2): assigns node ids in join order, keeps the
@@ -19,25 +18,25 @@ import org.divvy.protocol.MessageType;
  * frame from them is recognised and cut. A repeated JOIN from the same endpoint (the ack was lost) is
  * answered with the same id.
  *
- * <p>Owned by the agent thread that hosts it (a node's network agent, or a {@link StandaloneRegistry}).
+ * <p>Its {@link #doWork} (heartbeats, deaths) is a housekeeping duty. Owned by the agent thread that
+ * hosts it (a node's network agent, or a {@link StandaloneRegistry}).
  */
-public final class Registry {
+public final class Registry implements Duty {
     /** The sender id on the registry's frames; not a node id. */
     public static final int REGISTRY_ID = -2;
 
     private final MembershipSettings settings;
-    private final Outbox outbox;
+    private final FrameSender sender;
     private final FailureDetector detector;
     private final List<Member> members = new ArrayList<>();
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[64 * 1024]);
     private final MemberListFlyweight list = new MemberListFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private int epoch;
     private long nextHeartbeatNs;
 
-    public Registry(final MembershipSettings settings, final Outbox outbox) {
+    public Registry(final MembershipSettings settings, final FrameSender sender) {
         this.settings = settings;
-        this.outbox = outbox;
+        this.sender = sender;
         this.detector = new FailureDetector(settings.heartbeatTimeoutNs());
     }
 
@@ -83,16 +82,24 @@ public final class Registry {
         }
     }
 
+    @Override
+    public boolean isHousekeeping() {
+        return true;
+    }
+
     /** Sends heartbeats when due and declares silent members dead; returns the work done. */
-    public int onTick(final long nowNs) {
+    @Override
+    public int doWork(final long nowNs) {
         int work = detector.pollExpired(nowNs, id -> changeState(id, MemberState.DEAD));
         if (nowNs - nextHeartbeatNs >= 0) {
             nextHeartbeatNs = nowNs + settings.heartbeatIntervalNs();
-            header.wrap(sendBuffer, 0, HeaderFlyweight.HEADER_LENGTH);
-            header.headerDefaults(MessageType.HEARTBEAT).senderId(REGISTRY_ID).epoch(epoch);
             for (final Member member : members) {
                 if (member.isAlive()) {
-                    outbox.send(member.endpoint(), sendBuffer, 0, HeaderFlyweight.HEADER_LENGTH);
+                    // written again for each member: a send may reuse the frame buffer
+                    final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
+                    header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
+                    header.headerDefaults(MembershipMessages.HEARTBEAT).senderId(REGISTRY_ID).epoch(epoch);
+                    sender.sendToEndpoint(member.endpoint(), HeaderFlyweight.HEADER_LENGTH);
                     work++;
                 }
             }
@@ -109,7 +116,7 @@ public final class Registry {
         final Member member = members.get(id);
         members.set(id, member.withState(state));
         epoch++;
-        outbox.cut(member.endpoint());
+        sender.cut(member.endpoint());
         broadcastList(MemberListFlyweight.NO_ASSIGNED_ID);
     }
 
@@ -122,12 +129,17 @@ public final class Registry {
     }
 
     private void sendList(final String endpoint, final int assignedId) {
-        list.wrap(sendBuffer, 0, sendBuffer.capacity());
-        list.headerDefaults(MessageType.MEMBER_LIST).senderId(REGISTRY_ID).epoch(epoch);
+        long bound = MemberListFlyweight.MEMBERS_OFFSET;
+        for (final Member member : members) {
+            bound += MemberListFlyweight.MIN_MEMBER_LENGTH + 3L * (member.site().length() + member.endpoint().length());
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(bound);
+        list.wrap(frame, 0, frame.capacity());
+        list.headerDefaults(MemberListFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
         list.assignedId(assignedId);
         for (final Member member : members) {
             list.appendMember(member.id(), member.state().code(), member.site(), member.endpoint());
         }
-        outbox.send(endpoint, sendBuffer, 0, list.frameLength());
+        sender.sendToEndpoint(endpoint, list.frameLength());
     }
 }

@@ -3,34 +3,21 @@ package org.divvy.protocol;
 import org.agrona.DirectBuffer;
 
 /**
- * Checks a received frame before anything reads it: header length, version, frame length, type, the
- * type's minimum body length, then every variable-length field and count against the frame's end. A
- * frame that fails is counted in {@link FrameCounters} under its reason and must be dropped.
- * Nothing here throws on bad input, and a frame that passes can be read with its flyweight without any
- * further bounds check.
+ * Checks the header of a received frame before anything reads it: at least a header's bytes, the
+ * current version, and a frame length equal to the bytes received. A frame that fails is counted in
+ * {@link FrameCounters} under its reason and must be dropped. What a frame's type requires of its body
+ * is checked next, by the dispatcher, with the flyweight its mechanism registered for the type.
  *
- * <p>Owned by one thread (the network agent); allocates nothing per frame.
+ * <p>Owned by one thread (the network agent); allocates nothing and never throws on bad input.
  */
 public final class FrameValidator {
-    /** Returned by {@link #validate} for a frame to drop. */
-    public static final int INVALID = 0;
+    /** Returned by {@link #validateHeader} for a frame to drop. */
+    public static final int INVALID = -1;
 
     private final FrameCounters counters;
-    private final HeaderFlyweight[] bodies = new HeaderFlyweight[MessageType.MAX_TYPE + 1];
 
     public FrameValidator(final FrameCounters counters) {
         this.counters = counters;
-        bodies[MessageType.JOIN] = new JoinFlyweight();
-        bodies[MessageType.MEMBER_LIST] = new MemberListFlyweight();
-        bodies[MessageType.LEAVE] = new HeaderFlyweight();
-        bodies[MessageType.HEARTBEAT] = new HeaderFlyweight();
-        bodies[MessageType.STEAL_REQUEST] = new StealRequestFlyweight();
-        bodies[MessageType.STEAL_REPLY] = new StealReplyFlyweight();
-        bodies[MessageType.JOB_RESULT] = new JobResultFlyweight();
-        bodies[MessageType.ABORT] = new AbortFlyweight();
-        bodies[MessageType.TERMINATE] = new TerminateFlyweight();
-        bodies[MessageType.CHUNK] = new ChunkFlyweight();
-        bodies[MessageType.RUN_STARTED] = new HeaderFlyweight();
     }
 
     public FrameCounters counters() {
@@ -38,10 +25,10 @@ public final class FrameValidator {
     }
 
     /**
-     * @return the frame's {@link MessageType} if it is well formed, else {@link #INVALID} after
-     * counting the reason.
+     * @return the frame's type code (0 to 255, not yet known to be registered) if its header is well
+     * formed, else {@link #INVALID} after counting the reason.
      */
-    public int validate(final DirectBuffer buffer, final int offset, final int length) {
+    public int validateHeader(final DirectBuffer buffer, final int offset, final int length) {
         if (length < HeaderFlyweight.HEADER_LENGTH || offset < 0 || offset + length > buffer.capacity()) {
             FrameCounters.increment(counters.truncated);
             return INVALID;
@@ -60,21 +47,26 @@ public final class FrameValidator {
             FrameCounters.increment(counters.badLength);
             return INVALID;
         }
-        final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
-        if (!MessageType.isKnown(type)) {
-            FrameCounters.increment(counters.unknownType);
-            return INVALID;
-        }
-        if (length - HeaderFlyweight.HEADER_LENGTH < MessageType.minBodyLength(type)) {
+        return buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
+    }
+
+    /**
+     * Checks a body against what its type requires: at least {@code minBodyLength} bytes after the
+     * header, then the flyweight's own check of its variable-length fields ({@code body} is re-wrapped).
+     *
+     * @return whether the frame may be read with that flyweight.
+     */
+    public boolean validateBody(final HeaderFlyweight body, final int minBodyLength, final DirectBuffer buffer,
+        final int offset, final int length) {
+        if (length - HeaderFlyweight.HEADER_LENGTH < minBodyLength) {
             FrameCounters.increment(counters.truncated);
-            return INVALID;
+            return false;
         }
-        final HeaderFlyweight body = bodies[type];
         body.wrap(buffer, offset, length);
         if (!body.isBodyWellFormed(length)) {
             FrameCounters.increment(counters.malformed);
-            return INVALID;
+            return false;
         }
-        return type;
+        return true;
     }
 }

@@ -1,11 +1,13 @@
 /**
- * Divvy's wire protocol between nodes: one versioned {@link org.divvy.protocol.HeaderFlyweight header}
- * on every frame, one flyweight per message type, and the {@link org.divvy.protocol.FrameValidator}
- * that checks a received frame before any field of it is read.
+ * What every frame shares: the versioned {@link org.divvy.protocol.HeaderFlyweight header}, the
+ * {@link org.divvy.protocol.FrameValidator} that checks a received frame before any field of it is read,
+ * and the {@link org.divvy.protocol.FrameCounters} of dropped frames. Each message type's flyweight lives
+ * in the package of the mechanism that owns the message (membership, stealing, results, lifecycle; CHUNK in
+ * transport), with its type code as {@code TYPE}.
  *
- * <p>Flyweights hold no state of their own beyond the buffer they wrap: each is owned by one thread
- * (the network agent on the receive side, a worker's proxy or the agent on the send side) and re-wrapped
- * per frame, so encoding and decoding allocate nothing except for the strings a caller asks for.
- * {@link org.divvy.protocol.FrameCounters} are written by the agent thread only and may be read by any.
+ * <p>Flyweights hold no state beyond the buffer they wrap: each is owned by one thread (the network
+ * agent) and re-wrapped per frame, so encoding and decoding allocate nothing except the strings a caller
+ * asks for. {@link org.divvy.protocol.FrameCounters} are written by the agent thread only and may be read
+ * by any.
  */
 package org.divvy.protocol;

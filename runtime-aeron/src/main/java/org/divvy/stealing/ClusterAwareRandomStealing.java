@@ -2,6 +2,8 @@ package org.divvy.stealing;
 
 import java.util.Random;
 
+import org.divvy.membership.Members;
+
 /**
  * CRS (thesis §2.3): when out of work, first (if none is outstanding) one asynchronous wide-area
  * request to a node drawn uniformly among all nodes of all other sites; then synchronous requests to
@@ -15,7 +17,7 @@ final class ClusterAwareRandomStealing extends StealStrategy {
     }
 
     @Override
-    int onIdle(final long nowNs, final Peers peers, final StealSender sender) {
+    int onIdle(final long nowNs, final Members peers, final StealSender sender) {
         int sent = 0;
         if (peers.otherSitesCount() > 0 && wideArea.ready(nowNs)) {
             final int victim = peers.randomRemote(random);

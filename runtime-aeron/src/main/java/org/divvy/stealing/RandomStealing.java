@@ -2,6 +2,8 @@ package org.divvy.stealing;
 
 import java.util.Random;
 
+import org.divvy.membership.Members;
+
 /**
  * RS (thesis §2.3): the victim is uniform over every other alive member, whatever its site, and one
  * synchronous request is outstanding at a time. A request to another site is flagged wide-area only
@@ -14,7 +16,7 @@ final class RandomStealing extends StealStrategy {
     }
 
     @Override
-    int onIdle(final long nowNs, final Peers peers, final StealSender sender) {
+    int onIdle(final long nowNs, final Members peers, final StealSender sender) {
         if (peers.othersCount() == 0 || !sync.ready(nowNs)) {
             return 0;
         }

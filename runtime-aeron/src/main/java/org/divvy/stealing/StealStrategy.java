@@ -3,10 +3,11 @@ package org.divvy.stealing;
 import java.util.Random;
 
 import org.divvy.StealPolicy;
+import org.divvy.membership.Members;
 
 /**
  * A steal policy as a pure object: which peers an out-of-work node asks, how many requests may be
- * outstanding, and how long it pauses after failures. No I/O and no clock of its own: the bridge
+ * outstanding, and how long it pauses after failures. No I/O and no clock of its own: the thief
  * calls {@link #onIdle} from the agent's duty cycle while the node has no work, passes replies to
  * {@link #onReply}, and tells it about lost victims and the time. Owned by one thread.
  *
@@ -14,7 +15,7 @@ import org.divvy.StealPolicy;
  * one request occupies, and the wide-area one (CRS only: asynchronous, never cancelled, at most one
  * outstanding). Each slot has its own {@link StealBackoff}.
  */
-abstract class StealStrategy {
+public abstract class StealStrategy {
     /** First pause after a failed steal (1 ms): about one round trip plus the agents' wake-ups on a LAN. */
     static final long DEFAULT_BACKOFF_MIN_NS = 1_000_000L;
     /**
@@ -56,7 +57,7 @@ abstract class StealStrategy {
     }
 
     /** The strategy for {@code policy} with the default timings but the deep idle cap. */
-    static StealStrategy of(final StealPolicy policy, final Random random, final long deepBackoffMaxNs) {
+    public static StealStrategy of(final StealPolicy policy, final Random random, final long deepBackoffMaxNs) {
         return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, deepBackoffMaxNs, DEFAULT_REQUEST_TIMEOUT_NS);
     }
 
@@ -110,7 +111,7 @@ abstract class StealStrategy {
      * The node is out of work at {@code nowNs}: sends the requests the policy allows now through
      * {@code sender}; returns how many were sent.
      */
-    abstract int onIdle(long nowNs, Peers peers, StealSender sender);
+    abstract int onIdle(long nowNs, Members peers, StealSender sender);
 
     /** A reply to {@code requestId} arrived; returns what the request was ({@link RequestKind#LATE} if none is outstanding). */
     final RequestKind onReply(final long requestId, final boolean gotJob, final long nowNs) {

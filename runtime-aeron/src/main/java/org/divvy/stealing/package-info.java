@@ -1,11 +1,11 @@
 /**
- * Stealing between nodes: the bridge between a node's scheduler and its network agent
- * ({@link org.divvy.stealing.RemoteStealing}), the steal policies RS and CRS as pure objects
- * ({@link org.divvy.stealing.StealStrategy}), the jobs given to remote thieves (outstanding jobs, thesis
- * §3.2; {@link org.divvy.stealing.GivenJobs}) and the jobs run here for remote owners
- * ({@link org.divvy.stealing.ForeignJobs}).
+ * Stealing between nodes: the steal protocol (STEAL_REQUEST, STEAL_REPLY), its two sides
+ * ({@link org.divvy.stealing.Thief}, which asks peers for work while the node is out of it, and
+ * {@link org.divvy.stealing.Victim}, which answers from the scheduler's deques), and the steal policies RS
+ * and CRS as pure objects ({@link org.divvy.stealing.StealStrategy}). A stolen job's result and aborts are
+ * the business of {@code org.divvy.results}: stealing hands it over there on both sides.
  *
- * <p>Threads: everything here runs on the network agent thread (single writer), except the two
- * {@link org.divvy.scheduling.RemoteLink} calls, which workers make and which only enqueue.
+ * <p>Threads: everything here runs on the network agent thread (single writer); other threads only read
+ * the counters and may stop stealing.
  */
 package org.divvy.stealing;

@@ -16,7 +16,6 @@ import org.divvy.DivvyException;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.MessageType;
 
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
@@ -36,14 +35,14 @@ import io.aeron.logbuffer.Header;
  * {@link TransportSettings#aeronDirectoryName()} set it is a client of an external driver instead. The
  * client conductor is stepped by the agent too, so a node's network side is exactly one thread.
  *
- * <p>{@link #poll} delivers only validated whole frames: every received frame is checked by the
- * {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message they carry is
- * validated and delivered. {@link #send} never blocks: what a publication does not take now waits in
+ * <p>{@link #poll} delivers only whole frames with a valid header: every received frame's header is
+ * checked by the {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message
+ * they carry is checked and delivered. Checking a body against its type is the receiver's part. {@link #send} never blocks: what a publication does not take now waits in
  * the {@link Link}'s bounded queue, drained by {@link #doOutboundWork}.
  *
  * <p>Owned by the network agent thread, including construction and {@link #close()}.
  */
-public final class AeronTransport implements AutoCloseable {
+public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MIN_PARK_NS = 1_000;
     private static final long ASYNC_EXECUTOR_MAX_PARK_NS = 50_000_000;
     private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
@@ -61,6 +60,7 @@ public final class AeronTransport implements AutoCloseable {
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
+    private final ChunkFlyweight chunk = new ChunkFlyweight();
     private FrameHandler frameHandler;
 
     /**
@@ -142,20 +142,29 @@ public final class AeronTransport implements AutoCloseable {
     }
 
     /** The {@code host:port} peers reach this node at (the resolved port if 0 was configured). */
+    @Override
     public String endpoint() {
         return endpoint;
     }
 
+    @Override
+    public int maxMessageBytes() {
+        return settings.maxMessageBytes();
+    }
+
+    @Override
     public TrafficCounters traffic() {
         return traffic;
     }
 
     /** The Aeron directory in use (the embedded driver's, or the external one). */
+    @Override
     public String aeronDirectoryName() {
         return aeron.context().aeronDirectoryName();
     }
 
     /** Steps the embedded driver and the client conductor; 0 for an external driver's part. */
+    @Override
     public int doDriverWork() {
         int work = driverInvoker == null ? 0 : driverInvoker.invoke();
         if (clientInvoker != null && aeron != null) {
@@ -165,29 +174,33 @@ public final class AeronTransport implements AutoCloseable {
     }
 
     /** Delivers up to {@code fragmentLimit} fragments' worth of validated frames to {@code handler}. */
+    @Override
     public int poll(final FrameHandler handler, final int fragmentLimit) {
         frameHandler = handler;
         return subscription.poll(assembler, fragmentLimit);
     }
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header) {
-        final int type = validator.validate(buffer, offset, length);
+        final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
             return;
         }
         traffic.onReceived(type, length);
-        if (type != MessageType.CHUNK) {
+        if (type != ChunkFlyweight.TYPE) {
             frameHandler.onFrame(type, buffer, offset, length);
+            return;
+        }
+        if (!validator.validateBody(chunk, ChunkFlyweight.MIN_BODY_LENGTH, buffer, offset, length)) {
             return;
         }
         final UnsafeBuffer whole = reassembler.onChunk(header.sessionId(), buffer, offset, length);
         if (whole != null) {
-            final int wholeType = validator.validate(whole, 0, whole.capacity());
-            if (wholeType != FrameValidator.INVALID && wholeType != MessageType.CHUNK) {
+            final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
+            if (wholeType == ChunkFlyweight.TYPE) {
+                FrameCounters.count(validator.counters().badChunk);
+            } else if (wholeType != FrameValidator.INVALID) {
                 traffic.onReceived(wholeType, whole.capacity());
                 frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
-            } else if (wholeType == MessageType.CHUNK) {
-                FrameCounters.count(validator.counters().badChunk);
             }
         }
     }
@@ -199,6 +212,7 @@ public final class AeronTransport implements AutoCloseable {
     }
 
     /** The link to {@code peerEndpoint} ("host:port"), created (without a publication yet) on first use. */
+    @Override
     public int linkTo(final String peerEndpoint) {
         Link link = linkByEndpoint.get(peerEndpoint);
         if (link == null) {
@@ -215,6 +229,7 @@ public final class AeronTransport implements AutoCloseable {
      *
      * @return false if it was dropped (too large, or the link's queue is full); counted either way.
      */
+    @Override
     public boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length) {
         if (length > settings.maxMessageBytes() || length < HeaderFlyweight.HEADER_LENGTH) {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
@@ -234,6 +249,7 @@ public final class AeronTransport implements AutoCloseable {
     }
 
     /** Whether any link still has messages waiting. */
+    @Override
     public boolean hasQueued() {
         for (int i = 0, size = links.size(); i < size; i++) {
             if (links.get(i).hasQueued()) {
@@ -244,6 +260,7 @@ public final class AeronTransport implements AutoCloseable {
     }
 
     /** Retries queued messages of every link, up to {@code limitPerLink} each; returns how many went out. */
+    @Override
     public int doOutboundWork(final int limitPerLink) {
         int work = 0;
         for (int i = 0, size = links.size(); i < size; i++) {
@@ -261,6 +278,7 @@ public final class AeronTransport implements AutoCloseable {
      *
      * @return how many queued messages were dropped (counted in {@link TrafficCounters#droppedPeerGone}).
      */
+    @Override
     public int closeLink(final int linkId) {
         return links.get(linkId).close();
     }

@@ -5,9 +5,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.protocol.ChunkFlyweight;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.MessageType;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
@@ -146,7 +144,7 @@ final class Link {
         if (headChunksSent == 0) {
             nextMessageId++;
         }
-        chunkHeader.headerDefaults(MessageType.CHUNK)
+        chunkHeader.headerDefaults(ChunkFlyweight.TYPE)
             .senderId(buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER))
             .epoch(buffer.getInt(offset + HeaderFlyweight.EPOCH_OFFSET, HeaderFlyweight.BYTE_ORDER));
         chunkHeader.messageId(nextMessageId).chunkCount(chunkCount).totalLength(length);
@@ -157,7 +155,7 @@ final class Link {
             if (!offer2(buffer, offset + at, payload)) {
                 return false;
             }
-            traffic.onSent(MessageType.CHUNK, ChunkFlyweight.PAYLOAD_OFFSET + payload);
+            traffic.onSent(ChunkFlyweight.TYPE, ChunkFlyweight.PAYLOAD_OFFSET + payload);
             headChunksSent++;
         }
         headChunksSent = 0;

@@ -3,7 +3,6 @@ package org.divvy.transport;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.protocol.ChunkFlyweight;
 import org.divvy.protocol.FrameCounters;
 
 /**

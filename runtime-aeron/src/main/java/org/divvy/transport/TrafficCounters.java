@@ -3,17 +3,19 @@ package org.divvy.transport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import org.divvy.protocol.MessageType;
 
 /**
- * Messages and bytes sent and received per {@link MessageType}, and outbound messages that were not
- * delivered, by reason. Written only by the network agent thread; readable from any thread.
+ * Messages and bytes sent and received per message type code (the header's type byte), and outbound
+ * messages that were not delivered, by reason. Written only by the network agent thread; readable from any thread.
  */
 public final class TrafficCounters {
-    private final AtomicLongArray messagesSent = new AtomicLongArray(MessageType.MAX_TYPE + 1);
-    private final AtomicLongArray bytesSent = new AtomicLongArray(MessageType.MAX_TYPE + 1);
-    private final AtomicLongArray messagesReceived = new AtomicLongArray(MessageType.MAX_TYPE + 1);
-    private final AtomicLongArray bytesReceived = new AtomicLongArray(MessageType.MAX_TYPE + 1);
+    /** Every code the header's one type byte can hold. */
+    public static final int TYPE_CODES = 256;
+
+    private final AtomicLongArray messagesSent = new AtomicLongArray(TYPE_CODES);
+    private final AtomicLongArray bytesSent = new AtomicLongArray(TYPE_CODES);
+    private final AtomicLongArray messagesReceived = new AtomicLongArray(TYPE_CODES);
+    private final AtomicLongArray bytesReceived = new AtomicLongArray(TYPE_CODES);
 
     /** Messages dropped because a peer's outbound queue was full. */
     public final AtomicLong droppedQueueFull = new AtomicLong();
@@ -39,7 +41,7 @@ public final class TrafficCounters {
     }
 
     private static void add(final AtomicLongArray counters, final int type, final long delta) {
-        final int index = MessageType.isKnown(type) ? type : 0;
+        final int index = type & 0xFF;
         counters.lazySet(index, counters.get(index) + delta);
     }
 
@@ -62,9 +64,9 @@ public final class TrafficCounters {
     @Override
     public String toString() {
         final StringBuilder sb = new StringBuilder("TrafficCounters{");
-        for (int type = 1; type <= MessageType.MAX_TYPE; type++) {
+        for (int type = 1; type < TYPE_CODES; type++) {
             if (messagesSent(type) + messagesReceived(type) > 0) {
-                sb.append(MessageType.name(type)).append(": sent ").append(messagesSent(type)).append('/')
+                sb.append("type ").append(type).append(": sent ").append(messagesSent(type)).append('/')
                     .append(bytesSent(type)).append("B received ").append(messagesReceived(type)).append('/')
                     .append(bytesReceived(type)).append("B, ");
             }

@@ -1,15 +1,16 @@
-package org.divvy.stealing;
+package org.divvy.lifecycle;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.divvy.DivvyException;
 
 /**
  * A networked node's life as application threads see it: joined (with its id) or failed to join, how
  * many members are alive, whether the computation was terminated (with which exit code) or the
- * registry lost. The agent thread reports events; application threads wait on them. One monitor: the
- * events are few.
+ * registry lost. The agent thread reports events (through {@link LifecycleHandler}); application threads
+ * wait on them and ask for a run's announcement and the computation's end. One monitor: the events are few.
  */
 public final class NodeLifecycle {
     /** No exit code (yet). */
@@ -25,6 +26,8 @@ public final class NodeLifecycle {
     private volatile int terminationCode = NO_CODE;
     private volatile int terminateRequest = NO_CODE;
     private volatile boolean terminateFlushed;
+    /** A run starts here: the agent thread announces it (RUN_STARTED) in its next cycle and clears this. */
+    private final AtomicBoolean runStartPending = new AtomicBoolean();
 
     // ---- agent thread ---------------------------------------------------------------------------
 
@@ -74,7 +77,8 @@ public final class NodeLifecycle {
         }
     }
 
-    boolean isJoined() {
+    /** Whether this node joined (any thread). */
+    public boolean isJoined() {
         return joined;
     }
 
@@ -100,7 +104,7 @@ public final class NodeLifecycle {
             while (!joined && joinFailure == null) {
                 final long leftNs = deadlineNs - System.nanoTime();
                 if (leftNs <= 0) {
-                    throw new DivvyException("the node did not join within " + RemoteStealing.formatDuration(timeoutNs));
+                    throw new DivvyException("the node did not join within " + formatDuration(timeoutNs));
                 }
                 waitNs(leftNs);
             }
@@ -130,7 +134,7 @@ public final class NodeLifecycle {
                 final long leftNs = deadlineNs - System.nanoTime();
                 if (leftNs <= 0) {
                     throw new DivvyException("only " + aliveMembers + " of " + count + " nodes joined within " +
-                        RemoteStealing.formatDuration(timeoutNs));
+                        formatDuration(timeoutNs));
                 }
                 waitNs(leftNs);
             }
@@ -155,6 +159,19 @@ public final class NodeLifecycle {
             }
             return terminationCode;
         }
+    }
+
+    /**
+     * A run starts on this node (any thread): the agent thread tells every other member in its next cycle,
+     * so deep-idle peers wake and steal at once. Pair with waking the agent thread.
+     */
+    public void requestRunStarted() {
+        runStartPending.set(true);
+    }
+
+    /** Takes a pending {@link #requestRunStarted} (agent thread). */
+    boolean takeRunStartRequest() {
+        return runStartPending.getAndSet(false);
     }
 
     /** Asks the agent to tell every node the computation is over with {@code code}; this node ends too. */
@@ -183,6 +200,12 @@ public final class NodeLifecycle {
             }
             return true;
         }
+    }
+
+    /** For messages: a duration in seconds or milliseconds. */
+    static String formatDuration(final long ns) {
+        final long ms = TimeUnit.NANOSECONDS.toMillis(ns);
+        return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
     }
 
     private void waitNs(final long ns) {

@@ -1,6 +1,7 @@
-package org.divvy.protocol;
+package org.divvy.stealing;
 
 import org.agrona.DirectBuffer;
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * STEAL_REPLY: a victim's answer, "none" or one job.
@@ -26,6 +27,8 @@ import org.agrona.DirectBuffer;
  * bytes the job's generated codec wrote ({@code Job.encodeArguments}).
  */
 public final class StealReplyFlyweight extends HeaderFlyweight {
+    /** The message type code (STEAL_REPLY): A victim's answer to a steal request: a job or none. */
+    public static final int TYPE = 6;
     public static final int REQUEST_ID_OFFSET = HEADER_LENGTH;
     public static final int OWNER_JOB_ID_OFFSET = REQUEST_ID_OFFSET + 8;
     public static final int HAS_JOB_OFFSET = OWNER_JOB_ID_OFFSET + 8;

@@ -1,6 +1,7 @@
-package org.divvy.protocol;
+package org.divvy.results;
 
 import org.agrona.DirectBuffer;
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * JOB_RESULT: the outcome of a stolen job, sent by the thief to the job's owner.
@@ -23,6 +24,8 @@ import org.agrona.DirectBuffer;
  * Exceptions travel as text, never serialized: the owner rebuilds a remote exception from them.
  */
 public final class JobResultFlyweight extends HeaderFlyweight {
+    /** The message type code (JOB_RESULT): The outcome of a stolen job, sent back to its owner. */
+    public static final int TYPE = 7;
     /** The job returned normally; the result bytes follow. */
     public static final int OUTCOME_VALUE = 0;
     /** The job threw; class name, message and stack trace text follow. */

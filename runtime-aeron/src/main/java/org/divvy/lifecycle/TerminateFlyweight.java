@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.lifecycle;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * TERMINATE: the root job finished (or the run was stopped); every node exits with the code.
@@ -12,8 +14,11 @@ package org.divvy.protocol;
  * </pre>
  */
 public final class TerminateFlyweight extends HeaderFlyweight {
+    /** The message type code (TERMINATE): The root job finished: every node ends the computation. */
+    public static final int TYPE = 9;
     public static final int EXIT_CODE_OFFSET = HEADER_LENGTH;
     public static final int BODY_LENGTH = 4;
+    public static final int MIN_BODY_LENGTH = BODY_LENGTH;
     public static final int FRAME_LENGTH = HEADER_LENGTH + BODY_LENGTH;
 
     public int exitCode() {

@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.membership;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * MEMBER_LIST: the registry's whole member list at the header's epoch. Sent to a joiner (with its
@@ -21,6 +23,8 @@ package org.divvy.protocol;
  * length); read with {@link #memberCount()} and the member cursor methods.
  */
 public final class MemberListFlyweight extends HeaderFlyweight {
+    /** The message type code (MEMBER_LIST): The registry's member list, sent to a joiner (then it is the JOIN_ACK) and after every change. */
+    public static final int TYPE = 2;
     public static final int ASSIGNED_ID_OFFSET = HEADER_LENGTH;
     public static final int MEMBER_COUNT_OFFSET = ASSIGNED_ID_OFFSET + 4;
     public static final int MEMBERS_OFFSET = MEMBER_COUNT_OFFSET + 4;

@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.results;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * ABORT: cancel jobs, named by the ids their owner assigned.
@@ -14,6 +16,8 @@ package org.divvy.protocol;
  * </pre>
  */
 public final class AbortFlyweight extends HeaderFlyweight {
+    /** The message type code (ABORT): Cancel jobs by their owner's ids. */
+    public static final int TYPE = 8;
     public static final int COUNT_OFFSET = HEADER_LENGTH;
     public static final int JOB_IDS_OFFSET = COUNT_OFFSET + 4;
     public static final int MIN_BODY_LENGTH = JOB_IDS_OFFSET - HEADER_LENGTH;

@@ -1,4 +1,4 @@
-package org.divvy.stealing;
+package org.divvy.results;
 
 import org.divvy.scheduling.Job;
 import org.divvy.scheduling.RemoteJobs;

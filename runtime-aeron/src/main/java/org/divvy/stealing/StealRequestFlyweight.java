@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.stealing;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * STEAL_REQUEST: a thief asks a victim for its oldest job.
@@ -9,21 +11,21 @@ package org.divvy.protocol;
  *  +---------------------------------------------------------------+
  *  |                    Request Id (int64)                         |
  *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                           Thief Id                            |
  *  +---------------+-----------------------------------------------+
  *  |  Wide Area    |                  Reserved                     |
  *  +---------------+-----------------------------------------------+
  * </pre>
  *
- * The request id is the thief's; the reply echoes it, so a late reply to a request the thief gave up on
+ * The thief is the header's sender. The request id is the thief's; the reply echoes it, so a late reply to a request the thief gave up on
  * is recognised. {@code Wide Area} is 1 for CRS's asynchronous wide-area steal, else 0.
  */
 public final class StealRequestFlyweight extends HeaderFlyweight {
+    /** The message type code (STEAL_REQUEST): A thief asks a victim for a job. */
+    public static final int TYPE = 5;
     public static final int REQUEST_ID_OFFSET = HEADER_LENGTH;
-    public static final int THIEF_ID_OFFSET = REQUEST_ID_OFFSET + 8;
-    public static final int WIDE_AREA_OFFSET = THIEF_ID_OFFSET + 4;
-    public static final int BODY_LENGTH = 16;
+    public static final int WIDE_AREA_OFFSET = REQUEST_ID_OFFSET + 8;
+    public static final int BODY_LENGTH = 12;
+    public static final int MIN_BODY_LENGTH = BODY_LENGTH;
     public static final int FRAME_LENGTH = HEADER_LENGTH + BODY_LENGTH;
 
     public long requestId() {
@@ -32,15 +34,6 @@ public final class StealRequestFlyweight extends HeaderFlyweight {
 
     public StealRequestFlyweight requestId(final long requestId) {
         buffer.putLong(REQUEST_ID_OFFSET, requestId, BYTE_ORDER);
-        return this;
-    }
-
-    public int thiefId() {
-        return buffer.getInt(THIEF_ID_OFFSET, BYTE_ORDER);
-    }
-
-    public StealRequestFlyweight thiefId(final int thiefId) {
-        buffer.putInt(THIEF_ID_OFFSET, thiefId, BYTE_ORDER);
         return this;
     }
 

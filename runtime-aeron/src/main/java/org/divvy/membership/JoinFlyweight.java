@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.membership;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * JOIN: a node asks the registry for an id and the member list.
@@ -21,6 +23,8 @@ package org.divvy.protocol;
  * reply endpoint, which is also where every other node will reach the joiner.
  */
 public final class JoinFlyweight extends HeaderFlyweight {
+    /** The message type code (JOIN): A node asks the registry to join. */
+    public static final int TYPE = 1;
     public static final int SITE_OFFSET = HEADER_LENGTH;
     /** Two empty variable-length fields. */
     public static final int MIN_BODY_LENGTH = 2 * VAR_LENGTH_PREFIX;

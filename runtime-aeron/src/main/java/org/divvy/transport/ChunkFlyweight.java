@@ -1,4 +1,6 @@
-package org.divvy.protocol;
+package org.divvy.transport;
+
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * CHUNK: one piece of a message larger than the publication's maximum message length. The transport
@@ -22,6 +24,8 @@ package org.divvy.protocol;
  * </pre>
  */
 public final class ChunkFlyweight extends HeaderFlyweight {
+    /** The message type code (CHUNK): One piece of a message larger than a publication's maximum message length. */
+    public static final int TYPE = 10;
     public static final int MESSAGE_ID_OFFSET = HEADER_LENGTH;
     public static final int CHUNK_INDEX_OFFSET = MESSAGE_ID_OFFSET + 4;
     public static final int CHUNK_COUNT_OFFSET = CHUNK_INDEX_OFFSET + 4;

@@ -1,0 +1,23 @@
+package org.divvy.agent;
+
+/**
+ * A mechanism's part of the agent's duty cycle: its timers and the outbox its workers or application
+ * threads fill. Runs on the agent thread after the cycle's frames were dispatched; must not block.
+ */
+@FunctionalInterface
+public interface Duty {
+    /**
+     * @param nowNs the cycle's one clock reading.
+     * @return the work done, 0 when there was nothing to do, so the idle strategy can back off.
+     */
+    int doWork(long nowNs);
+
+    /**
+     * Whether this duty's work only keeps the node going (heartbeats, joins, steal requests to peers)
+     * rather than serving the computation (results, aborts, run starts): housekeeping work does not
+     * keep a node out of deep idle. False by default.
+     */
+    default boolean isHousekeeping() {
+        return false;
+    }
+}

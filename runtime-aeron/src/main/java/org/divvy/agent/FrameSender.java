@@ -1,0 +1,38 @@
+package org.divvy.agent;
+
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * How mechanisms send, on the agent thread: encode a frame into {@link #frameBuffer} at offset 0 with
+ * the message's flyweight, then send it. The sender stamps the header's sender id and membership epoch.
+ * No call re-enters the agent or any mechanism, and none blocks: a frame is handed to the transport,
+ * which queues it (bounded) while the peer is unconnected or back pressured.
+ */
+public interface FrameSender {
+    /**
+     * The buffer to encode the next frame into, at least {@code minCapacity} bytes; valid until the next
+     * call of this method.
+     *
+     * @throws org.divvy.DivvyException when {@code minCapacity} exceeds the largest message the transport
+     *                                   takes, naming both sizes.
+     */
+    MutableDirectBuffer frameBuffer(long minCapacity);
+
+    /** The largest frame the transport takes. */
+    int maxFrameBytes();
+
+    /** Sends the frame buffer's first {@code frameLength} bytes to member {@code nodeId}; false if not sent (not alive, queue full). */
+    boolean sendTo(int nodeId, int frameLength);
+
+    /** Sends the frame to every alive member but this node; returns how many took it. */
+    int broadcast(int frameLength);
+
+    /** Sends the frame, header as written, to {@code endpoint}: membership's own traffic, before and outside member ids. */
+    boolean sendToEndpoint(String endpoint, int frameLength);
+
+    /** Closes the way to {@code endpoint} (its node died or left) and drops what is queued for it. */
+    void cut(String endpoint);
+
+    /** Whether nothing waits in any outbound queue (for a final broadcast to know it left). */
+    boolean isIdle();
+}

@@ -1,0 +1,94 @@
+package org.divvy.agent;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.DivvyException;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.transport.Transport;
+
+/**
+ * The agent thread's {@link FrameSender} over a {@link Transport}: one frame buffer, grown on demand
+ * up to the transport's largest message (most frames are tiny and a node may have many peers, so it
+ * starts small), links to members looked up once per node id, and the header stamped with this node's
+ * id and epoch.
+ *
+ * <p>Owned by the network agent thread.
+ */
+public final class Outbound implements FrameSender {
+    /** First capacity of the frame buffer (64 KiB); it doubles as larger frames come. */
+    static final int INITIAL_FRAME_BYTES = 64 * 1024;
+
+    private final Transport transport;
+    private final MemberDirectory members;
+    private final int maxFrameBytes;
+    private final Int2IntHashMap linkByNodeId = new Int2IntHashMap(-1);
+    private final HeaderFlyweight header = new HeaderFlyweight();
+    private final UnsafeBuffer frame;
+
+    public Outbound(final Transport transport, final MemberDirectory members, final int maxFrameBytes) {
+        this.transport = transport;
+        this.members = members;
+        this.maxFrameBytes = maxFrameBytes;
+        this.frame = new UnsafeBuffer(new byte[Math.min(maxFrameBytes, INITIAL_FRAME_BYTES)]);
+    }
+
+    @Override
+    public MutableDirectBuffer frameBuffer(final long minCapacity) {
+        if (minCapacity > frame.capacity()) {
+            if (minCapacity > maxFrameBytes) {
+                throw new DivvyException("a frame of " + minCapacity + " bytes is larger than the " + maxFrameBytes +
+                    " bytes the transport takes (maxMessageBytes)");
+            }
+            frame.wrap(new byte[(int)Math.min(maxFrameBytes, Math.max(2L * frame.capacity(), minCapacity))]);
+        }
+        return frame;
+    }
+
+    @Override
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    @Override
+    public boolean sendTo(final int nodeId, final int frameLength) {
+        final String endpoint = members.aliveEndpoint(nodeId);
+        if (endpoint == null) {
+            return false;
+        }
+        header.wrap(frame, 0, frameLength);
+        header.senderId(members.selfId()).epoch(members.epoch());
+        int link = linkByNodeId.get(nodeId);
+        if (link < 0) {
+            link = transport.linkTo(endpoint); // a node id's endpoint never changes
+            linkByNodeId.put(nodeId, link);
+        }
+        return transport.send(link, frame, 0, frameLength);
+    }
+
+    @Override
+    public int broadcast(final int frameLength) {
+        int sent = 0;
+        for (final int nodeId : members.aliveOthers()) {
+            if (sendTo(nodeId, frameLength)) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    @Override
+    public boolean sendToEndpoint(final String endpoint, final int frameLength) {
+        return transport.send(transport.linkTo(endpoint), frame, 0, frameLength);
+    }
+
+    @Override
+    public void cut(final String endpoint) {
+        transport.closeLink(transport.linkTo(endpoint));
+    }
+
+    @Override
+    public boolean isIdle() {
+        return !transport.hasQueued();
+    }
+}

@@ -1,0 +1,100 @@
+package org.divvy.membership;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.HeaderFlyweight;
+
+/**
+ * Membership's messages and their handlers: JOIN and LEAVE for the registry, MEMBER_LIST from it, and
+ * HEARTBEAT both ways. They are registered for any sender, since a joiner has no id yet and the
+ * registry's id is no member's; each handler applies the rule that fits its message (only the registry
+ * lists members; only alive members heartbeat or leave) and counts what it drops.
+ *
+ * <p>Agent thread only.
+ */
+public final class MembershipMessages {
+    /** The message type code (LEAVE): a node leaves gracefully; header only. */
+    public static final int LEAVE = 3;
+    /** The message type code (HEARTBEAT): liveness between a node and the registry; header only. */
+    public static final int HEARTBEAT = 4;
+
+    private final MembershipClient client;
+    private final Registry registry;
+    private final FrameCounters counters;
+    private final NanoClock cycleClock;
+    private final JoinFlyweight join = new JoinFlyweight();
+    private final MemberListFlyweight memberList = new MemberListFlyweight();
+
+    private MembershipMessages(final MembershipClient client, final Registry registry, final FrameCounters counters,
+        final NanoClock cycleClock) {
+        this.client = client;
+        this.registry = registry;
+        this.counters = counters;
+        this.cycleClock = cycleClock;
+    }
+
+    /**
+     * Registers the four membership types for a node: its client, and the registry role when the node
+     * hosts it ({@code registry} may be null).
+     */
+    public static void registerNode(final FrameDispatcher dispatcher, final MembershipClient client, final Registry registry,
+        final NanoClock cycleClock) {
+        register(dispatcher, new MembershipMessages(client, registry, dispatcher.counters(), cycleClock));
+    }
+
+    /** Registers the types a registry without a node of its own receives: JOIN, HEARTBEAT and LEAVE. */
+    public static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
+        register(dispatcher, new MembershipMessages(null, registry, dispatcher.counters(), cycleClock));
+    }
+
+    private static void register(final FrameDispatcher dispatcher, final MembershipMessages messages) {
+        dispatcher.register(JoinFlyweight.TYPE, "JOIN", new JoinFlyweight(), JoinFlyweight.MIN_BODY_LENGTH, Senders.ANY,
+            messages::onJoin);
+        dispatcher.register(MemberListFlyweight.TYPE, "MEMBER_LIST", new MemberListFlyweight(),
+            MemberListFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onMemberList);
+        dispatcher.register(LEAVE, "LEAVE", new HeaderFlyweight(), 0, Senders.ANY, messages::onLeave);
+        dispatcher.register(HEARTBEAT, "HEARTBEAT", new HeaderFlyweight(), 0, Senders.ANY, messages::onHeartbeat);
+    }
+
+    private int onJoin(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (registry == null) {
+            FrameCounters.count(counters.fromUnknownSender); // this node hosts no registry
+            return 0;
+        }
+        join.wrap(buffer, offset, length);
+        registry.onJoin(join, cycleClock.nanoTime());
+        return 0;
+    }
+
+    private int onMemberList(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (client == null || senderId != Registry.REGISTRY_ID) {
+            FrameCounters.count(counters.fromUnknownSender);
+            return 0;
+        }
+        memberList.wrap(buffer, offset, length);
+        return client.onMemberList(memberList, cycleClock.nanoTime());
+    }
+
+    private int onHeartbeat(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (senderId == Registry.REGISTRY_ID && client != null) {
+            client.onRegistryHeartbeat(cycleClock.nanoTime());
+        } else if (registry != null && registry.isAlive(senderId)) {
+            registry.onHeartbeat(senderId, cycleClock.nanoTime());
+        } else {
+            FrameCounters.count(counters.fromDeadPeer);
+        }
+        return 0;
+    }
+
+    private int onLeave(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (registry != null && registry.isAlive(senderId)) {
+            registry.onLeave(senderId);
+        } else {
+            FrameCounters.count(counters.fromDeadPeer);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,319 @@
+package org.divvy.node;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.divvy.NetworkConfig;
+import org.divvy.NetworkStatistics;
+import org.divvy.agent.DeepIdle;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.NetworkAgent;
+import org.divvy.agent.NetworkService;
+import org.divvy.agent.NodeIdleStrategy;
+import org.divvy.agent.Outbound;
+import org.divvy.lifecycle.LifecycleHandler;
+import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.membership.Members;
+import org.divvy.membership.MembershipClient;
+import org.divvy.membership.MembershipMessages;
+import org.divvy.membership.Registry;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.results.ForeignJobs;
+import org.divvy.results.GivenJobs;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.JobTypeRegistry;
+import org.divvy.stealing.StealStrategy;
+import org.divvy.stealing.Thief;
+import org.divvy.stealing.Victim;
+import org.divvy.transport.AeronTransport;
+import org.divvy.transport.ChunkFlyweight;
+import org.divvy.transport.TrafficCounters;
+import org.divvy.transport.Transport;
+
+/**
+ * The network half of one node, assembled: its transport, membership (and the registry role when it
+ * hosts it), stealing, results and aborts, and lifecycle, each registering its messages with one
+ * {@link FrameDispatcher} and its duty with one {@link NetworkAgent}. This is the only class that knows
+ * every mechanism; the agent knows none.
+ *
+ * <p>{@link #start()} runs the agent on its own thread; a test may instead step {@link #agent()} on its own
+ * thread with a fake transport and clock. Application threads use {@link #lifecycle()}, {@link #statistics()},
+ * {@link #announceRun()} and {@link #close()}; everything else belongs to the agent thread.
+ */
+public final class NetworkNode implements AutoCloseable {
+    /** How long {@link #close()} waits for the LEAVE to be handed to the transport. */
+    static final long LEAVE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Then how long the driver gets to put it on the wire before it shuts down. */
+    static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final NetworkConfig config;
+    private final Transport transport;
+    private final FrameCounters frameCounters;
+    private final FrameDispatcher dispatcher;
+    private final Members members;
+    private final MembershipClient membership;
+    private final Registry registry;
+    private final NodeLifecycle lifecycle = new NodeLifecycle();
+    private final LifecycleHandler lifecycleHandler;
+    private final GivenJobs given;
+    private final ForeignJobs foreign;
+    private final Thief thief;
+    private final DeepIdle deepIdle;
+    private final NetworkAgent agent;
+    private NetworkService service;
+
+    private NetworkNode(final Builder b) {
+        config = b.config;
+        frameCounters = b.frameCounters != null ? b.frameCounters : new FrameCounters();
+        transport = b.transport != null ? b.transport
+            : new AeronTransport(config.transportSettings(), new FrameValidator(frameCounters), new TrafficCounters(),
+                this::onTransportError);
+        final CachedNanoClock cycleClock = new CachedNanoClock();
+        members = new Members(config.site());
+        final Outbound outbound = new Outbound(transport, members, transport.maxMessageBytes());
+        dispatcher = new FrameDispatcher(frameCounters, members);
+        dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
+        deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
+
+        given = new GivenJobs(b.scheduler, members, outbound);
+        foreign = new ForeignJobs(b.scheduler, members, outbound);
+        final StealStrategy strategy = StealStrategy.of(config.stealPolicy(), new Random(b.seed),
+            TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
+        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
+        final Victim victim = new Victim(b.scheduler, given, outbound);
+        lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
+        registry = config.join() == null ? new Registry(config.membershipSettings(), outbound) : null;
+        membership = new MembershipClient(config.membershipSettings(), transport.endpoint(), members, outbound,
+            List.of(lifecycleHandler, thief, given, foreign));
+
+        MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);
+        victim.register(dispatcher);
+        thief.register(dispatcher);
+        given.register(dispatcher);
+        foreign.register(dispatcher);
+        lifecycleHandler.register(dispatcher);
+
+        final Scheduler scheduler = b.scheduler;
+        final NetworkAgent.Builder agentBuilder = NetworkAgent.builder()
+            .transport(transport)
+            .clock(b.clock, cycleClock)
+            .dispatcher(dispatcher)
+            .deepIdle(deepIdle)
+            .errorHandler(b.errorHandler)
+            .onStart(() -> membership.start(cycleClock.nanoTime()))
+            // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner
+            .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty());
+        if (registry != null) {
+            agentBuilder.duty(registry);
+        }
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(thief).build();
+    }
+
+    /** Aeron's asynchronous errors count with the agent's own (they arrive on the agent thread, once it runs). */
+    private void onTransportError(final Throwable t) {
+        final NetworkAgent a = agent;
+        if (a != null) {
+            a.onError(t);
+        } else {
+            t.printStackTrace();
+        }
+    }
+
+    /** A node's network half for {@code config} on top of {@code scheduler}. */
+    public static Builder builder(final NetworkConfig config, final Scheduler scheduler) {
+        return new Builder(config, scheduler);
+    }
+
+    /** Runs the agent on its own thread; the node starts joining at once. */
+    public void start() {
+        service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NetworkConfig.AWAKE_MAX_PARK_NS,
+            config.effectiveDeepIdleParkNs()), agent::onError);
+    }
+
+    /** The agent, to step it on a test's thread instead of {@link #start()}. */
+    public NetworkAgent agent() {
+        return agent;
+    }
+
+    /** Join, members and termination as application threads see them. */
+    public NodeLifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    public String endpoint() {
+        return transport.endpoint();
+    }
+
+    public String aeronDirectoryName() {
+        return transport.aeronDirectoryName();
+    }
+
+    /** The member table; agent thread only (tests stepping the agent read it between cycles). */
+    public Members members() {
+        return members;
+    }
+
+    /** The registry role if this node hosts it, else null; agent thread only. */
+    public Registry registry() {
+        return registry;
+    }
+
+    public FrameCounters frameCounters() {
+        return frameCounters;
+    }
+
+    public TrafficCounters traffic() {
+        return transport.traffic();
+    }
+
+    /** RUN_STARTED messages received from peers. */
+    public long runStartsReceived() {
+        return lifecycleHandler.runStartsReceived();
+    }
+
+    /** Replies that came for no outstanding request, and results for no outstanding job (late or duplicate). */
+    public long lateReplies() {
+        return thief.lateReplies() + given.lateResults();
+    }
+
+    /** Stolen jobs whose type this node does not know. */
+    public long unknownJobTypes() {
+        return thief.unknownJobTypes();
+    }
+
+    /**
+     * A run starts on this node (any thread): peers are told at once, so deep-idle ones wake and steal
+     * instead of noticing the new work only after their idle park and steal pause.
+     */
+    public void announceRun() {
+        lifecycle.requestRunStarted();
+        if (service != null) {
+            service.wake();
+        }
+    }
+
+    /** Stops asking peers for work (the node is closing); steal requests from peers are still answered. */
+    public void stopStealing() {
+        thief.stopStealing();
+    }
+
+    /** A snapshot of this node's network counters since it started; any thread. */
+    public NetworkStatistics statistics() {
+        final TrafficCounters traffic = transport.traffic();
+        final long[] messages = new long[TrafficCounters.TYPE_CODES];
+        final long[] bytes = new long[TrafficCounters.TYPE_CODES];
+        for (int type = 1; type < TrafficCounters.TYPE_CODES; type++) {
+            messages[type] = traffic.messagesSent(type);
+            bytes[type] = traffic.bytesSent(type);
+        }
+        return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
+            thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names());
+    }
+
+    /** Whether the agent thread runs. */
+    public boolean isRunning() {
+        return service != null && service.isRunning();
+    }
+
+    /**
+     * Leaves gracefully (bounded wait for the LEAVE to go out), stops the agent thread, which closes the
+     * transport (the embedded driver deletes its directory), and cancels the jobs this node still ran for
+     * owners, whose results can no longer be sent. Idempotent.
+     */
+    @Override
+    public void close() {
+        thief.stopStealing();
+        if (service != null && service.isRunning()) {
+            membership.requestLeave();
+            service.wake();
+            final long deadlineNs = System.nanoTime() + LEAVE_TIMEOUT_NS;
+            while (!membership.hasLeft() && System.nanoTime() - deadlineNs < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            final long flushUntilNs = System.nanoTime() + LEAVE_FLUSH_NS;
+            while (System.nanoTime() - flushUntilNs < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        crash();
+    }
+
+    /**
+     * Stops the network as if the machine crashed: no LEAVE, peers declare the node dead after the
+     * heartbeat timeout. The jobs it ran for peers are cancelled, as a real crash would have ended them.
+     */
+    public void crash() {
+        thief.stopStealing();
+        if (service != null) {
+            service.close();
+        } else {
+            agent.onClose();
+        }
+        foreign.cancelAll(); // the agent thread has stopped: its table is safe to read here
+    }
+
+    /** The parts a node's network half is built from; all but the configuration and scheduler have defaults. */
+    public static final class Builder {
+        private final NetworkConfig config;
+        private final Scheduler scheduler;
+        private Transport transport;
+        private FrameCounters frameCounters;
+        private NanoClock clock = new SystemNanoClock();
+        private JobTypeRegistry jobTypes;
+        private long seed = System.nanoTime();
+        private ErrorHandler errorHandler = Throwable::printStackTrace;
+
+        private Builder(final NetworkConfig config, final Scheduler scheduler) {
+            this.config = Objects.requireNonNull(config, "config");
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        }
+
+        /**
+         * A transport instead of an {@link AeronTransport} from the configuration (tests: an in-memory one), with
+         * the counters its validator counts into.
+         */
+        public Builder transport(final Transport transport, final FrameCounters frameCounters) {
+            this.transport = transport;
+            this.frameCounters = frameCounters;
+            return this;
+        }
+
+        public Builder clock(final NanoClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The job types stolen jobs may have; by default those the class path's providers declare. */
+        public Builder jobTypes(final JobTypeRegistry jobTypes) {
+            this.jobTypes = jobTypes;
+            return this;
+        }
+
+        /** Seeds victim choice and backoff jitter. */
+        public Builder seed(final long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Receives every error the agent catches; must not throw. */
+        public Builder errorHandler(final ErrorHandler errorHandler) {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        public NetworkNode build() {
+            if (jobTypes == null) {
+                jobTypes = JobTypeRegistry.load(null);
+            }
+            return new NetworkNode(this);
+        }
+    }
+}

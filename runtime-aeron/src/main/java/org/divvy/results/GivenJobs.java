@@ -1,0 +1,206 @@
+package org.divvy.results;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.divvy.DivvyException;
+import org.divvy.NodeFailedException;
+import org.divvy.RemoteJobException;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.membership.Member;
+import org.divvy.membership.MemberState;
+import org.divvy.membership.Members;
+import org.divvy.membership.MembershipListener;
+import org.divvy.scheduling.Job;
+import org.divvy.scheduling.RemoteJobs;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.wire.WireReader;
+
+/**
+ * The owner side of results and aborts: jobs this node gave to remote thieves (the thesis'
+ * {@code outstandingJobs}, §3.2). Stealing {@link #claim claims} a job for a thief; the thief's JOB_RESULT
+ * (a value, a failure or an abort notice) ends it and notifies its parent here; an abort of a given job
+ * is forwarded to its thief as ABORT; a thief that died or left fails the jobs it held (recovering them
+ * comes with fault tolerance).
+ *
+ * <p>Single writer: the network agent thread owns the table (handler, duty, membership events). Workers
+ * reach it only through {@link #abortQueue}, which {@link OutstandingJob#onCancelRequested} fills; the
+ * counters are read by any thread.
+ */
+public final class GivenJobs implements Duty, MembershipListener {
+    /** Returned by {@link #claim} when the job was cancelled before it could be claimed. */
+    public static final long NOT_CLAIMED = 0;
+
+    /** Given jobs whose parent aborted them; filled by workers, drained by the agent thread. */
+    final ConcurrentLinkedQueue<OutstandingJob> abortQueue = new ConcurrentLinkedQueue<>();
+
+    private final Scheduler scheduler;
+    private final Members members;
+    private final FrameSender sender;
+
+    // Agent thread only.
+    private final Long2ObjectHashMap<OutstandingJob> outstanding = new Long2ObjectHashMap<>();
+    private final JobResultFlyweight jobResult = new JobResultFlyweight();
+    private final AbortFlyweight abort = new AbortFlyweight();
+    private final WireReader reader = new WireReader();
+    private OutstandingJob unsentAbort;
+    private long nextOwnerJobId = 1;
+
+    // Counters: written by the agent thread only, read by any.
+    private volatile long jobsGiven;
+    private volatile long lateResults;
+
+    public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender) {
+        this.scheduler = scheduler;
+        this.members = members;
+        this.sender = sender;
+    }
+
+    /** Registers JOB_RESULT, the message this side receives. */
+    public void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(JobResultFlyweight.TYPE, "JOB_RESULT", new JobResultFlyweight(), JobResultFlyweight.MIN_BODY_LENGTH,
+            Senders.MEMBERS, this::onJobResult);
+    }
+
+    /** Jobs given to remote thieves since the node started. */
+    public long jobsGiven() {
+        return jobsGiven;
+    }
+
+    /** Results, failures and abort notices for no given job (late after an abort, or duplicate). */
+    public long lateResults() {
+        return lateResults;
+    }
+
+    /** No job out on a thief and no abort waiting to be forwarded. */
+    public boolean isEmpty() {
+        return outstanding.isEmpty() && unsentAbort == null && abortQueue.isEmpty();
+    }
+
+    /**
+     * Makes {@code job} (just polled for a remote thief, NEW) RUNNING here on behalf of {@code thiefId}.
+     *
+     * @return this node's id for the job, which the thief quotes with the outcome, or {@link #NOT_CLAIMED}
+     * when an abort cancelled it first (then drop it: the canceller counted it complete).
+     */
+    public long claim(final Job job, final int thiefId) {
+        final long ownerJobId = nextOwnerJobId++;
+        final OutstandingJob entry = new OutstandingJob(this, job, thiefId, ownerJobId);
+        if (!RemoteJobs.claim(job, entry)) {
+            return NOT_CLAIMED;
+        }
+        outstanding.put(ownerJobId, entry);
+        return ownerJobId;
+    }
+
+    /** The claimed job went out to its thief. */
+    public void onGiven(final long ownerJobId) {
+        jobsGiven++;
+    }
+
+    /** The claimed job could not be sent: it runs here after all (unless something ended it meanwhile). */
+    public void unclaim(final long ownerJobId) {
+        final OutstandingJob entry = outstanding.remove(ownerJobId);
+        if (entry != null) {
+            RemoteJobs.unclaimAndRunLocally(scheduler, entry.job);
+        }
+    }
+
+    private int onJobResult(final int thiefId, final DirectBuffer buffer, final int offset, final int length) {
+        jobResult.wrap(buffer, offset, length);
+        final OutstandingJob entry = take(thiefId, jobResult.ownerJobId());
+        if (entry == null) {
+            return 1;
+        }
+        switch (jobResult.outcome()) {
+            case JobResultFlyweight.OUTCOME_VALUE -> {
+                Throwable failure = null;
+                try {
+                    reader.wrap(buffer, offset + jobResult.resultOffset(), jobResult.resultLength());
+                    RemoteJobs.readResult(entry.job, reader);
+                } catch (final RuntimeException e) {
+                    failure = new DivvyException("the result of job `" + RemoteJobs.displayName(entry.job) + "` from node " +
+                        thiefId + " could not be decoded: " + e.getMessage(), e);
+                }
+                complete(entry, failure);
+            }
+            case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, new RemoteJobException(
+                RemoteJobs.displayName(entry.job), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
+                jobResult.exceptionStackTrace()));
+            default -> RemoteJobs.cancelClaimed(entry.job); // false when our own abort ended it first: the usual case
+        }
+        return 1;
+    }
+
+    private void complete(final OutstandingJob entry, final Throwable failure) {
+        if (!RemoteJobs.completeClaimed(entry.job, failure)) {
+            lateResults++;
+        }
+    }
+
+    private OutstandingJob take(final int thiefId, final long ownerJobId) {
+        final OutstandingJob entry = outstanding.get(ownerJobId);
+        if (entry == null || entry.thiefId != thiefId) {
+            lateResults++; // late (after an abort) or duplicate: ignored
+            return null;
+        }
+        outstanding.remove(ownerJobId);
+        return entry;
+    }
+
+    /** Forwards aborts of jobs out on thieves (each already counted cancelled here). */
+    @Override
+    public int doWork(final long nowNs) {
+        int work = 0;
+        for (;;) {
+            final OutstandingJob aborted = unsentAbort != null ? unsentAbort : abortQueue.poll();
+            unsentAbort = null;
+            if (aborted == null) {
+                return work;
+            }
+            outstanding.remove(aborted.ownerJobId);
+            if (!members.isAlive(aborted.thiefId)) {
+                continue;
+            }
+            final MutableDirectBuffer frame = sender.frameBuffer(AbortFlyweight.frameLengthFor(1));
+            abort.wrap(frame, 0, frame.capacity());
+            abort.headerDefaults(AbortFlyweight.TYPE);
+            abort.count(1).jobId(0, aborted.ownerJobId);
+            if (!sender.sendTo(aborted.thiefId, abort.frameLength())) {
+                unsentAbort = aborted; // its queue is full: again next cycle
+                return work;
+            }
+            work++;
+        }
+    }
+
+    /** Jobs stolen from this node by a member that died or left have no result: fail them (no recovery yet). */
+    @Override
+    public void onMemberChanged(final Member member) {
+        if (member.isAlive() || member.id() == members.selfId()) {
+            return;
+        }
+        final List<OutstandingJob> lost = new ArrayList<>();
+        for (final OutstandingJob entry : outstanding.values()) {
+            if (entry.thiefId == member.id()) {
+                lost.add(entry);
+            }
+        }
+        for (final OutstandingJob entry : lost) {
+            outstanding.remove(entry.ownerJobId);
+            final String how = member.state() == MemberState.LEFT ? "left" : "died";
+            final NodeFailedException failure = new NodeFailedException("node " + member.id() + " (site " + member.site() +
+                ", " + member.endpoint() + ") " + how + " while running job " + entry.job.stamp() + " (`" +
+                RemoteJobs.displayName(entry.job) + "`) stolen from this node; recovering lost work arrives with fault tolerance",
+                member.id());
+            RemoteJobs.completeClaimed(entry.job, failure);
+        }
+    }
+}

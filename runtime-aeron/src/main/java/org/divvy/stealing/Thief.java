@@ -1,0 +1,208 @@
+package org.divvy.stealing;
+
+import java.util.function.BooleanSupplier;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.membership.Member;
+import org.divvy.membership.Members;
+import org.divvy.membership.MembershipListener;
+import org.divvy.results.ForeignJobs;
+import org.divvy.scheduling.Job;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.scheduling.Stamp;
+import org.divvy.wire.JobType;
+import org.divvy.wire.WireReader;
+
+/**
+ * The thief side of remote stealing. Its duty asks peers for work, as the {@link StealStrategy} decides,
+ * only while the scheduler reports every worker out of work (local steals failed everywhere) and nothing
+ * waits in its inbox: a busy node sends no steal requests. A STEAL_REPLY with a job is decoded and
+ * handed to {@link ForeignJobs} to run for its owner; one that cannot be decoded counts as a failed steal,
+ * and the owner gets the failure instead of waiting forever.
+ *
+ * <p>Its duty is housekeeping (failed steals do not keep a node out of deep idle). Agent thread only,
+ * except {@link #stopStealing()} and the counters, which any thread may read.
+ */
+public final class Thief implements Duty, MembershipListener {
+    private final Scheduler scheduler;
+    private final Members members;
+    private final FrameSender sender;
+    private final StealStrategy strategy;
+    private final ForeignJobs foreign;
+    private final JobTypeRegistry jobTypes;
+    private final NodeLifecycle lifecycle;
+    private final BooleanSupplier deepIdle;
+    private final NanoClock cycleClock;
+    private final StealSender requestSender = this::sendStealRequest;
+    private final StealRequestFlyweight request = new StealRequestFlyweight();
+    private final StealReplyFlyweight reply = new StealReplyFlyweight();
+    private final WireReader reader = new WireReader();
+    private volatile boolean stealing = true;
+
+    // Counters: written by the agent thread only, read by any.
+    private volatile long siteStealAttempts;
+    private volatile long siteSteals;
+    private volatile long wideAreaStealAttempts;
+    private volatile long wideAreaSteals;
+    private volatile long lateReplies;
+    private volatile long unknownJobTypes;
+
+    /**
+     * @param deepIdle   whether the node is in deep idle now: failed steals then back off further.
+     * @param cycleClock the agent's clock reading of the current cycle.
+     */
+    public Thief(final Scheduler scheduler, final Members members, final FrameSender sender, final StealStrategy strategy,
+        final ForeignJobs foreign, final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final BooleanSupplier deepIdle,
+        final NanoClock cycleClock) {
+        this.scheduler = scheduler;
+        this.members = members;
+        this.sender = sender;
+        this.strategy = strategy;
+        this.foreign = foreign;
+        this.jobTypes = jobTypes;
+        this.lifecycle = lifecycle;
+        this.deepIdle = deepIdle;
+        this.cycleClock = cycleClock;
+    }
+
+    /** Registers STEAL_REPLY. */
+    public void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(StealReplyFlyweight.TYPE, "STEAL_REPLY", new StealReplyFlyweight(),
+            StealReplyFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onStealReply);
+    }
+
+    /** Stops asking peers for work (the node is closing); steal requests from peers are still answered. Any thread. */
+    public void stopStealing() {
+        stealing = false;
+    }
+
+    /** Work is about to appear on a peer (a run started there): the next steal may go now. */
+    public void wake() {
+        strategy.wake(cycleClock.nanoTime());
+    }
+
+    @Override
+    public boolean isHousekeeping() {
+        return true;
+    }
+
+    @Override
+    public int doWork(final long nowNs) {
+        strategy.deepIdle(deepIdle.getAsBoolean(), nowNs);
+        int work = strategy.expire(nowNs);
+        if (stealing && lifecycle.isJoined() && scheduler.isOutOfWork() &&
+            lifecycle.terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+            work += strategy.onIdle(nowNs, members, requestSender);
+        }
+        return work;
+    }
+
+    private boolean sendStealRequest(final int victimId, final long requestId, final boolean wideArea) {
+        final MutableDirectBuffer frame = sender.frameBuffer(StealRequestFlyweight.FRAME_LENGTH);
+        request.wrap(frame, 0, StealRequestFlyweight.FRAME_LENGTH);
+        request.headerDefaults(StealRequestFlyweight.TYPE);
+        request.requestId(requestId).wideArea(wideArea);
+        if (!sender.sendTo(victimId, StealRequestFlyweight.FRAME_LENGTH)) {
+            return false;
+        }
+        if (members.inOwnSite(victimId)) {
+            siteStealAttempts++;
+        } else {
+            wideAreaStealAttempts++;
+        }
+        return true;
+    }
+
+    /** @return 1 when a job came (work for the computation), 0 for "none". */
+    private int onStealReply(final int victimId, final DirectBuffer buffer, final int offset, final int length) {
+        reply.wrap(buffer, offset, length);
+        final long nowNs = cycleClock.nanoTime();
+        if (!reply.hasJob()) {
+            onFailedSteal(reply.requestId(), nowNs);
+            return 0;
+        }
+        final String jobTypeName = reply.jobTypeName();
+        final JobType type = jobTypes.get(jobTypeName);
+        String problem = null;
+        Job job = null;
+        Stamp stamp = null;
+        if (type == null) {
+            unknownJobTypes++;
+            problem = "job type `" + jobTypeName + "` is unknown on node " + members.selfId() +
+                ": every node needs the same application classes (its generated *Jobs provider) on its class path";
+        } else {
+            try {
+                reader.wrap(buffer, offset + reply.stampOffset(), reply.stampLength());
+                stamp = Stamp.decode(reader);
+                reader.wrap(buffer, offset + reply.argumentsOffset(), reply.argumentsLength());
+                job = type.decode(reader);
+            } catch (final RuntimeException e) {
+                problem = "job `" + jobTypeName + "` from node " + victimId + " could not be decoded on node " +
+                    members.selfId() + ": " + e.getMessage();
+            }
+        }
+        if (problem != null) {
+            // Counted as a failed steal; the owner gets the failure instead of waiting forever.
+            onFailedSteal(reply.requestId(), nowNs);
+            foreign.rejectUndecodable(victimId, reply.ownerJobId(), problem);
+            return 0;
+        }
+        if (strategy.onReply(reply.requestId(), true, nowNs) == RequestKind.LATE) {
+            lateReplies++; // its job is queued all the same: never drop work
+        }
+        if (members.inOwnSite(victimId)) {
+            siteSteals++;
+        } else {
+            wideAreaSteals++;
+        }
+        foreign.adopt(job, stamp, victimId, reply.ownerJobId(), lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+        return 1;
+    }
+
+    private void onFailedSteal(final long requestId, final long nowNs) {
+        if (strategy.onReply(requestId, false, nowNs) == RequestKind.LATE) {
+            lateReplies++;
+        }
+    }
+
+    /** A victim that died or left will not answer: its outstanding requests failed. */
+    @Override
+    public void onMemberChanged(final Member member) {
+        if (!member.isAlive() && member.id() != members.selfId()) {
+            strategy.onVictimLost(member.id(), cycleClock.nanoTime());
+        }
+    }
+
+    public long siteStealAttempts() {
+        return siteStealAttempts;
+    }
+
+    public long siteSteals() {
+        return siteSteals;
+    }
+
+    public long wideAreaStealAttempts() {
+        return wideAreaStealAttempts;
+    }
+
+    public long wideAreaSteals() {
+        return wideAreaSteals;
+    }
+
+    /** Replies that came for no outstanding request (after it timed out or its victim was lost). */
+    public long lateReplies() {
+        return lateReplies;
+    }
+
+    /** Stolen jobs whose type this node does not know. */
+    public long unknownJobTypes() {
+        return unknownJobTypes;
+    }
+}

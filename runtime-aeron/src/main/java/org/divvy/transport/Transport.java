@@ -1,0 +1,58 @@
+package org.divvy.transport;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * How a node's network agent reaches the wire: one inbound stream of whole frames with a valid header,
+ * and one outbound {@code link} per peer endpoint with a bounded queue behind it. {@link AeronTransport}
+ * is the real one; tests step agents over an in-memory one, with a fake clock and no UDP.
+ *
+ * <p>Owned by the network agent thread, including {@link #close()}.
+ */
+public interface Transport extends AutoCloseable {
+    /** The {@code host:port} peers reach this node at. */
+    String endpoint();
+
+    /** The Aeron directory in use, or null when there is none (an in-memory transport). */
+    default String aeronDirectoryName() {
+        return null;
+    }
+
+    /** The largest message {@link #send} takes (larger ones are dropped); chunked on the wire if needed. */
+    int maxMessageBytes();
+
+    /** Steps what the transport runs on the agent's thread (an embedded driver, the client); returns the work done. */
+    int doDriverWork();
+
+    /** Delivers up to {@code fragmentLimit} fragments' worth of frames to {@code handler}; returns how many fragments. */
+    int poll(FrameHandler handler, int fragmentLimit);
+
+    /** The link to {@code peerEndpoint} ({@code host:port}), created on first use; its id stays valid. */
+    int linkTo(String peerEndpoint);
+
+    /**
+     * Sends one whole frame (header included) on a link, or queues it behind earlier ones.
+     *
+     * @return false if it was dropped (too large, or the link's queue is full); counted either way.
+     */
+    boolean send(int linkId, DirectBuffer buffer, int offset, int length);
+
+    /** Whether any link still has messages waiting. */
+    boolean hasQueued();
+
+    /** Retries queued messages of every link, up to {@code limitPerLink} each; returns how many went out. */
+    int doOutboundWork(int limitPerLink);
+
+    /**
+     * Closes a link (the peer died or left) and drops what is queued for it; a later send opens it again.
+     *
+     * @return how many queued messages were dropped.
+     */
+    int closeLink(int linkId);
+
+    /** Messages and bytes per type, and what was dropped. */
+    TrafficCounters traffic();
+
+    @Override
+    void close();
+}
