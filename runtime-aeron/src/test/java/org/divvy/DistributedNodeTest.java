@@ -98,7 +98,7 @@ class DistributedNodeTest {
         assertTrue(ranForPeers > 0, "stolen jobs ran and returned results");
         assertTrue(result.statistics().network() != null);
         assertTrue(result.statistics().network().jobsGiven() > 0, "the master gave jobs away:\n" + result.statistics());
-        assertTrue(result.statistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REPLY) > 0);
+        assertTrue(result.statistics().messagesSent(org.divvy.stealing.StealReplyFlyweight.TYPE) > 0);
         if (policy == StealPolicy.CRS && sites.contains("B")) {
             long wideArea = 0;
             for (final DivvyNode node : cluster) {
@@ -179,12 +179,12 @@ class DistributedNodeTest {
         // the master sends ABORT; the thief's child stops and reports ABORTED, so its worker is free again
         final DivvyNode thief = cluster.get(1);
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (master.networkStatistics().messagesSent(org.divvy.protocol.MessageType.ABORT) == 0 ||
+        while (master.networkStatistics().messagesSent(org.divvy.results.AbortFlyweight.TYPE) == 0 ||
             thief.networkStatistics().remoteJobsRun() == 0) {
             assertTrue(System.nanoTime() - deadlineNs < 0, "ABORT sent and the remote child stopped");
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        assertTrue(thief.networkStatistics().messagesSent(org.divvy.protocol.MessageType.JOB_RESULT) > 0);
+        assertTrue(thief.networkStatistics().messagesSent(org.divvy.results.JobResultFlyweight.TYPE) > 0);
     }
 
     @Test
@@ -274,7 +274,7 @@ class DistributedNodeTest {
         final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
         final DivvyNode master = cluster.get(0);
         final DivvyNode idle = cluster.get(1);
-        final long idleBefore = idle.networkStatistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REQUEST);
+        final long idleBefore = idle.networkStatistics().messagesSent(org.divvy.stealing.StealRequestFlyweight.TYPE);
         final long startNs = System.nanoTime();
         // one long leaf: the master's only worker is busy, and it has nothing to give away
         final RunResult<Long> busy = master.run(() -> TestJobs.work(1000, ""));
@@ -282,7 +282,7 @@ class DistributedNodeTest {
         assertEquals(1000L, busy.value());
         assertTrue(busy.statistics().siteStealAttempts() + busy.statistics().wideAreaStealAttempts() <= 1,
             "a busy node sends no steal requests (at most one as the run ends):\n" + busy.statistics());
-        final long idleRequests = idle.networkStatistics().messagesSent(org.divvy.protocol.MessageType.STEAL_REQUEST) -
+        final long idleRequests = idle.networkStatistics().messagesSent(org.divvy.stealing.StealRequestFlyweight.TYPE) -
             idleBefore;
         assertTrue(idleRequests > 0, "an idle node keeps asking");
         assertTrue(idleRequests / seconds <= 150, "an idle node's steal traffic stays modest: " + idleRequests +
@@ -299,7 +299,7 @@ class DistributedNodeTest {
 
     @Test
     void awaitTerminationShouldThrowWhenTheMasterCrashesBesideAStandaloneRegistry() {
-        final org.divvy.membership.StandaloneRegistry registry = new org.divvy.membership.StandaloneRegistry(
+        final org.divvy.membership.StandaloneRegistry registry = org.divvy.membership.StandaloneRegistry.launch(
             org.divvy.transport.TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName())
                 .termLengthBytes(64 * 1024).build(),
             org.divvy.membership.MembershipSettings.builder().heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(100))

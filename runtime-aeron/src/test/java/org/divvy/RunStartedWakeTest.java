@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.agent.NetworkAgent;
-import org.divvy.protocol.MessageType;
+import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.stealing.TestJobs;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.Test;
@@ -59,18 +59,18 @@ class RunStartedWakeTest {
             second.awaitMembers(3, Duration.ofSeconds(15));
             awaitDeepIdle(first, 0);
             awaitDeepIdle(second, 0);
-            assertEquals(0, master.networkStatistics().messagesSent(MessageType.RUN_STARTED), "no run yet");
-            assertEquals(0, first.stealingForTest().runStartsReceived());
+            assertEquals(0, master.networkStatistics().messagesSent(LifecycleHandler.RUN_STARTED), "no run yet");
+            assertEquals(0, first.networkForTest().runStartsReceived());
 
             final RunResult<Long> result = master.run(() -> new TestJobs.Fib(12, 1000).fib(27));
             assertEquals(TestJobs.Fib.sequential(27), result.value());
             // one broadcast: one frame to each of the two peers
-            awaitCount(2, () -> master.networkStatistics().messagesSent(MessageType.RUN_STARTED), "RUN_STARTED frames sent");
+            awaitCount(2, () -> master.networkStatistics().messagesSent(LifecycleHandler.RUN_STARTED), "RUN_STARTED frames sent");
             for (final DivvyNode peer : new DivvyNode[] {first, second}) {
-                awaitCount(1, () -> peer.networkForTest().agent().traffic().messagesReceived(MessageType.RUN_STARTED),
+                awaitCount(1, () -> peer.networkForTest().traffic().messagesReceived(LifecycleHandler.RUN_STARTED),
                     "RUN_STARTED frames received");
-                awaitCount(1, () -> peer.stealingForTest().runStartsReceived(), "RUN_STARTED seen by the listener");
-                assertEquals(0, peer.networkStatistics().messagesSent(MessageType.RUN_STARTED), "only the master announces");
+                awaitCount(1, () -> peer.networkForTest().runStartsReceived(), "RUN_STARTED seen by the listener");
+                assertEquals(0, peer.networkStatistics().messagesSent(LifecycleHandler.RUN_STARTED), "only the master announces");
             }
             assertTrue(first.networkStatistics().remoteSteals() + second.networkStatistics().remoteSteals() > 0,
                 "the woken peers stole:\n" + result.statistics());
@@ -80,9 +80,9 @@ class RunStartedWakeTest {
             awaitDeepIdle(first, firstEntries);
             final RunResult<Long> again = master.run(() -> new TestJobs.Fib(12, 1000).fib(27));
             assertEquals(TestJobs.Fib.sequential(27), again.value());
-            awaitCount(4, () -> master.networkStatistics().messagesSent(MessageType.RUN_STARTED), "RUN_STARTED frames sent");
-            awaitCount(2, () -> first.stealingForTest().runStartsReceived(), "second RUN_STARTED seen");
-            awaitCount(2, () -> second.stealingForTest().runStartsReceived(), "second RUN_STARTED seen");
+            awaitCount(4, () -> master.networkStatistics().messagesSent(LifecycleHandler.RUN_STARTED), "RUN_STARTED frames sent");
+            awaitCount(2, () -> first.networkForTest().runStartsReceived(), "second RUN_STARTED seen");
+            awaitCount(2, () -> second.networkForTest().runStartsReceived(), "second RUN_STARTED seen");
         }
     }
 }

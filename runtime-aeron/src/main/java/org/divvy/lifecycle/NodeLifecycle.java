@@ -90,6 +90,20 @@ public final class NodeLifecycle {
         return terminateFlushed;
     }
 
+    /** Why the node could not join, or null (any thread). */
+    public String joinFailureOrNull() {
+        synchronized (lock) {
+            return joinFailure;
+        }
+    }
+
+    /** Why the registry was lost, or null while it is not (any thread). */
+    public String registryLostOrNull() {
+        synchronized (lock) {
+            return lostMessage;
+        }
+    }
+
     /** The exit code the computation ended with, or {@link #NO_CODE} while it goes on. */
     public int terminationCodeOrNone() {
         return terminationCode;

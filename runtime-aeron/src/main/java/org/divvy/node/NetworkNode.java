@@ -200,6 +200,19 @@ public final class NetworkNode implements AutoCloseable {
         }
     }
 
+    /** Leaves the computation gracefully (any thread): the LEAVE goes out in the agent's next cycle. */
+    public void requestLeave() {
+        membership.requestLeave();
+        if (service != null) {
+            service.wake();
+        }
+    }
+
+    /** Whether the LEAVE was handed to the transport. */
+    public boolean hasLeft() {
+        return membership.hasLeft();
+    }
+
     /** Stops asking peers for work (the node is closing); steal requests from peers are still answered. */
     public void stopStealing() {
         thief.stopStealing();
@@ -232,8 +245,7 @@ public final class NetworkNode implements AutoCloseable {
     public void close() {
         thief.stopStealing();
         if (service != null && service.isRunning()) {
-            membership.requestLeave();
-            service.wake();
+            requestLeave();
             final long deadlineNs = System.nanoTime() + LEAVE_TIMEOUT_NS;
             while (!membership.hasLeft() && System.nanoTime() - deadlineNs < 0) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

@@ -9,13 +9,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
-import org.divvy.membership.MemberState;
-import org.divvy.membership.MembershipSettings;
-import org.divvy.transport.TransportSettings;
+import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
+import org.divvy.membership.MembershipMessages;
+import org.divvy.node.NetworkNode;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.StealReplyFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Nodes on their own agent threads with their own embedded INVOKER drivers (the default set-up). */
+/** Nodes' network halves on their own agent threads with their own embedded INVOKER drivers (the default set-up). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NetworkServiceTest {
     private static void await(final String what, final long timeoutMs, final BooleanSupplier condition) throws InterruptedException {
@@ -33,34 +37,39 @@ class NetworkServiceTest {
     @Test
     void shouldJoinLeaveAndShutDownCleanlyWithoutThreadsOrDirectories() throws InterruptedException {
         final AtomicLong errors = new AtomicLong();
-        final MembershipSettings.Builder membership = MembershipSettings.builder()
-            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(50)).heartbeatTimeoutNs(TimeUnit.SECONDS.toNanos(1));
-        final RecordingListener firstListener = new RecordingListener();
-        final NetworkService first = NetworkService.start(TransportSettings.builder().termLengthBytes(64 * 1024).build(),
-            membership.site("a").build(), NetworkService.DEFAULT_COMMAND_RING_BYTES, firstListener, t -> errors.incrementAndGet());
-        final RecordingListener secondListener = new RecordingListener();
-        final NetworkService second = NetworkService.start(TransportSettings.builder().termLengthBytes(64 * 1024).build(),
-            membership.site("b").joinEndpoint(first.agent().endpoint()).build(), NetworkService.DEFAULT_COMMAND_RING_BYTES,
-            secondListener, t -> errors.incrementAndGet());
-        final String firstDir = first.agent().aeronDirectoryName();
-        final String secondDir = second.agent().aeronDirectoryName();
-        assertTrue(new File(firstDir).exists());
-        assertTrue(new File(secondDir).exists());
-        assertEquals(2, networkThreads());
+        final NetworkConfig.Builder net = NetworkConfig.builder().termLengthBytes(64 * 1024)
+            .heartbeatIntervalMs(50).heartbeatTimeoutMs(1000);
+        try (Scheduler firstScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "first");
+            Scheduler secondScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "second")) {
+            firstScheduler.start();
+            secondScheduler.start();
+            final NetworkNode first = NetworkNode.builder(net.site("a").build(), firstScheduler)
+                .errorHandler(t -> errors.incrementAndGet()).build();
+            first.start();
+            final NetworkNode second = NetworkNode.builder(net.site("b").join(first.endpoint()).build(), secondScheduler)
+                .errorHandler(t -> errors.incrementAndGet()).build();
+            second.start();
+            final String firstDir = first.aeronDirectoryName();
+            final String secondDir = second.aeronDirectoryName();
+            assertTrue(new File(firstDir).exists());
+            assertTrue(new File(secondDir).exists());
+            assertEquals(2, networkThreads());
 
-        await("both joined", 10_000, () -> firstListener.has("member 1 b ALIVE") && secondListener.has("member 0 a ALIVE"));
-        final NetworkProxy proxy = second.newProxy();
-        assertTrue(proxy.requestSteal(0, 7, false));
-        await("steal request through the running agents", 5000, () -> firstListener.has("stealRequest 1 7 false"));
+            await("both joined", 10_000, () -> first.lifecycle().aliveMembers() == 2 && second.lifecycle().aliveMembers() == 2);
+            // The idle second node asks the first for work through the running agents; the first answers "none".
+            await("steal requests answered", 5000, () -> first.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 0 &&
+                second.traffic().messagesReceived(StealReplyFlyweight.TYPE) > 0);
 
-        second.close();
-        await("the first node sees the second LEFT", 5000, () -> firstListener.has("member 1 b " + MemberState.LEFT));
-        assertFalse(second.isRunning());
-        assertFalse(new File(secondDir).exists(), secondDir);
-        first.close();
-        assertFalse(first.isRunning());
-        assertFalse(new File(firstDir).exists(), firstDir);
-        await("agent threads gone", 5000, () -> networkThreads() == 0);
-        assertEquals(0, errors.get());
+            second.close();
+            await("the first node's registry got the LEAVE", 5000, () -> first.traffic().messagesReceived(MembershipMessages.LEAVE) == 1);
+            await("the first node sees the second gone", 5000, () -> first.lifecycle().aliveMembers() == 1);
+            assertFalse(second.isRunning());
+            assertFalse(new File(secondDir).exists(), secondDir);
+            first.close();
+            assertFalse(first.isRunning());
+            assertFalse(new File(firstDir).exists(), firstDir);
+            await("agent threads gone", 5000, () -> networkThreads() == 0);
+            assertEquals(0, errors.get());
+        }
     }
 }

@@ -8,17 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
+import org.divvy.agent.FrameSender;
+import org.divvy.agent.MemberDirectory;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.JoinFlyweight;
-import org.divvy.protocol.MemberListFlyweight;
-import org.divvy.protocol.MessageType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,21 +31,43 @@ class MembershipPolicyTest {
         .heartbeatIntervalNs(100 * MS).heartbeatTimeoutNs(2000 * MS).joinTimeoutNs(10_000 * MS).joinRetryIntervalNs(200 * MS)
         .build();
 
-    /** Records frames per endpoint and cuts. */
-    private static final class RecordingOutbox implements Outbox {
+    /** Records frames per endpoint and cuts: what membership sends, checked as a receiver would. */
+    private static final class RecordingOutbox implements FrameSender {
         final List<String> sent = new ArrayList<>();
         final List<byte[]> frames = new ArrayList<>();
         final List<String> cuts = new ArrayList<>();
         final FrameValidator validator = new FrameValidator(new FrameCounters());
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
 
         @Override
-        public void send(final String endpoint, final DirectBuffer buffer, final int offset, final int length) {
-            final int type = validator.validate(buffer, offset, length);
+        public MutableDirectBuffer frameBuffer(final long minCapacity) {
+            return frame;
+        }
+
+        @Override
+        public int maxFrameBytes() {
+            return frame.capacity();
+        }
+
+        @Override
+        public boolean sendTo(final int nodeId, final int frameLength) {
+            throw new AssertionError("membership sends by endpoint");
+        }
+
+        @Override
+        public int broadcast(final int frameLength) {
+            throw new AssertionError("membership sends by endpoint");
+        }
+
+        @Override
+        public boolean sendToEndpoint(final String endpoint, final int length) {
+            final int type = validator.validateHeader(frame, 0, length);
             assertTrue(type != FrameValidator.INVALID, "sent an invalid frame");
             final byte[] copy = new byte[length];
-            buffer.getBytes(offset, copy);
-            sent.add(endpoint + " " + MessageType.name(type));
+            frame.getBytes(0, copy);
+            sent.add(endpoint + " " + NAMES.getOrDefault(type, "type " + type));
             frames.add(copy);
+            return true;
         }
 
         @Override
@@ -53,9 +75,14 @@ class MembershipPolicyTest {
             cuts.add(endpoint);
         }
 
+        @Override
+        public boolean isIdle() {
+            return true;
+        }
+
         MemberListFlyweight lastList() {
             for (int i = frames.size() - 1; i >= 0; i--) {
-                if (frames.get(i)[HeaderFlyweight.TYPE_OFFSET] == MessageType.MEMBER_LIST) {
+                if (frames.get(i)[HeaderFlyweight.TYPE_OFFSET] == MemberListFlyweight.TYPE) {
                     final MemberListFlyweight list = new MemberListFlyweight();
                     list.wrap(new UnsafeBuffer(frames.get(i)), 0, frames.get(i).length);
                     return list;
@@ -70,10 +97,13 @@ class MembershipPolicyTest {
         }
     }
 
+    private static final Map<Integer, String> NAMES = Map.of(JoinFlyweight.TYPE, "JOIN", MemberListFlyweight.TYPE,
+        "MEMBER_LIST", MembershipMessages.HEARTBEAT, "HEARTBEAT", MembershipMessages.LEAVE, "LEAVE");
+
     private static JoinFlyweight join(final String site, final String endpoint) {
         final JoinFlyweight join = new JoinFlyweight();
         join.wrap(new UnsafeBuffer(new byte[256]), 0, 256);
-        join.headerDefaults(MessageType.JOIN);
+        join.headerDefaults(JoinFlyweight.TYPE);
         join.siteAndEndpoint(site, endpoint);
         return join;
     }
@@ -125,12 +155,12 @@ class MembershipPolicyTest {
         registry.onJoin(join("b", "h:2"), 0);
         for (long t = 0; t <= 1900 * MS; t += 100 * MS) {
             registry.onHeartbeat(0, t);
-            registry.onTick(t);
+            registry.doWork(t);
         }
         assertEquals(MemberState.ALIVE, registry.members().get(1).state());
         outbox.clear();
         registry.onHeartbeat(0, 2001 * MS);
-        registry.onTick(2001 * MS);
+        registry.doWork(2001 * MS);
         assertEquals(MemberState.DEAD, registry.members().get(1).state());
         assertEquals(List.of("h:2"), outbox.cuts);
         assertTrue(outbox.sent.contains("h:1 MEMBER_LIST"));
@@ -180,15 +210,15 @@ class MembershipPolicyTest {
         final RecordingOutbox outbox = new RecordingOutbox();
         final RecordingListener listener = new RecordingListener();
         final MembershipSettings joining = MembershipSettings.builder().joinEndpoint("10.0.0.5:40123").build();
-        final MembershipClient client = new MembershipClient(joining, "h:9", outbox, listener);
+        final MembershipClient client = new MembershipClient(joining, "h:9", new Members("default"), outbox, List.of(listener));
         client.start(0);
         for (long t = 0; t < 10_000 * MS; t += 50 * MS) {
-            client.onTick(t);
+            client.doWork(t);
         }
         assertEquals(50, outbox.sent.size(), "one JOIN per 200 ms retry interval for 10 s");
         assertTrue(outbox.sent.stream().allMatch(s -> s.equals("10.0.0.5:40123 JOIN")));
         assertTrue(listener.events.isEmpty());
-        client.onTick(10_000 * MS);
+        client.doWork(10_000 * MS);
         assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
         assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join and that the first node is running"),
             listener.events);
@@ -203,33 +233,34 @@ class MembershipPolicyTest {
 
         final RecordingOutbox outbox = new RecordingOutbox();
         final RecordingListener listener = new RecordingListener();
+        final Members members = new Members("b");
         final MembershipClient client = new MembershipClient(
-            MembershipSettings.builder().joinEndpoint("r:1").site("b").build(), "h:2", outbox, listener);
+            MembershipSettings.builder().joinEndpoint("r:1").site("b").build(), "h:2", members, outbox, List.of(listener));
         client.start(0);
-        client.onTick(0);
+        client.doWork(0);
         final MemberListFlyweight ack = new MemberListFlyweight();
         final byte[] ackBytes = registryOutbox.frames.get(1); // the ack to h:2
         ack.wrap(new UnsafeBuffer(ackBytes), 0, ackBytes.length);
         client.onMemberList(ack, 10 * MS);
         assertEquals(MembershipClient.Phase.JOINED, client.phase());
-        assertEquals(1, client.selfId());
+        assertEquals(1, members.selfId());
         assertEquals(List.of("joined 1", "member 0 a ALIVE", "member 1 b ALIVE"), listener.events);
-        assertFalse(client.isCut(0));
-        assertTrue(client.isCut(7), "unknown senders are cut");
+        assertEquals(MemberDirectory.MEMBER, members.senderStatus(0));
+        assertEquals(MemberDirectory.UNKNOWN, members.senderStatus(7), "unknown senders are cut");
 
         registry.onLeave(0);
         client.onMemberList(registryOutbox.lastList(), 20 * MS);
-        assertTrue(client.isCut(0));
+        assertEquals(MemberDirectory.DEAD, members.senderStatus(0), "a leaver is cut");
         assertEquals(List.of("h:1"), outbox.cuts);
-        assertEquals(MemberState.LEFT, client.member(0).state());
+        assertEquals(MemberState.LEFT, members.member(0).state());
 
         listener.events.clear();
-        client.onTick(2010 * MS);
+        client.doWork(2010 * MS);
         assertTrue(listener.events.isEmpty());
-        client.onTick(2021 * MS);
+        client.doWork(2021 * MS);
         assertEquals(MembershipClient.Phase.REGISTRY_LOST, client.phase());
         assertTrue(listener.events.get(0).startsWith("lost the registry at r:1 was silent for 2 s"), listener.events.toString());
-        assertNull(client.member(5));
+        assertNull(members.member(5));
     }
 
     @Test

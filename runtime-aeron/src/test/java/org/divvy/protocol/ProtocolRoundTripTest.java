@@ -12,6 +12,18 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.EveryoneIsAMember;
+import org.divvy.lifecycle.LifecycleHandler;
+import org.divvy.lifecycle.TerminateFlyweight;
+import org.divvy.membership.JoinFlyweight;
+import org.divvy.membership.MemberListFlyweight;
+import org.divvy.membership.MembershipMessages;
+import org.divvy.results.AbortFlyweight;
+import org.divvy.results.JobResultFlyweight;
+import org.divvy.stealing.StealReplyFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
+import org.divvy.transport.ChunkFlyweight;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,7 +31,43 @@ import org.junit.jupiter.api.Timeout;
 class ProtocolRoundTripTest {
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
     private final FrameCounters counters = new FrameCounters();
-    private final FrameValidator validator = new FrameValidator(counters);
+    private final FrameValidator headerValidator = new FrameValidator(counters);
+    /** Every type a node registers, each with a handler that records it: the receive path's checks. */
+    private final FrameDispatcher dispatcher = new FrameDispatcher(counters, new EveryoneIsAMember());
+    private int delivered;
+
+    ProtocolRoundTripTest() {
+        register(JoinFlyweight.TYPE, new JoinFlyweight(), JoinFlyweight.MIN_BODY_LENGTH);
+        register(MemberListFlyweight.TYPE, new MemberListFlyweight(), MemberListFlyweight.MIN_BODY_LENGTH);
+        register(MembershipMessages.LEAVE, new HeaderFlyweight(), 0);
+        register(MembershipMessages.HEARTBEAT, new HeaderFlyweight(), 0);
+        register(StealRequestFlyweight.TYPE, new StealRequestFlyweight(), StealRequestFlyweight.MIN_BODY_LENGTH);
+        register(StealReplyFlyweight.TYPE, new StealReplyFlyweight(), StealReplyFlyweight.MIN_BODY_LENGTH);
+        register(JobResultFlyweight.TYPE, new JobResultFlyweight(), JobResultFlyweight.MIN_BODY_LENGTH);
+        register(AbortFlyweight.TYPE, new AbortFlyweight(), AbortFlyweight.MIN_BODY_LENGTH);
+        register(TerminateFlyweight.TYPE, new TerminateFlyweight(), TerminateFlyweight.MIN_BODY_LENGTH);
+        register(ChunkFlyweight.TYPE, new ChunkFlyweight(), ChunkFlyweight.MIN_BODY_LENGTH);
+        register(LifecycleHandler.RUN_STARTED, new HeaderFlyweight(), 0);
+    }
+
+    private void register(final int type, final HeaderFlyweight body, final int minBodyLength) {
+        dispatcher.register(type, "type " + type, body, minBodyLength, FrameDispatcher.Senders.MEMBERS,
+            (senderId, buffer, offset, length) -> {
+                delivered = type;
+                return 0;
+            });
+    }
+
+    /** The frame's type if the header check and then the dispatcher (body, sender) let it through, else INVALID. */
+    private int validate(final UnsafeBuffer frame, final int offset, final int length) {
+        final int type = headerValidator.validateHeader(frame, offset, length);
+        if (type == FrameValidator.INVALID) {
+            return FrameValidator.INVALID;
+        }
+        delivered = FrameValidator.INVALID;
+        dispatcher.onFrame(type, frame, offset, length);
+        return delivered;
+    }
 
     private static UnsafeBuffer bytes(final String s) {
         return new UnsafeBuffer(s.getBytes(StandardCharsets.UTF_8));
@@ -48,35 +96,35 @@ class ProtocolRoundTripTest {
     /** Every valid frame this test builds, for the truncation test. */
     private List<byte[]> allValidFrames() {
         final List<byte[]> frames = new ArrayList<>();
-        header(new JoinFlyweight(), MessageType.JOIN).siteAndEndpoint("site-a", "127.0.0.1:4000");
+        header(new JoinFlyweight(), JoinFlyweight.TYPE).siteAndEndpoint("site-a", "127.0.0.1:4000");
         frames.add(current());
-        final MemberListFlyweight list = header(new MemberListFlyweight(), MessageType.MEMBER_LIST);
+        final MemberListFlyweight list = header(new MemberListFlyweight(), MemberListFlyweight.TYPE);
         list.assignedId(2).appendMember(0, 0, "a", "h:1").appendMember(2, 2, "bé", "h:2");
         frames.add(current());
-        header(new HeaderFlyweight(), MessageType.LEAVE);
+        header(new HeaderFlyweight(), MembershipMessages.LEAVE);
         frames.add(current());
-        header(new HeaderFlyweight(), MessageType.HEARTBEAT);
+        header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT);
         frames.add(current());
-        header(new HeaderFlyweight(), MessageType.RUN_STARTED);
+        header(new HeaderFlyweight(), LifecycleHandler.RUN_STARTED);
         frames.add(current());
-        header(new StealRequestFlyweight(), MessageType.STEAL_REQUEST).requestId(99).thiefId(7).wideArea(true);
+        header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(99).wideArea(true);
         frames.add(current());
-        header(new StealReplyFlyweight(), MessageType.STEAL_REPLY).requestId(5).none();
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(5).none();
         frames.add(current());
-        header(new StealReplyFlyweight(), MessageType.STEAL_REPLY).requestId(5).ownerJobId(77)
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(5).ownerJobId(77)
             .job("a.B#c", bytes("012"), 0, 3, bytes("args"), 0, 4);
         frames.add(current());
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(77).value(bytes("v"), 0, 1);
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(77).value(bytes("v"), 0, 1);
         frames.add(current());
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(77).exception("x.Y", "m", "at z");
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(77).exception("x.Y", "m", "at z");
         frames.add(current());
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(77).aborted();
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(77).aborted();
         frames.add(current());
-        header(new AbortFlyweight(), MessageType.ABORT).count(2).jobId(0, 1).jobId(1, 2);
+        header(new AbortFlyweight(), AbortFlyweight.TYPE).count(2).jobId(0, 1).jobId(1, 2);
         frames.add(current());
-        header(new TerminateFlyweight(), MessageType.TERMINATE).exitCode(3);
+        header(new TerminateFlyweight(), TerminateFlyweight.TYPE).exitCode(3);
         frames.add(current());
-        header(new ChunkFlyweight(), MessageType.CHUNK).messageId(1).chunkIndex(0).chunkCount(2).totalLength(100)
+        header(new ChunkFlyweight(), ChunkFlyweight.TYPE).messageId(1).chunkIndex(0).chunkCount(2).totalLength(100)
             .frameLength(ChunkFlyweight.PAYLOAD_OFFSET + 50);
         frames.add(current());
         return frames;
@@ -88,28 +136,28 @@ class ProtocolRoundTripTest {
     }
 
     private int validateCurrent() {
-        return validator.validate(buffer, 0, buffer.getInt(HeaderFlyweight.FRAME_LENGTH_OFFSET, HeaderFlyweight.BYTE_ORDER));
+        return validate(buffer, 0, buffer.getInt(HeaderFlyweight.FRAME_LENGTH_OFFSET, HeaderFlyweight.BYTE_ORDER));
     }
 
     @Test
     void shouldRoundTripJoin() {
-        header(new JoinFlyweight(), MessageType.JOIN).siteAndEndpoint("site-a", "127.0.0.1:4000");
-        assertEquals(MessageType.JOIN, validateCurrent());
+        header(new JoinFlyweight(), JoinFlyweight.TYPE).siteAndEndpoint("site-a", "127.0.0.1:4000");
+        assertEquals(JoinFlyweight.TYPE, validateCurrent());
         final JoinFlyweight read = new JoinFlyweight();
         read.wrap(buffer, 0, buffer.capacity());
-        assertHeader(read, MessageType.JOIN);
+        assertHeader(read, JoinFlyweight.TYPE);
         assertEquals("site-a", read.site());
         assertEquals("127.0.0.1:4000", read.endpoint());
     }
 
     @Test
     void shouldRoundTripMemberList() {
-        header(new MemberListFlyweight(), MessageType.MEMBER_LIST).assignedId(2)
+        header(new MemberListFlyweight(), MemberListFlyweight.TYPE).assignedId(2)
             .appendMember(0, 0, "a", "h:1").appendMember(2, 2, "bé", "h:2");
-        assertEquals(MessageType.MEMBER_LIST, validateCurrent());
+        assertEquals(MemberListFlyweight.TYPE, validateCurrent());
         final MemberListFlyweight read = new MemberListFlyweight();
         read.wrap(buffer, 0, buffer.capacity());
-        assertHeader(read, MessageType.MEMBER_LIST);
+        assertHeader(read, MemberListFlyweight.TYPE);
         assertEquals(2, read.assignedId());
         final List<String> seen = new ArrayList<>();
         assertEquals(2, read.forEachMember((id, state, site, endpoint) -> seen.add(id + "/" + state + "/" + site + "/" + endpoint)));
@@ -118,7 +166,7 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripHeaderOnlyTypes() {
-        for (final int type : new int[] {MessageType.LEAVE, MessageType.HEARTBEAT, MessageType.RUN_STARTED}) {
+        for (final int type : new int[] {MembershipMessages.LEAVE, MembershipMessages.HEARTBEAT, LifecycleHandler.RUN_STARTED}) {
             header(new HeaderFlyweight(), type);
             assertEquals(type, validateCurrent());
             final HeaderFlyweight read = new HeaderFlyweight();
@@ -129,30 +177,29 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripStealRequest() {
-        header(new StealRequestFlyweight(), MessageType.STEAL_REQUEST).requestId(Long.MAX_VALUE).thiefId(7).wideArea(true);
-        assertEquals(MessageType.STEAL_REQUEST, validateCurrent());
+        header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(Long.MAX_VALUE).wideArea(true);
+        assertEquals(StealRequestFlyweight.TYPE, validateCurrent());
         final StealRequestFlyweight read = new StealRequestFlyweight();
         read.wrap(buffer, 0, StealRequestFlyweight.FRAME_LENGTH);
-        assertHeader(read, MessageType.STEAL_REQUEST);
+        assertHeader(read, StealRequestFlyweight.TYPE);
         assertEquals(Long.MAX_VALUE, read.requestId());
-        assertEquals(7, read.thiefId());
         assertTrue(read.wideArea());
     }
 
     @Test
     void shouldRoundTripStealReplyNoneAndJob() {
-        header(new StealReplyFlyweight(), MessageType.STEAL_REPLY).requestId(5).none();
-        assertEquals(MessageType.STEAL_REPLY, validateCurrent());
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(5).none();
+        assertEquals(StealReplyFlyweight.TYPE, validateCurrent());
         final StealReplyFlyweight read = new StealReplyFlyweight();
         read.wrap(buffer, 0, buffer.capacity());
         assertEquals(5, read.requestId());
         assertFalse(read.hasJob());
 
-        header(new StealReplyFlyweight(), MessageType.STEAL_REPLY).requestId(6).ownerJobId(-77)
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(6).ownerJobId(-77)
             .job("org.x.Fib#fib", bytes("0211"), 0, 4, bytes("arguments"), 0, 9);
-        assertEquals(MessageType.STEAL_REPLY, validateCurrent());
+        assertEquals(StealReplyFlyweight.TYPE, validateCurrent());
         read.wrap(buffer, 0, buffer.capacity());
-        assertHeader(read, MessageType.STEAL_REPLY);
+        assertHeader(read, StealReplyFlyweight.TYPE);
         assertEquals(6, read.requestId());
         assertTrue(read.hasJob());
         assertEquals(-77, read.ownerJobId());
@@ -164,24 +211,24 @@ class ProtocolRoundTripTest {
     @Test
     void shouldRoundTripJobResultOutcomes() {
         final JobResultFlyweight read = new JobResultFlyweight();
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(42).value(bytes("result"), 0, 6);
-        assertEquals(MessageType.JOB_RESULT, validateCurrent());
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(42).value(bytes("result"), 0, 6);
+        assertEquals(JobResultFlyweight.TYPE, validateCurrent());
         read.wrap(buffer, 0, buffer.capacity());
-        assertHeader(read, MessageType.JOB_RESULT);
+        assertHeader(read, JobResultFlyweight.TYPE);
         assertEquals(42, read.ownerJobId());
         assertEquals(JobResultFlyweight.OUTCOME_VALUE, read.outcome());
         assertArrayEquals("result".getBytes(StandardCharsets.UTF_8), copy(buffer, read.resultOffset(), read.resultLength()));
 
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(43).exception("java.lang.IllegalStateException", "boom", "at a.b(C.java:1)");
-        assertEquals(MessageType.JOB_RESULT, validateCurrent());
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(43).exception("java.lang.IllegalStateException", "boom", "at a.b(C.java:1)");
+        assertEquals(JobResultFlyweight.TYPE, validateCurrent());
         read.wrap(buffer, 0, buffer.capacity());
         assertEquals(JobResultFlyweight.OUTCOME_EXCEPTION, read.outcome());
         assertEquals("java.lang.IllegalStateException", read.exceptionClassName());
         assertEquals("boom", read.exceptionMessage());
         assertEquals("at a.b(C.java:1)", read.exceptionStackTrace());
 
-        header(new JobResultFlyweight(), MessageType.JOB_RESULT).ownerJobId(44).aborted();
-        assertEquals(MessageType.JOB_RESULT, validateCurrent());
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(44).aborted();
+        assertEquals(JobResultFlyweight.TYPE, validateCurrent());
         read.wrap(buffer, 0, buffer.capacity());
         assertEquals(44, read.ownerJobId());
         assertEquals(JobResultFlyweight.OUTCOME_ABORTED, read.outcome());
@@ -189,22 +236,22 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripAbortTerminateAndChunk() {
-        header(new AbortFlyweight(), MessageType.ABORT).count(3).jobId(0, 10).jobId(1, 11).jobId(2, 12);
-        assertEquals(MessageType.ABORT, validateCurrent());
+        header(new AbortFlyweight(), AbortFlyweight.TYPE).count(3).jobId(0, 10).jobId(1, 11).jobId(2, 12);
+        assertEquals(AbortFlyweight.TYPE, validateCurrent());
         final AbortFlyweight abort = new AbortFlyweight();
         abort.wrap(buffer, 0, buffer.capacity());
         assertEquals(3, abort.count());
         assertEquals(12, abort.jobId(2));
 
-        header(new TerminateFlyweight(), MessageType.TERMINATE).exitCode(-2);
-        assertEquals(MessageType.TERMINATE, validateCurrent());
+        header(new TerminateFlyweight(), TerminateFlyweight.TYPE).exitCode(-2);
+        assertEquals(TerminateFlyweight.TYPE, validateCurrent());
         final TerminateFlyweight terminate = new TerminateFlyweight();
         terminate.wrap(buffer, 0, buffer.capacity());
         assertEquals(-2, terminate.exitCode());
 
-        header(new ChunkFlyweight(), MessageType.CHUNK).messageId(9).chunkIndex(1).chunkCount(3).totalLength(300)
+        header(new ChunkFlyweight(), ChunkFlyweight.TYPE).messageId(9).chunkIndex(1).chunkCount(3).totalLength(300)
             .frameLength(ChunkFlyweight.PAYLOAD_OFFSET + 100);
-        assertEquals(MessageType.CHUNK, validateCurrent());
+        assertEquals(ChunkFlyweight.TYPE, validateCurrent());
         final ChunkFlyweight chunk = new ChunkFlyweight();
         chunk.wrap(buffer, 0, buffer.capacity());
         assertEquals(9, chunk.messageId());
@@ -219,11 +266,11 @@ class ProtocolRoundTripTest {
         long expectedDrops = 0;
         for (final byte[] frame : allValidFrames()) {
             final UnsafeBuffer whole = new UnsafeBuffer(frame);
-            assertTrue(validator.validate(whole, 0, frame.length) != FrameValidator.INVALID, MessageType.name(frame[1]));
+            assertTrue(validate(whole, 0, frame.length) != FrameValidator.INVALID, "type " + frame[1]);
             for (int length = 0; length < frame.length; length++) {
                 final byte[] cut = new byte[length];
                 System.arraycopy(frame, 0, cut, 0, length);
-                assertEquals(FrameValidator.INVALID, validator.validate(new UnsafeBuffer(cut), 0, length));
+                assertEquals(FrameValidator.INVALID, validate(new UnsafeBuffer(cut), 0, length));
                 expectedDrops++;
             }
         }
@@ -232,7 +279,7 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldCountBadVersionUnknownTypeAndBadLength() {
-        header(new HeaderFlyweight(), MessageType.HEARTBEAT).version(2);
+        header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT).version(2);
         assertEquals(FrameValidator.INVALID, validateCurrent());
         assertEquals(1, counters.badVersion.get());
 
@@ -240,11 +287,11 @@ class ProtocolRoundTripTest {
         assertEquals(FrameValidator.INVALID, validateCurrent());
         assertEquals(1, counters.unknownType.get());
 
-        header(new HeaderFlyweight(), MessageType.HEARTBEAT);
-        assertEquals(FrameValidator.INVALID, validator.validate(buffer, 0, HeaderFlyweight.HEADER_LENGTH + 4));
+        header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT);
+        assertEquals(FrameValidator.INVALID, validate(buffer, 0, HeaderFlyweight.HEADER_LENGTH + 4));
         assertEquals(1, counters.badLength.get());
 
-        header(new AbortFlyweight(), MessageType.ABORT).count(1).count(Integer.MAX_VALUE)
+        header(new AbortFlyweight(), AbortFlyweight.TYPE).count(1).count(Integer.MAX_VALUE)
             .frameLength(AbortFlyweight.frameLengthFor(1));
         assertEquals(FrameValidator.INVALID, validateCurrent());
         assertEquals(1, counters.malformed.get());
@@ -271,7 +318,7 @@ class ProtocolRoundTripTest {
                 }
             }
             final UnsafeBuffer b = new UnsafeBuffer(frame);
-            final int type = validator.validate(b, 0, frame.length);
+            final int type = validate(b, 0, frame.length);
             if (type != FrameValidator.INVALID) {
                 accepted++;
                 readEverything(b, type, frame.length);
@@ -283,18 +330,18 @@ class ProtocolRoundTripTest {
     /** A frame the validator accepted must be fully readable without an exception. */
     private static void readEverything(final UnsafeBuffer b, final int type, final int length) {
         switch (type) {
-            case MessageType.JOIN -> {
+            case JoinFlyweight.TYPE -> {
                 final JoinFlyweight f = new JoinFlyweight();
                 f.wrap(b, 0, length);
                 f.site();
                 f.endpoint();
             }
-            case MessageType.MEMBER_LIST -> {
+            case MemberListFlyweight.TYPE -> {
                 final MemberListFlyweight f = new MemberListFlyweight();
                 f.wrap(b, 0, length);
                 f.forEachMember((id, state, site, endpoint) -> { });
             }
-            case MessageType.STEAL_REPLY -> {
+            case StealReplyFlyweight.TYPE -> {
                 final StealReplyFlyweight f = new StealReplyFlyweight();
                 f.wrap(b, 0, length);
                 if (f.hasJob()) {
@@ -303,7 +350,7 @@ class ProtocolRoundTripTest {
                     copy(b, f.argumentsOffset(), f.argumentsLength());
                 }
             }
-            case MessageType.JOB_RESULT -> {
+            case JobResultFlyweight.TYPE -> {
                 final JobResultFlyweight f = new JobResultFlyweight();
                 f.wrap(b, 0, length);
                 if (f.outcome() == JobResultFlyweight.OUTCOME_VALUE) {
@@ -314,7 +361,7 @@ class ProtocolRoundTripTest {
                     f.exceptionStackTrace();
                 }
             }
-            case MessageType.ABORT -> {
+            case AbortFlyweight.TYPE -> {
                 final AbortFlyweight f = new AbortFlyweight();
                 f.wrap(b, 0, length);
                 for (int i = 0; i < f.count(); i++) {

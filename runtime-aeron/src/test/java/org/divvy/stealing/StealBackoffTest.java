@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.DivvyException;
 import org.divvy.StealPolicy;
 import org.divvy.membership.Member;
+import org.divvy.membership.Members;
 import org.divvy.membership.MemberState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,10 +67,10 @@ class StealBackoffTest {
 
     @Test
     void leavingDeepIdleShouldLetTheStrategyAskAtOnce() {
-        final Peers peers = new Peers("A");
-        peers.selfId(0);
-        peers.update(new Member(0, "A", "127.0.0.1:40000", MemberState.ALIVE));
-        peers.update(new Member(1, "A", "127.0.0.1:40001", MemberState.ALIVE));
+        final Members members = new Members("A");
+        members.selfId(0);
+        members.update(new Member(0, "A", "127.0.0.1:40000", MemberState.ALIVE));
+        members.update(new Member(1, "A", "127.0.0.1:40001", MemberState.ALIVE));
         final List<Long> sent = new ArrayList<>();
         final StealSender sender = (victim, id, wideArea) -> sent.add(id);
         final StealStrategy strategy = StealStrategy.of(StealPolicy.RS, new Random(4), MS, 20 * MS, 250 * MS, 1000 * MS);
@@ -77,18 +78,18 @@ class StealBackoffTest {
         strategy.deepIdle(true, now);
         // Fail until the pause is long: each failure's pause is in [cap/2, cap].
         for (int i = 0; i < 12; i++) {
-            assertEquals(1, strategy.onIdle(now, peers, sender));
+            assertEquals(1, strategy.onIdle(now, members, sender));
             strategy.onReply(sent.get(sent.size() - 1), false, now);
             now += 300 * MS;
         }
-        assertEquals(1, strategy.onIdle(now, peers, sender));
+        assertEquals(1, strategy.onIdle(now, members, sender));
         strategy.onReply(sent.get(sent.size() - 1), false, now);
-        assertEquals(0, strategy.onIdle(now + 100 * MS, peers, sender), "deep pause is at least 125 ms");
+        assertEquals(0, strategy.onIdle(now + 100 * MS, members, sender), "deep pause is at least 125 ms");
         strategy.deepIdle(false, now + 100 * MS);
         assertFalse(strategy.isDeepIdle());
-        assertEquals(1, strategy.onIdle(now + 100 * MS, peers, sender), "woken: asks at once");
+        assertEquals(1, strategy.onIdle(now + 100 * MS, members, sender), "woken: asks at once");
         strategy.onReply(sent.get(sent.size() - 1), false, now + 100 * MS);
-        assertEquals(0, strategy.onIdle(now + 100 * MS, peers, sender));
-        assertEquals(1, strategy.onIdle(now + 101 * MS, peers, sender), "and the backoff starts at the minimum");
+        assertEquals(0, strategy.onIdle(now + 100 * MS, members, sender));
+        assertEquals(1, strategy.onIdle(now + 101 * MS, members, sender), "and the backoff starts at the minimum");
     }
 }

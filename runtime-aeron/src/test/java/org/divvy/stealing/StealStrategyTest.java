@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.divvy.StealPolicy;
 import org.divvy.membership.Member;
+import org.divvy.membership.Members;
 import org.divvy.membership.MemberState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,8 +28,8 @@ class StealStrategyTest {
     private final StealSender recorder = (victim, id, wa) -> sent.add(new Sent(victim, id, wa));
 
     /** Node 0 of site A among members 0..n-1; {@code sites[i]} is member i's site. */
-    private static Peers peers(final String... sites) {
-        final Peers peers = new Peers(sites[0]);
+    private static Members peers(final String... sites) {
+        final Members peers = new Members(sites[0]);
         peers.selfId(0);
         for (int i = 0; i < sites.length; i++) {
             peers.update(new Member(i, sites[i], "127.0.0.1:" + (40000 + i), MemberState.ALIVE));
@@ -42,7 +43,7 @@ class StealStrategyTest {
 
     @Test
     void rsShouldChooseUniformlyAmongAllOtherMembers() {
-        final Peers peers = peers("A", "A", "B", "B");
+        final Members peers = peers("A", "A", "B", "B");
         final StealStrategy rs = strategy(StealPolicy.RS, 42);
         final int[] hits = new int[4];
         long now = 0;
@@ -62,7 +63,7 @@ class StealStrategyTest {
 
     @Test
     void rsShouldKeepOneSynchronousRequestOutstandingAndBackOffAfterFailures() {
-        final Peers peers = peers("A", "A", "A");
+        final Members peers = peers("A", "A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 1);
         assertEquals(1, rs.onIdle(0, peers, recorder));
         assertEquals(0, rs.onIdle(0, peers, recorder), "one request outstanding");
@@ -90,7 +91,7 @@ class StealStrategyTest {
 
     @Test
     void wakeShouldLetADeepIdleNodeAskAtOnceAndResetItsBackoff() {
-        final Peers peers = peers("A", "A", "A");
+        final Members peers = peers("A", "A", "A");
         final StealStrategy rs = StealStrategy.of(StealPolicy.RS, new Random(3), 1 * MS, 16 * MS, 1000 * MS, 1000 * MS);
         rs.deepIdle(true, 0);
         long now = 0;
@@ -113,7 +114,7 @@ class StealStrategyTest {
 
     @Test
     void shouldExcludeDeadMembersAndTreatTheirRequestsAsFailed() {
-        final Peers peers = peers("A", "A", "A");
+        final Members peers = peers("A", "A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 7);
         peers.update(new Member(1, "A", "127.0.0.1:40001", MemberState.DEAD));
         for (int i = 0; i < 50; i++) {
@@ -134,7 +135,7 @@ class StealStrategyTest {
 
     @Test
     void crsShouldSendOneWideAreaRequestAndStealSynchronouslyInsideTheSite() {
-        final Peers peers = peers("A", "A", "A", "B", "B", "C");
+        final Members peers = peers("A", "A", "A", "B", "B", "C");
         final StealStrategy crs = strategy(StealPolicy.CRS, 3);
         assertEquals(2, crs.onIdle(0, peers, recorder));
         final Sent wa = sent.get(0);
@@ -164,7 +165,7 @@ class StealStrategyTest {
 
     @Test
     void crsShouldChooseWideAreaVictimsUniformlyOverAllRemoteNodes() {
-        final Peers peers = peers("A", "B", "B", "C");
+        final Members peers = peers("A", "B", "B", "C");
         final StealStrategy crs = strategy(StealPolicy.CRS, 11);
         final int[] hits = new int[4];
         long now = 0;
@@ -184,7 +185,7 @@ class StealStrategyTest {
 
     @Test
     void crsWithOneSiteShouldBeRsInsideTheSite() {
-        final Peers peers = peers("A", "A", "A");
+        final Members peers = peers("A", "A", "A");
         final StealStrategy crs = strategy(StealPolicy.CRS, 5);
         assertEquals(1, crs.onIdle(0, peers, recorder));
         assertFalse(sent.get(0).wideArea);
@@ -194,7 +195,7 @@ class StealStrategyTest {
 
     @Test
     void shouldTimeOutUnansweredRequests() {
-        final Peers peers = peers("A", "A");
+        final Members peers = peers("A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 9);
         rs.onIdle(0, peers, recorder);
         assertEquals(0, rs.expire(999 * MS));
@@ -205,7 +206,7 @@ class StealStrategyTest {
 
     @Test
     void shouldRetryWhenTheSenderCannotTakeTheRequest() {
-        final Peers peers = peers("A", "A");
+        final Members peers = peers("A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 9);
         assertEquals(0, rs.onIdle(0, peers, (v, id, wa) -> false));
         assertFalse(rs.hasSyncOutstanding());

@@ -14,11 +14,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.EveryoneIsAMember;
+import org.divvy.agent.FrameDispatcher;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.protocol.MessageType;
-import org.divvy.protocol.StealReplyFlyweight;
+import org.divvy.stealing.StealReplyFlyweight;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,11 +46,18 @@ class AeronTransportTest {
         final AtomicLong errors = new AtomicLong();
         final AeronTransport transport;
         final List<byte[]> received = new ArrayList<>();
-        final FrameHandler handler = (type, buffer, offset, length) -> {
-            final byte[] copy = new byte[length];
-            buffer.getBytes(offset, copy);
-            received.add(copy);
-        };
+        /** The receive path a node has: types it does not know are counted and dropped there. */
+        final FrameDispatcher handler = new FrameDispatcher(counters, new EveryoneIsAMember());
+
+        {
+            handler.register(StealReplyFlyweight.TYPE, "STEAL_REPLY", new StealReplyFlyweight(), StealReplyFlyweight.MIN_BODY_LENGTH,
+                FrameDispatcher.Senders.MEMBERS, (senderId, buffer, offset, length) -> {
+                    final byte[] copy = new byte[length];
+                    buffer.getBytes(offset, copy);
+                    received.add(copy);
+                    return 1;
+                });
+        }
 
         Node(final String aeronDir, final int termLength) {
             transport = new AeronTransport(
@@ -85,7 +93,7 @@ class AeronTransportTest {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[argumentsLength + 256]);
         final StealReplyFlyweight reply = new StealReplyFlyweight();
         reply.wrap(buffer, 0, buffer.capacity());
-        reply.headerDefaults(MessageType.STEAL_REPLY).senderId(1);
+        reply.headerDefaults(StealReplyFlyweight.TYPE).senderId(1);
         reply.requestId(seed).ownerJobId(seed * 2).job("a.B#c", new UnsafeBuffer(new byte[] {1}), 0, 1,
             new UnsafeBuffer(arguments), 0, argumentsLength);
         final byte[] frame = new byte[reply.frameLength()];
@@ -106,8 +114,8 @@ class AeronTransportTest {
                 assertArrayEquals(sent.get(i), b.received.get(i), "message " + i);
             }
             assertEquals(0, b.counters.totalDropped());
-            assertTrue(a.transport.traffic().messagesSent(MessageType.CHUNK) > 100);
-            assertEquals(sent.size(), b.transport.traffic().messagesReceived(MessageType.STEAL_REPLY));
+            assertTrue(a.transport.traffic().messagesSent(ChunkFlyweight.TYPE) > 100);
+            assertEquals(sent.size(), b.transport.traffic().messagesReceived(StealReplyFlyweight.TYPE));
             assertEquals(0, a.transport.queuedMessages(link));
         }
     }
@@ -126,7 +134,7 @@ class AeronTransportTest {
                     random.nextBytes(frame);
                     frame[0] = (byte)HeaderFlyweight.CURRENT_VERSION;
                     new UnsafeBuffer(frame).putInt(HeaderFlyweight.FRAME_LENGTH_OFFSET, frame.length, HeaderFlyweight.BYTE_ORDER);
-                    frame[HeaderFlyweight.TYPE_OFFSET] = (byte)(MessageType.MAX_TYPE + 1 + random.nextInt(100));
+                    frame[HeaderFlyweight.TYPE_OFFSET] = (byte)(200 + random.nextInt(50));
                 } else {
                     frame = new byte[HeaderFlyweight.HEADER_LENGTH + random.nextInt(valid.length - HeaderFlyweight.HEADER_LENGTH)];
                     System.arraycopy(valid, 0, frame, 0, frame.length);

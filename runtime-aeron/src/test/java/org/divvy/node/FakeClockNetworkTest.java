@@ -1,0 +1,233 @@
+package org.divvy.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.CachedNanoClock;
+import org.divvy.NetworkConfig;
+import org.divvy.StealPolicy;
+import org.divvy.lifecycle.LifecycleHandler;
+import org.divvy.membership.JoinFlyweight;
+import org.divvy.membership.MemberState;
+import org.divvy.membership.MembershipMessages;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.stealing.StealRequestFlyweight;
+import org.divvy.transport.LoopbackNetwork;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Membership timeouts, heartbeats and steal backoff with the default timings, on a hand-advanced clock:
+ * whole nodes' network halves (every mechanism, the real dispatcher and agent) stepped on the test thread
+ * over an in-memory transport. No UDP and no sleeping, so the bounds asserted here are exact to a step.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FakeClockNetworkTest {
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The clock advances this much between duty cycles. */
+    private static final long STEP_NS = MS / 4;
+
+    private final CachedNanoClock clock = new CachedNanoClock();
+    private final LoopbackNetwork network = new LoopbackNetwork();
+    private final List<SteppedNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void closeNodes() {
+        for (final SteppedNode node : nodes) {
+            node.close();
+        }
+    }
+
+    private SteppedNode node(final String site, final String join) {
+        final NetworkConfig config = NetworkConfig.builder().site(site).join(join).stealPolicy(StealPolicy.RS).build();
+        final FrameCounters counters = new FrameCounters();
+        final SteppedNode node = new SteppedNode(config, network.newTransport(counters), counters, clock, 42 + nodes.size());
+        nodes.add(node);
+        return node;
+    }
+
+    /** Advances the clock one step and runs one duty cycle of every node that is not paused. */
+    private void step() {
+        clock.update(clock.nanoTime() + STEP_NS);
+        for (final SteppedNode node : nodes) {
+            node.doWork();
+        }
+    }
+
+    private void stepFor(final long ns) {
+        final long until = clock.nanoTime() + ns;
+        while (until - clock.nanoTime() > 0) {
+            step();
+        }
+    }
+
+    /** Steps until {@code condition} holds; fails after {@code limitNs} of fake time. Returns the time it took. */
+    private long stepUntil(final String what, final long limitNs, final BooleanSupplier condition) {
+        final long startNs = clock.nanoTime();
+        while (!condition.getAsBoolean()) {
+            if (clock.nanoTime() - startNs > limitNs) {
+                fail("no " + what + " within " + limitNs / MS + " ms of fake time");
+            }
+            step();
+        }
+        return clock.nanoTime() - startNs;
+    }
+
+    /** The fake times at which {@code counter} grew, while stepping for {@code ns}. */
+    private List<Long> timesOfIncrements(final long ns, final LongSupplier counter) {
+        final List<Long> times = new ArrayList<>();
+        long seen = counter.getAsLong();
+        final long until = clock.nanoTime() + ns;
+        while (until - clock.nanoTime() > 0) {
+            step();
+            final long now = counter.getAsLong();
+            for (; seen < now; seen++) {
+                times.add(clock.nanoTime());
+            }
+        }
+        return times;
+    }
+
+    private List<SteppedNode> cluster(final int count) {
+        final SteppedNode master = node("a", null);
+        for (int i = 1; i < count; i++) {
+            node(i % 2 == 0 ? "a" : "b", master.network.endpoint());
+        }
+        stepUntil("all joined", 10 * MS * 100, () -> nodes.stream().allMatch(n -> n.network.lifecycle().aliveMembers() == count));
+        return List.copyOf(nodes);
+    }
+
+    @Test
+    void shouldHeartbeatTheRegistryOncePerIntervalEachWay() {
+        final List<SteppedNode> all = cluster(2);
+        // node 1's heartbeats to the registry, and the registry's to node 1 (node 0 also heartbeats its own registry)
+        final LongSupplier atRegistry = () -> all.get(1).network.traffic().messagesSent(MembershipMessages.HEARTBEAT);
+        final LongSupplier atNode = () -> all.get(1).network.traffic().messagesReceived(MembershipMessages.HEARTBEAT);
+        final long registryBefore = atRegistry.getAsLong();
+        final long nodeBefore = atNode.getAsLong();
+        stepFor(1000 * MS);
+        // 100 ms interval: 10 in a second, give or take the one in flight at either end of the window
+        final long toRegistry = atRegistry.getAsLong() - registryBefore;
+        final long toNode = atNode.getAsLong() - nodeBefore;
+        assertTrue(toRegistry >= 9 && toRegistry <= 11, toRegistry + " heartbeats from the node");
+        assertTrue(toNode >= 9 && toNode <= 11, toNode + " heartbeats from the registry");
+    }
+
+    @Test
+    void shouldDeclareASilentNodeDeadAfterTheHeartbeatTimeoutCutItAndTellItSo() {
+        final List<SteppedNode> all = cluster(3);
+        final SteppedNode silent = all.get(2);
+        final int silentId = silent.selfId();
+        silent.pause();
+        final long tookNs = stepUntil("death", 5000 * MS,
+            () -> all.get(0).network.members().member(silentId).state() == MemberState.DEAD);
+        // Heard last at most one heartbeat interval (100 ms) before the pause, or its last frame was polled one step
+        // after it; declared dead once silent for more than 2 s; the registry's list reaches its own node a step later.
+        assertTrue(tookNs >= 1900 * MS && tookNs <= 2000 * MS + 3 * STEP_NS, "declared dead after " + tookNs / 1000 + " us");
+        stepUntil("the member list at node 1", 10 * MS, () -> all.get(1).network.members().member(silentId).state() == MemberState.DEAD);
+        assertEquals(1, all.get(1).network.lifecycle().aliveMembers() - 1, "node 1 sees one other alive member");
+
+        // It wakes up, still thinking it is alive: its heartbeats and steal requests are cut. The registry's
+        // heartbeats queued while it was paused count as heard now, and nothing comes after them (a dead member
+        // gets no list), so it reports the registry lost one timeout later.
+        final long cutBefore = all.get(0).counters.fromDeadPeer.get() + all.get(1).counters.fromDeadPeer.get();
+        silent.resume();
+        stepUntil("the registry lost", 2100 * MS, () -> silent.network.lifecycle().registryLostOrNull() != null);
+        assertTrue(silent.network.lifecycle().registryLostOrNull().startsWith("the registry at " + all.get(0).network.endpoint() +
+            " was silent for 2 s"), silent.network.lifecycle().registryLostOrNull());
+        assertTrue(all.get(0).counters.fromDeadPeer.get() + all.get(1).counters.fromDeadPeer.get() > cutBefore,
+            "the dead node's frames were counted and dropped");
+    }
+
+    @Test
+    void shouldReportTheRegistryLostAfterTheHeartbeatTimeout() {
+        final List<SteppedNode> all = cluster(2);
+        all.get(0).pause();
+        final long tookNs = stepUntil("registry lost", 5000 * MS,
+            () -> all.get(1).network.lifecycle().registryLostOrNull() != null);
+        assertTrue(tookNs >= 1900 * MS && tookNs <= 2000 * MS + 3 * STEP_NS, "reported after " + tookNs / 1000 + " us");
+    }
+
+    @Test
+    void shouldGiveUpJoiningAfterTheJoinTimeoutAndSayWhatToFix() {
+        final SteppedNode lonely = node("a", "127.0.0.1:999");
+        stepFor(9999 * MS);
+        assertNull(lonely.network.lifecycle().joinFailureOrNull(), "still trying within the 10 s join timeout");
+        assertEquals(50, lonely.network.traffic().messagesSent(JoinFlyweight.TYPE),
+            "one JOIN per 200 ms retry interval");
+        stepFor(MS + STEP_NS);
+        assertEquals("no registry answered at 127.0.0.1:999 within 10 s: check --join and that the first node is running",
+            lonely.network.lifecycle().joinFailureOrNull());
+    }
+
+    @Test
+    void shouldBackOffFailedStealsExponentiallyWithJitterUpToTheCapsAwakeAndInDeepIdle() {
+        final List<SteppedNode> all = cluster(2);
+        final SteppedNode victim = all.get(0);
+        final List<Long> requests = timesOfIncrements(3000 * MS,
+            () -> victim.network.traffic().messagesReceived(StealRequestFlyweight.TYPE));
+        // Awake: pauses in [cap/2, cap] for caps 1, 2, 4, 8, 16, 20, 20, ... ms (each request is answered at once).
+        long capNs = MS;
+        int i = 1;
+        for (; i < requests.size() && requests.get(i) - requests.get(0) < 900 * MS; i++) {
+            final long gapNs = requests.get(i) - requests.get(i - 1);
+            assertTrue(gapNs >= capNs / 2 && gapNs <= capNs + 2 * STEP_NS,
+                "pause " + i + " of " + gapNs / 1000 + " us, expected within [" + capNs / 2000 + ", " + capNs / 1000 + "] us");
+            capNs = Math.min(2 * capNs, 20 * MS);
+        }
+        assertTrue(i > 40, "about 60 requests a second while awake: " + i + " in the first 900 ms");
+        // Deep idle starts 1 s after the last activity (the join): then the cap grows to 200 ms.
+        assertTrue(victim.network.agent().deepIdleEntries() >= 1 && all.get(1).network.agent().isDeepIdle());
+        final List<Long> late = requests.subList(requests.size() - 3, requests.size());
+        for (int k = 1; k < late.size(); k++) {
+            final long gapNs = late.get(k) - late.get(k - 1);
+            assertTrue(gapNs >= 100 * MS && gapNs <= 200 * MS + 2 * STEP_NS, "deep idle pause of " + gapNs / MS + " ms");
+        }
+    }
+
+    @Test
+    void shouldExpireAnUnansweredStealRequestAfterOneSecondAndAskAgain() {
+        final List<SteppedNode> all = cluster(2);
+        final SteppedNode thief = all.get(1);
+        stepFor(100 * MS);
+        all.get(0).pause(); // requests to it go unanswered (it is still a member for 2 s)
+        final LongSupplier sent = () -> thief.network.traffic().messagesSent(StealRequestFlyweight.TYPE);
+        // 1.8 s: before the thief could notice the silent registry (2 s after its last heartbeat)
+        final List<Long> times = timesOfIncrements(1800 * MS, sent);
+        assertFalse(times.isEmpty());
+        // one outstanding request at a time: the next goes only when the first timed out (1 s) plus a pause
+        for (int k = 1; k < times.size(); k++) {
+            assertTrue(times.get(k) - times.get(k - 1) >= 1000 * MS, "requests " + (k - 1) + " and " + k + " only " +
+                (times.get(k) - times.get(k - 1)) / MS + " ms apart");
+        }
+        assertTrue(times.size() >= 2, "asked again after the timeout: " + times.size());
+    }
+
+    @Test
+    void shouldEnterDeepIdleAfterOneQuietSecondAndLeaveItWhenARunStarts() {
+        final List<SteppedNode> all = cluster(3);
+        final long joinedAtNs = clock.nanoTime();
+        stepUntil("deep idle", 1100 * MS, () -> all.get(1).network.agent().isDeepIdle());
+        assertTrue(clock.nanoTime() - joinedAtNs >= 1000 * MS - 2 * STEP_NS, "quiet for the threshold first");
+        stepFor(300 * MS);
+        assertTrue(all.stream().allMatch(n -> n.network.agent().isDeepIdle()), "heartbeats and failed steals keep no node awake");
+
+        all.get(0).network.announceRun();
+        stepFor(2 * STEP_NS);
+        for (final SteppedNode peer : all.subList(1, 3)) {
+            assertEquals(1, peer.network.runStartsReceived());
+            assertFalse(peer.network.agent().isDeepIdle(), "RUN_STARTED is work for the computation");
+        }
+        assertEquals(2, all.get(0).network.statistics().messagesSent(LifecycleHandler.RUN_STARTED), "one to each peer");
+    }
+}

@@ -1,0 +1,302 @@
+package org.divvy.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.NetworkConfig;
+import org.divvy.StealPolicy;
+import org.divvy.membership.Member;
+import org.divvy.membership.MemberState;
+import org.divvy.membership.MembershipMessages;
+import org.divvy.membership.MembershipSettings;
+import org.divvy.membership.StandaloneRegistry;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.stealing.StealReplyFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
+import org.divvy.transport.AeronTransport;
+import org.divvy.transport.TestDriver;
+import org.divvy.transport.TrafficCounters;
+import org.divvy.transport.TransportSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.aeron.driver.MediaDriver;
+
+/**
+ * Several nodes' network halves in one JVM over real UDP on 127.0.0.1, one shared driver, each agent
+ * stepped by the test thread with the real clock.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MultiNodeNetworkTest {
+    private static final long HEARTBEAT_INTERVAL_MS = 50;
+    private static final long HEARTBEAT_TIMEOUT_MS = 1000;
+
+    private static MediaDriver driver;
+    private final List<SteppedNode> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void launchDriver() {
+        driver = TestDriver.launch();
+    }
+
+    @AfterAll
+    static void closeDriver() {
+        driver.close();
+    }
+
+    @AfterEach
+    void closeNodes() {
+        nodes.forEach(SteppedNode::close);
+    }
+
+    private SteppedNode node(final String site, final String join, final long joinTimeoutMs) {
+        final NetworkConfig config = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
+            .site(site).join(join).stealPolicy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
+            .heartbeatTimeoutMs(HEARTBEAT_TIMEOUT_MS).joinTimeoutMs(joinTimeoutMs).build();
+        final FrameCounters counters = new FrameCounters();
+        final AeronTransport transport = new AeronTransport(config.transportSettings(), new FrameValidator(counters),
+            new TrafficCounters(), Throwable::printStackTrace);
+        final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
+        nodes.add(node);
+        return node;
+    }
+
+    private SteppedNode node(final String site, final String join) {
+        return node(site, join, 10_000);
+    }
+
+    private static void await(final String what, final long timeoutMs, final BooleanSupplier condition, final List<SteppedNode> stepped)
+        throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadlineNs > 0) {
+                final StringBuilder log = new StringBuilder("timed out waiting for " + what);
+                for (final SteppedNode node : stepped) {
+                    log.append("\n node ").append(node.selfId()).append(' ').append(node.network.members().list())
+                        .append(' ').append(node.counters).append(' ').append(node.network.traffic());
+                }
+                fail(log.toString());
+            }
+            stepOnce(stepped);
+        }
+    }
+
+    private static void stepOnce(final List<SteppedNode> stepped) throws InterruptedException {
+        int work = 0;
+        for (final SteppedNode node : stepped) {
+            work += node.doWork();
+        }
+        if (work == 0) {
+            Thread.sleep(1);
+        }
+    }
+
+    /** Steps the nodes for a while without a condition. */
+    private static void stepFor(final long ms, final List<SteppedNode> stepped) throws InterruptedException {
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        while (System.nanoTime() - until < 0) {
+            stepOnce(stepped);
+        }
+    }
+
+    private List<SteppedNode> startCluster(final int count) throws InterruptedException {
+        final SteppedNode first = node("site-a", null);
+        // The first node joins itself first, so ids follow the start order.
+        await("the first node to join itself", 10_000, () -> first.selfId() == 0, List.of(first));
+        for (int i = 1; i < count; i++) {
+            final SteppedNode joiner = node(i % 2 == 0 ? "site-a" : "site-b", first.network.endpoint());
+            final int expectedId = i;
+            await("node " + i + " to join", 10_000, () -> joiner.selfId() == expectedId, List.copyOf(nodes));
+        }
+        final List<SteppedNode> all = List.copyOf(nodes);
+        await("all nodes to join and see " + count + " alive members", 15_000, () -> all.stream().allMatch(
+            n -> n.selfId() >= 0 && n.network.members().aliveCount() == count), all);
+        return all;
+    }
+
+    @Test
+    void shouldGiveAllNodesTheSameMemberListWithSiteLabels() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(4);
+        final List<Member> expected = all.get(0).network.members().list();
+        for (final SteppedNode node : all) {
+            assertEquals(expected, node.network.members().list());
+        }
+        assertEquals(List.of("site-a", "site-b", "site-a", "site-b"), expected.stream().map(Member::site).toList());
+        assertEquals(List.of(0, 1, 2, 3), all.stream().map(SteppedNode::selfId).sorted().toList());
+        for (final Member member : expected) {
+            assertTrue(member.endpoint().startsWith("127.0.0.1:"), member.endpoint());
+            assertEquals(all.get(member.id()).network.endpoint(), member.endpoint());
+        }
+    }
+
+    @Test
+    void shouldAnswerStealRequestsBetweenIdleNodes() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(3);
+        // Every node is out of work: each asks the others, and each request is answered "none".
+        await("steal requests and replies everywhere", 5000, () -> all.stream().allMatch(n ->
+            n.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 2 &&
+            n.network.traffic().messagesReceived(StealReplyFlyweight.TYPE) > 2), all);
+        for (final SteppedNode node : all) {
+            assertEquals(0, node.network.statistics().remoteSteals());
+            assertEquals(0, node.counters.totalDropped(), node.counters.toString());
+        }
+    }
+
+    @Test
+    void shouldTellOthersACrashedNodeIsDeadAfterTheTimeout() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(4);
+        final SteppedNode crashed = all.get(3);
+        final int crashedId = crashed.selfId();
+        final long crashNs = System.nanoTime();
+        crashed.pause();
+        crashed.network.crash();
+        final List<SteppedNode> survivors = all.subList(0, 3);
+        await("survivors to see node " + crashedId + " DEAD", 10_000, () -> survivors.stream()
+            .allMatch(n -> n.network.members().member(crashedId).state() == MemberState.DEAD), survivors);
+        final long detectedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - crashNs);
+        assertTrue(detectedMs >= HEARTBEAT_TIMEOUT_MS - 100, "declared dead after " + detectedMs + " ms, before the timeout");
+        for (final SteppedNode node : survivors) {
+            assertEquals(3, node.network.lifecycle().aliveMembers());
+            assertEquals(null, node.network.members().aliveEndpoint(crashedId), "nothing is sent to it any more");
+        }
+    }
+
+    @Test
+    void shouldDropAllFramesFromANodeDeclaredDead() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(3);
+        final SteppedNode paused = all.get(2);
+        final int pausedId = paused.selfId();
+        final SteppedNode victim = all.get(1);
+        final List<SteppedNode> others = all.subList(0, 2);
+        paused.pause();
+        // To the others it is silent, so the registry declares it dead.
+        await("node " + pausedId + " declared DEAD", 10_000,
+            () -> victim.network.members().member(pausedId).state() == MemberState.DEAD, others);
+
+        final long before = victim.counters.fromDeadPeer.get() + all.get(0).counters.fromDeadPeer.get();
+        final long requestsBefore = victim.network.traffic().messagesReceived(StealRequestFlyweight.TYPE);
+        // It wakes up, still thinking it is alive, and heartbeats and asks for work: every frame is cut.
+        paused.resume();
+        await("frames from the dead node counted and dropped", 10_000,
+            () -> victim.counters.fromDeadPeer.get() + all.get(0).counters.fromDeadPeer.get() > before, all);
+        // The woken node never hears the registry again, and says so.
+        await("the dead node reports the registry lost", 10_000,
+            () -> paused.network.lifecycle().registryLostOrNull() != null, all);
+        stepFor(200, others);
+        assertEquals(0, victim.counters.fromUnknownSender.get());
+        assertTrue(victim.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) >= requestsBefore);
+    }
+
+    @Test
+    void shouldMarkGracefulLeaverLeftEverywhere() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(3);
+        final SteppedNode leaver = all.get(1);
+        final int leaverId = leaver.selfId();
+        leaver.network.requestLeave();
+        await("leave sent", 5000, leaver.network::hasLeft, all);
+        final List<SteppedNode> stayers = List.of(all.get(0), all.get(2));
+        await("others see LEFT", 5000, () -> stayers.stream()
+            .allMatch(n -> n.network.members().member(leaverId).state() == MemberState.LEFT), all);
+        stepFor(HEARTBEAT_TIMEOUT_MS + 300, stayers);
+        for (final SteppedNode node : stayers) {
+            assertEquals(MemberState.LEFT, node.network.members().member(leaverId).state(), "a leaver is never declared dead");
+        }
+        assertEquals(1, all.get(0).network.traffic().messagesReceived(MembershipMessages.LEAVE));
+    }
+
+    @Test
+    void shouldCountGarbageAndForgedFramesAndKeepWorking() throws InterruptedException {
+        final List<SteppedNode> all = startCluster(2);
+        final SteppedNode target = all.get(1);
+        final FrameCounters attackerCounters = new FrameCounters();
+        try (AeronTransport attacker = new AeronTransport(
+            TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
+            new FrameValidator(attackerCounters), new TrafficCounters(), Throwable::printStackTrace)) {
+            final int link = attacker.linkTo(target.network.endpoint());
+            final Random random = new Random(11);
+            int sent = 0;
+            for (int i = 0; i < 100; i++) {
+                final byte[] frame = new byte[1 + random.nextInt(60)];
+                random.nextBytes(frame);
+                sent += attacker.send(link, new UnsafeBuffer(frame), 0, frame.length) ? 1 : 0;
+            }
+            // A well-formed frame from a sender id that is no member: cut too.
+            final StealRequestFlyweight forged = new StealRequestFlyweight();
+            final UnsafeBuffer forgedBuffer = new UnsafeBuffer(new byte[StealRequestFlyweight.FRAME_LENGTH]);
+            forged.wrap(forgedBuffer, 0, forgedBuffer.capacity());
+            forged.headerDefaults(StealRequestFlyweight.TYPE).senderId(42);
+            forged.requestId(1).wideArea(false);
+            assertTrue(attacker.send(link, forgedBuffer, 0, forgedBuffer.capacity()));
+            final int garbage = sent;
+            final long droppedBefore = target.counters.totalDropped();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (target.counters.totalDropped() - droppedBefore < garbage + 1 && System.nanoTime() - deadlineNs < 0) {
+                attacker.doDriverWork();
+                attacker.doOutboundWork(64);
+                stepOnce(all);
+            }
+            // Frames below the header length never leave the attacker; the others are counted at the target.
+            final long tooShort = 100 - garbage;
+            assertEquals(garbage + 1, target.counters.totalDropped() - droppedBefore,
+                target.counters + " (" + tooShort + " frames too short to send)");
+            assertEquals(1, target.counters.fromUnknownSender.get());
+        }
+        final long requests = target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE);
+        await("the target still works", 5000,
+            () -> target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > requests, all);
+        assertTrue(target.errors.isEmpty());
+    }
+
+    @Test
+    void shouldJoinAStandaloneRegistry() throws InterruptedException {
+        final StandaloneRegistry registry = StandaloneRegistry.launch(
+            TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
+            MembershipSettings.builder().heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_INTERVAL_MS))
+                .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_TIMEOUT_MS)).build(),
+            new SystemNanoClock(), Throwable::printStackTrace);
+        try {
+            registry.onStart();
+            final SteppedNode a = node("x", registry.endpoint());
+            final SteppedNode b = node("y", registry.endpoint());
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (a.network.members().aliveCount() < 2 || b.network.members().aliveCount() < 2) {
+                assertTrue(System.nanoTime() - deadlineNs < 0, "timed out joining the standalone registry");
+                final int work = registry.doWork() + a.doWork() + b.doWork();
+                if (work == 0) {
+                    Thread.sleep(1);
+                }
+            }
+            assertEquals(a.network.members().list(), b.network.members().list());
+            assertEquals(2, registry.registry().members().size());
+            assertTrue(a.network.registry() == null && b.network.registry() == null, "nodes host no registry of their own");
+        } finally {
+            registry.onClose();
+        }
+    }
+
+    @Test
+    void shouldFailJoinToUnreachableBootstrapWithinBoundedTimeAndSayWhatToFix() throws InterruptedException {
+        final SteppedNode lonely = node("a", "127.0.0.1:9", 1000);
+        final long startNs = System.nanoTime();
+        await("join failure", 5000, () -> lonely.network.lifecycle().joinFailureOrNull() != null, List.of(lonely));
+        final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        assertTrue(tookMs < 3000, "took " + tookMs + " ms");
+        assertEquals("no registry answered at 127.0.0.1:9 within 1 s: check --join and that the first node is running",
+            lonely.network.lifecycle().joinFailureOrNull());
+        assertFalse(lonely.network.lifecycle().isJoined());
+    }
+}

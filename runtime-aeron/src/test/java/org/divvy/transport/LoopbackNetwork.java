@@ -1,0 +1,140 @@
+package org.divvy.transport;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.FrameValidator;
+import org.divvy.protocol.HeaderFlyweight;
+
+/**
+ * An in-memory network of {@link Transport}s for tests that step agents with a fake clock: a frame sent
+ * is copied into the destination's inbox at once and delivered, header-checked like the real transport,
+ * on the destination's next poll. A transport that is {@link Loopback#close() closed} (a crashed node)
+ * receives nothing; sends to an endpoint nobody has are dropped. No threads, no time of its own: frames
+ * are delivered in the order sent, whenever the test steps their destination.
+ */
+public final class LoopbackNetwork {
+    private final Map<String, Loopback> byEndpoint = new HashMap<>();
+    private int nextPort = 1;
+
+    /** A new transport at {@code 127.0.0.1:<next port>}, checking headers into {@code counters}. */
+    public Loopback newTransport(final FrameCounters counters) {
+        final Loopback transport = new Loopback("127.0.0.1:" + nextPort++, new FrameValidator(counters));
+        byEndpoint.put(transport.endpoint, transport);
+        return transport;
+    }
+
+    /** One node's transport in a {@link LoopbackNetwork}. */
+    public final class Loopback implements Transport {
+        private final String endpoint;
+        private final FrameValidator validator;
+        private final TrafficCounters traffic = new TrafficCounters();
+        private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
+        private final List<String> links = new ArrayList<>();
+        private boolean closed;
+
+        private Loopback(final String endpoint, final FrameValidator validator) {
+            this.endpoint = endpoint;
+            this.validator = validator;
+        }
+
+        @Override
+        public String endpoint() {
+            return endpoint;
+        }
+
+        @Override
+        public int maxMessageBytes() {
+            return TransportSettings.DEFAULT_MAX_MESSAGE_BYTES;
+        }
+
+        @Override
+        public int doDriverWork() {
+            return 0;
+        }
+
+        @Override
+        public int poll(final FrameHandler handler, final int fragmentLimit) {
+            int delivered = 0;
+            while (delivered < fragmentLimit && !inbox.isEmpty()) {
+                final byte[] frame = inbox.poll();
+                delivered++;
+                final UnsafeBuffer buffer = new UnsafeBuffer(frame);
+                final int type = validator.validateHeader(buffer, 0, frame.length);
+                if (type != FrameValidator.INVALID) {
+                    traffic.onReceived(type, frame.length);
+                    handler.onFrame(type, buffer, 0, frame.length);
+                }
+            }
+            return delivered;
+        }
+
+        /** Frames waiting to be polled. */
+        public int inboxSize() {
+            return inbox.size();
+        }
+
+        /** Drops every frame waiting to be polled (a node paused long enough that its socket buffer overflowed). */
+        public void dropInbox() {
+            inbox.clear();
+        }
+
+        @Override
+        public int linkTo(final String peerEndpoint) {
+            int link = links.indexOf(peerEndpoint);
+            if (link < 0) {
+                links.add(peerEndpoint);
+                link = links.size() - 1;
+            }
+            return link;
+        }
+
+        @Override
+        public boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length) {
+            if (closed || length > maxMessageBytes() || length < HeaderFlyweight.HEADER_LENGTH) {
+                return false;
+            }
+            traffic.onSent(buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF, length);
+            final Loopback destination = byEndpoint.get(links.get(linkId));
+            if (destination != null && !destination.closed) {
+                final byte[] copy = new byte[length];
+                buffer.getBytes(offset, copy);
+                destination.inbox.add(copy);
+            }
+            return true;
+        }
+
+        @Override
+        public boolean hasQueued() {
+            return false;
+        }
+
+        @Override
+        public int doOutboundWork(final int limitPerLink) {
+            return 0;
+        }
+
+        @Override
+        public int closeLink(final int linkId) {
+            return 0;
+        }
+
+        @Override
+        public TrafficCounters traffic() {
+            return traffic;
+        }
+
+        /** The node crashed: nothing reaches it any more, and it sends nothing. */
+        @Override
+        public void close() {
+            closed = true;
+            inbox.clear();
+        }
+    }
+}
