@@ -59,7 +59,7 @@ public final class RegistryCommand implements CliCommand {
     public int execute(final PrintStream out, final PrintStream err) {
         final StandaloneRegistry registry;
         try {
-            registry = new StandaloneRegistry(
+            registry = StandaloneRegistry.launch(
                 TransportSettings.builder().host(bind).port(port).build(),
                 MembershipSettings.builder()
                     .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(heartbeatTimeoutMs))

@@ -10,7 +10,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.protocol.StealRequestFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
@@ -26,7 +26,7 @@ import io.aeron.logbuffer.Header;
  * size of a steal request. The pinger records round trips; the echoer sends every message back.
  */
 final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
-    /** Same as {@code org.divvy.agent.NetworkService}'s agent idle strategy. */
+    /** Same as the network agent's idle strategy while awake ({@code org.divvy.agent.NodeIdleStrategy}: spin 10, yield 10, park 1 µs doubling to 1 ms). */
     static BackoffIdleStrategy nodeIdleStrategy() {
         return new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
     }

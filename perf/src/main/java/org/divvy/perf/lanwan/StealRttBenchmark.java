@@ -12,14 +12,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.NetworkConfig;
-import org.divvy.agent.NetworkService;
+import org.divvy.node.ProtocolPeer;
 
 /**
- * Steal round trip vs raw Aeron ping-pong between this process (thief, pinger) and a child JVM
- * ({@link RttPeer}: victim hosting the registry, echoer), both over loopback UDP with embedded INVOKER
- * drivers and the network agent's idle strategy. The raw ping-pong runs first, then the steals, never at
- * the same time.
+ * Steal round trip vs raw Aeron ping-pong between this process (thief on a {@link ProtocolPeer}, pinger)
+ * and a child JVM ({@link RttPeer}: a real node hosting the registry, whose real victim answers "none";
+ * echoer), both over loopback UDP with embedded INVOKER drivers and the network agent's idle strategy.
+ * The raw ping-pong runs first, then the steals, never at the same time.
  */
 final class StealRttBenchmark {
     private static final long TIMEOUT_MS = 120_000;
@@ -75,15 +76,16 @@ final class StealRttBenchmark {
             awaitReady(child);
             final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(basePort + 2)
                 .join(WanTopology.HOST + ":" + peerDivvyPort).build();
-            final StealRttListener thief = new StealRttListener(true);
+            final StealRttListener thief = new StealRttListener();
             final Histogram raw;
             final Histogram steal;
             final long resends;
             final long stealResends;
             try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true);
-                NetworkService service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
-                    NetworkService.DEFAULT_COMMAND_RING_BYTES, thief, Throwable::printStackTrace)) {
-                thief.proxy(service.newAgentThreadProxy());
+                ProtocolPeer peer = new ProtocolPeer(net.transportSettings(), net.membershipSettings(), thief,
+                    new SystemNanoClock(), Throwable::printStackTrace)) {
+                thief.attach(peer);
+                peer.start();
                 ping.warmup(warmup);
                 thief.warmup(warmup);
                 // Alternating blocks, so JIT warm-up and machine noise hit both kinds alike.

@@ -4,24 +4,30 @@ import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.divvy.agent.NetworkProxy;
-import org.divvy.agent.RemoteWorkListener;
+import org.agrona.MutableDirectBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameSender;
 import org.divvy.membership.Member;
+import org.divvy.membership.MembershipListener;
+import org.divvy.node.ProtocolPeer;
+import org.divvy.stealing.StealReplyFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
 
 /**
- * Both ends of the steal round-trip measurement, driven on the network agent thread: a victim answers
- * every steal request with "none" at once; a thief sends one request to node 0, and on each "steal
- * failed" reply records the round trip and sends the next one. No jobs, no workers: this is the cost
- * of the steal protocol over the transport.
+ * The thief of the steal round-trip measurement, on a {@link ProtocolPeer}'s agent thread: its duty sends
+ * one steal request to node 0 (a real node's {@code Victim}, see {@link RttPeer}) when none is outstanding,
+ * and its STEAL_REPLY handler records the round trip and lets the next one go. No jobs, no workers on
+ * this side: this is the cost of the steal protocol over the transport plus the victim's real path.
  */
-final class StealRttListener implements RemoteWorkListener {
+final class StealRttListener implements MembershipListener, Duty {
     private static final int VICTIM_ID = 0;
     /** A request without a reply after this long is given up and sent again (not recorded), as in {@link RawPingPong}. */
     private static final long RESEND_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
-    private final boolean thief;
     private final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-    private volatile NetworkProxy proxy;
+    private final StealRequestFlyweight request = new StealRequestFlyweight();
+    private final StealReplyFlyweight reply = new StealReplyFlyweight();
+    private FrameSender sender;
     private volatile boolean joined;
     private volatile boolean victimAlive;
     private volatile String failure;
@@ -33,17 +39,15 @@ final class StealRttListener implements RemoteWorkListener {
     private long requestId;
     private long sentNs;
 
-    StealRttListener(final boolean thief) {
-        this.thief = thief;
-    }
-
-    /** Set before the service starts delivering: the agent-thread proxy replies and requests go through. */
-    void proxy(final NetworkProxy proxy) {
-        this.proxy = proxy;
+    /** Registers the STEAL_REPLY handler and the sending duty with {@code peer}; call before {@code peer.start()}. */
+    void attach(final ProtocolPeer peer) {
+        sender = peer.sender();
+        peer.handle(StealReplyFlyweight.TYPE, "STEAL_REPLY", new StealReplyFlyweight(), StealReplyFlyweight.MIN_BODY_LENGTH,
+            this::onStealReply).duty(this);
     }
 
     boolean joined() {
-        return joined && (!thief || victimAlive);
+        return joined && victimAlive;
     }
 
     String failure() {
@@ -80,9 +84,9 @@ final class StealRttListener implements RemoteWorkListener {
     }
 
     @Override
-    public void onMembershipChange(final Member member) {
+    public void onMemberChanged(final Member member) {
         if (member.id() == VICTIM_ID) {
-            victimAlive = member.state() == org.divvy.membership.MemberState.ALIVE;
+            victimAlive = member.isAlive();
         }
     }
 
@@ -91,18 +95,14 @@ final class StealRttListener implements RemoteWorkListener {
         failure = message;
     }
 
-    @Override
-    public void onStealRequest(final int thiefId, final long requestId, final boolean wideArea) {
-        final NetworkProxy replies = proxy;
-        if (replies != null) {
-            replies.replyNone(thiefId, requestId);
+    private int onStealReply(final int victimId, final DirectBuffer buffer, final int offset, final int length) {
+        reply.wrap(buffer, offset, length);
+        if (reply.hasJob()) {
+            failure = "unexpected stolen job " + reply.jobTypeName() + " from " + victimId;
+            return 0;
         }
-    }
-
-    @Override
-    public void onStealFailed(final int victimId, final long id) {
-        if (!outstanding || id != requestId) {
-            return;
+        if (!outstanding || victimId != VICTIM_ID || reply.requestId() != requestId) {
+            return 0;
         }
         final long rttNs = System.nanoTime() - sentNs;
         outstanding = false;
@@ -111,6 +111,7 @@ final class StealRttListener implements RemoteWorkListener {
         }
         completed++;
         sendNext();
+        return 0;
     }
 
     /** Requests given up after {@link #RESEND_AFTER_NS} without a reply and sent again. */
@@ -119,55 +120,27 @@ final class StealRttListener implements RemoteWorkListener {
     }
 
     @Override
-    public int onDutyCycle(final long nowNs) {
-        if (thief && outstanding && System.nanoTime() - sentNs > RESEND_AFTER_NS) {
+    public int doWork(final long nowNs) {
+        if (outstanding && System.nanoTime() - sentNs > RESEND_AFTER_NS) {
             outstanding = false;
             resends++;
         }
-        return thief && !outstanding ? sendNext() : 0;
+        return !outstanding ? sendNext() : 0;
     }
 
     private int sendNext() {
-        if (!thief || completed >= target || !joined() || proxy == null) {
+        if (completed >= target || !joined()) {
             return 0;
         }
         sentNs = System.nanoTime();
-        if (proxy.requestSteal(VICTIM_ID, ++requestId, false)) {
+        final MutableDirectBuffer frame = sender.frameBuffer(StealRequestFlyweight.FRAME_LENGTH);
+        request.wrap(frame, 0, StealRequestFlyweight.FRAME_LENGTH);
+        request.headerDefaults(StealRequestFlyweight.TYPE);
+        request.requestId(++requestId).wideArea(false);
+        if (sender.sendTo(VICTIM_ID, StealRequestFlyweight.FRAME_LENGTH)) {
             outstanding = true;
             return 1;
         }
         return 0;
-    }
-
-    @Override
-    public void onStolenJob(final int victimId, final long id, final long ownerJobId, final String jobTypeName,
-        final DirectBuffer buffer, final int stampOffset, final int stampLength, final int argumentsOffset, final int argumentsLength) {
-        failure = "unexpected stolen job " + jobTypeName + " from " + victimId;
-    }
-
-    @Override
-    public void onJobResult(final int thiefId, final long ownerJobId, final DirectBuffer buffer, final int offset, final int length) {
-    }
-
-    @Override
-    public void onJobFailed(final int thiefId, final long ownerJobId, final String exceptionClassName, final String message,
-        final String stackTrace) {
-    }
-
-    @Override
-    public void onJobAborted(final int thiefId, final long ownerJobId) {
-    }
-
-    @Override
-    public void onAbort(final int senderId, final long ownerJobId) {
-    }
-
-    @Override
-    public void onTerminate(final int senderId, final int exitCode) {
-    }
-
-    @Override
-    public void onUndeliverable(final int peerId, final int messageType, final int count) {
-        failure = count + " messages of type " + messageType + " to node " + peerId + " undeliverable";
     }
 }
