@@ -245,17 +245,26 @@ public final class NetworkNode implements AutoCloseable {
     public void close() {
         thief.stopStealing();
         if (service != null && service.isRunning()) {
-            requestLeave();
-            final long deadlineNs = System.nanoTime() + LEAVE_TIMEOUT_NS;
-            while (!membership.hasLeft() && System.nanoTime() - deadlineNs < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-            final long flushUntilNs = System.nanoTime() + LEAVE_FLUSH_NS;
-            while (System.nanoTime() - flushUntilNs < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
+            leaveGracefully(membership, service);
         }
         crash();
+    }
+
+    /**
+     * Asks {@code membership} to leave and waits, bounded, until the LEAVE was handed to the transport and
+     * then a little longer for the driver to put it on the wire; the agent must be running on {@code service}.
+     */
+    static void leaveGracefully(final MembershipClient membership, final NetworkService service) {
+        membership.requestLeave();
+        service.wake();
+        final long deadlineNs = System.nanoTime() + LEAVE_TIMEOUT_NS;
+        while (!membership.hasLeft() && System.nanoTime() - deadlineNs < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        final long flushUntilNs = System.nanoTime() + LEAVE_FLUSH_NS;
+        while (System.nanoTime() - flushUntilNs < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     /**

@@ -2,8 +2,6 @@ package org.divvy.node;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.CachedNanoClock;
@@ -132,12 +130,7 @@ public final class ProtocolPeer implements AutoCloseable {
     @Override
     public void close() {
         if (service != null) {
-            membership.requestLeave();
-            service.wake();
-            final long deadlineNs = System.nanoTime() + NetworkNode.LEAVE_TIMEOUT_NS;
-            while (!membership.hasLeft() && System.nanoTime() - deadlineNs < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
+            NetworkNode.leaveGracefully(membership, service);
             service.close();
         } else {
             transport.close();
