@@ -6,7 +6,6 @@ import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
-import org.divvy.agent.MemberDirectory;
 import org.divvy.agent.NetworkAgent;
 import org.divvy.agent.Outbound;
 import org.divvy.protocol.FrameCounters;
@@ -23,34 +22,6 @@ import org.divvy.transport.TransportSettings;
  * the thread that runs it.
  */
 public final class StandaloneRegistry implements Agent {
-    /** Never used to route (the registry sends by endpoint), so it knows no members. */
-    private static final MemberDirectory NO_MEMBERS = new MemberDirectory() {
-        @Override
-        public int selfId() {
-            return Registry.REGISTRY_ID;
-        }
-
-        @Override
-        public int epoch() {
-            return 0;
-        }
-
-        @Override
-        public String aliveEndpoint(final int nodeId) {
-            return null;
-        }
-
-        @Override
-        public int[] aliveOthers() {
-            return new int[0];
-        }
-
-        @Override
-        public int senderStatus(final int senderId) {
-            return UNKNOWN;
-        }
-    };
-
     private final Transport transport;
     private final Registry registry;
     private final FrameCounters frameCounters;
@@ -62,7 +33,8 @@ public final class StandaloneRegistry implements Agent {
         this.transport = transport;
         this.frameCounters = frameCounters;
         final CachedNanoClock cycleClock = new CachedNanoClock();
-        this.registry = new Registry(membershipSettings, new Outbound(transport, NO_MEMBERS, transport.maxMessageBytes()));
+        // The registry sends by endpoint only, so its sender needs no member table: an empty one.
+        this.registry = new Registry(membershipSettings, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
         this.agent = NetworkAgent.builder().transport(transport).clock(clock, cycleClock).dispatcher(dispatcher)
