@@ -12,9 +12,9 @@ import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
 import org.divvy.RunResult;
 import org.divvy.StealPolicy;
-import org.divvy.examples.cli.SimulationOptions;
 import org.divvy.examples.fib.Fib;
 import org.divvy.examples.fib.FibSequential;
+import org.divvy.examples.fib.SimulatedLeaf;
 import org.divvy.perf.wan.WanRelay;
 
 /**
@@ -65,7 +65,7 @@ final class EfficiencyBenchmark {
     static double calibrateLeafUs(final int leafUs) {
         final long start = System.nanoTime();
         for (int i = 0; i < CALIBRATION_LEAVES; i++) {
-            SimulationOptions.parkLeaf(leafUs);
+            SimulatedLeaf.park(leafUs);
         }
         return (System.nanoTime() - start) / 1000.0 / CALIBRATION_LEAVES;
     }
