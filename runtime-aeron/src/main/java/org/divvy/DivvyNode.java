@@ -11,7 +11,7 @@ import org.divvy.stealing.NodeLifecycle;
 import org.divvy.stealing.RemoteStealing;
 
 /**
- * A running Divvy node: its worker threads and, when {@link NodeConfig#network()} is set, its network
+ * A running Divvy node: its worker threads and, when {@link NodeConfig#networked()} is true, its network
  * agent, which joins the other nodes and steals from them when this node runs out of work. Start one,
  * run root tasks on it one after another, close it.
  *
@@ -22,7 +22,7 @@ import org.divvy.stealing.RemoteStealing;
  * }
  * }</pre>
  *
- * <p>Several nodes: the first hosts the registry ({@link NetworkConfig#join()} null) and is node 0; the
+ * <p>Several nodes: the first hosts the registry ({@link NodeConfig#join()} null) and is node 0; the
  * others join it at its {@link #endpoint()}. The node that calls {@link #run} is the master of that run
  * (its root is never stolen); the others call {@link #awaitTermination()}, which returns when the
  * master {@link #terminate terminates} or {@link #close closes}.
@@ -78,21 +78,20 @@ public final class DivvyNode implements AutoCloseable {
         final String name = "divvy-" + Integer.toHexString(System.identityHashCode(new Object()));
         final Scheduler scheduler = new Scheduler(config, name);
         scheduler.start();
-        final NetworkConfig net = config.network();
-        if (net == null) {
+        if (!config.networked()) {
             return new DivvyNode(config, scheduler, null, null, 0, null);
         }
         NetworkService service = null;
         try {
-            final RemoteStealing stealing = new RemoteStealing(scheduler, JobTypeRegistry.load(null), net.site(),
-                net.stealPolicy(), System.nanoTime() ^ ((long)name.hashCode() << 32),
-                TimeUnit.MILLISECONDS.toNanos(net.deepIdleStealBackoffMs()));
-            service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
+            final RemoteStealing stealing = new RemoteStealing(scheduler, JobTypeRegistry.load(null), config.site(),
+                config.policy(), System.nanoTime() ^ ((long)name.hashCode() << 32),
+                TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
+            service = NetworkService.start(config.transportSettings(), config.membershipSettings(),
                 NetworkService.DEFAULT_COMMAND_RING_BYTES, stealing, DivvyNode::onNetworkError,
-                TimeUnit.MILLISECONDS.toNanos(net.deepIdleAfterMs()), net.effectiveDeepIdleParkNs());
+                TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()), config.effectiveDeepIdleParkNs());
             stealing.attach(service);
             final int id = stealing.lifecycle().awaitJoined(
-                TimeUnit.MILLISECONDS.toNanos(net.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
+                TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
             return new DivvyNode(config, scheduler, stealing, service, id, service.agent().endpoint());
         } catch (final RuntimeException e) {
             if (service != null) {
@@ -102,7 +101,7 @@ public final class DivvyNode implements AutoCloseable {
             if (e instanceof DivvyException) {
                 throw e;
             }
-            throw new DivvyException("the node could not start its network at " + net.bindHost() + ":" + net.port() +
+            throw new DivvyException("the node could not start its network at " + config.bind() + ":" + config.port() +
                 ": " + e.getMessage(), e);
         }
     }
@@ -149,7 +148,7 @@ public final class DivvyNode implements AutoCloseable {
     public void awaitMembers(final int count, final Duration timeout) {
         if (stealing == null) {
             if (count > 1) {
-                throw new DivvyException("only 1 of " + count + " nodes: this node has no network (NodeConfig.network)");
+                throw new DivvyException("only 1 of " + count + " nodes: this node is not networked (NodeConfig.networked)");
             }
             return;
         }

@@ -11,7 +11,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.agent.NetworkProxy;
@@ -110,9 +109,9 @@ class UnknownJobTypeTest {
     @Test
     void shouldReturnAFailureForAJobOfAnUnknownType() throws Exception {
         try (MediaDriver driver = TestDriver.launch()) {
-            final NetworkConfig net = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName())
-                .termLengthBytes(64 * 1024).stealPolicy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
-            try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).network(net).build())) {
+            final NodeConfig config = NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
+                .termLengthBytes(64 * 1024).policy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
+            try (DivvyNode node = DivvyNode.start(config)) {
                 final RawVictim victim = new RawVictim();
                 final NetworkService raw = NetworkService.start(
                     TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),

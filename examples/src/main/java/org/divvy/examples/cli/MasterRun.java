@@ -53,9 +53,8 @@ final class MasterRun {
         final SiteLayout layout = run.layout();
         final NodeConfig config;
         try {
-            config = NodeConfig.builder()
+            config = NetworkConfigs.of(run.network(), run.join(), layout.siteOf(0), run.network().port())
                 .workers(run.workersPerNode())
-                .network(NetworkConfigs.of(run.network(), run.join(), layout.siteOf(0), run.network().port()))
                 .build();
         } catch (final DivvyException e) {
             err.println("divvy run: " + e.getMessage());

@@ -18,9 +18,8 @@ final class WorkerNode {
     }
 
     int execute(final PrintStream out, final PrintStream err) {
-        final NodeConfig config = NodeConfig.builder()
+        final NodeConfig config = NetworkConfigs.of(command.network(), command.join(), command.site(), command.network().port())
             .workers(command.workers())
-            .network(NetworkConfigs.of(command.network(), command.join(), command.site(), command.network().port()))
             .build();
         final DivvyNode node;
         try {

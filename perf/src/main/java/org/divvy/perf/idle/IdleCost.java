@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 
 /**
@@ -24,7 +23,7 @@ import org.divvy.NodeConfig;
  * ({@code /proc/<pid>/stat} utime + stime) and {@code VmRSS} over {@code --window-s} and prints one row
  * per node: CPU as % of one core, RSS at the end and its maximum (sampled once a second). Nodes use
  * the default settings unless {@code --workers} is given; {@code -D} options after {@code --jvm} go to
- * the node processes (e.g. {@code -Ddivvy.net.deepIdleParkMs=20}). Linux only.
+ * the node processes (e.g. {@code -Ddivvy.deepIdleParkMs=20}). Linux only.
  *
  * <pre>
  * java -cp perf/target/divvy-perf.jar org.divvy.perf.idle.IdleCost [--nodes 2] [--workers 2]
@@ -49,11 +48,10 @@ public final class IdleCost {
 
     /** One idle node until standard input ends. */
     private static void runNode(final String[] args) throws IOException {
-        final NetworkConfig.Builder net = NetworkConfig.fromProperties(System.getProperties()).toBuilder();
+        final NodeConfig.Builder node = NodeConfig.fromSystemProperties().toBuilder().networked(true);
         if (args.length > 1) {
-            net.join(args[1]);
+            node.join(args[1]);
         }
-        final NodeConfig.Builder node = NodeConfig.builder().network(net.build());
         final String workers = System.getProperty("idlecost.workers");
         if (workers != null) {
             node.workers(Integer.parseInt(workers));

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
 import org.divvy.RunResult;
@@ -135,16 +134,16 @@ final class EfficiencyBenchmark {
             final Cluster cluster = new Cluster(nodes);
             try {
                 for (int i = 0; i < nodes.length; i++) {
-                    final NetworkConfig net = NetworkConfig.builder()
-                        .bindHost(WanTopology.HOST).port(topology.port(i))
+                    final NodeConfig config = NodeConfig.builder().workers(1).networked(true)
+                        .bind(WanTopology.HOST).port(topology.port(i))
                         .join(i == 0 ? null : topology.endpoint(0))
-                        .site(topology.siteName(i)).stealPolicy(policy)
+                        .site(topology.siteName(i)).policy(policy)
                         .termLengthBytes(TERM_LENGTH_BYTES)
                         // Many nodes share two cores here: be lenient so a descheduled node is not declared dead.
                         .heartbeatIntervalMs(200).heartbeatTimeoutMs(10_000).joinTimeoutMs(30_000)
                         .peerRoutes(relay == null ? java.util.Map.of() : topology.routesOf(i, relay))
                         .build();
-                    nodes[i] = DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+                    nodes[i] = DivvyNode.start(config);
                 }
                 nodes[0].awaitMembers(nodes.length, Duration.ofSeconds(60));
             } catch (final RuntimeException ex) {

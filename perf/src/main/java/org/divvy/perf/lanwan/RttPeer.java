@@ -2,7 +2,7 @@ package org.divvy.perf.lanwan;
 
 import java.io.IOException;
 
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.agent.NetworkService;
 
 /**
@@ -18,7 +18,7 @@ public final class RttPeer {
         final int divvyPort = Integer.parseInt(args[0]);
         final int rawPort = Integer.parseInt(args[1]);
         final int peerRawPort = Integer.parseInt(args[2]);
-        final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(divvyPort).build();
+        final NodeConfig net = NodeConfig.builder().networked(true).bind(WanTopology.HOST).port(divvyPort).build();
         final StealRttListener victim = new StealRttListener(false);
         try (NetworkService service = NetworkService.start(net.transportSettings(), net.membershipSettings(),
                 NetworkService.DEFAULT_COMMAND_RING_BYTES, victim, Throwable::printStackTrace);

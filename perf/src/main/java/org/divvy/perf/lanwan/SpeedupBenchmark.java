@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.RunResult;
 import org.divvy.examples.Check;
@@ -94,9 +93,8 @@ final class SpeedupBenchmark {
     }
 
     private DivvyNode startNetworked(final int index) {
-        final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(basePort + index)
-            .join(index == 0 ? null : WanTopology.HOST + ":" + basePort).site("A").build();
-        return DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+        return DivvyNode.start(NodeConfig.builder().workers(1).networked(true).bind(WanTopology.HOST).port(basePort + index)
+            .join(index == 0 ? null : WanTopology.HOST + ":" + basePort).site("A").build());
     }
 
     private static <T> double timed(final DivvyNode node, final Problem<T> problem) {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.agent.NetworkService;
 
 /**
@@ -73,7 +73,7 @@ final class StealRttBenchmark {
         final Process child = startPeer(peerDivvyPort, peerRawPort, ownRawPort);
         try {
             awaitReady(child);
-            final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(basePort + 2)
+            final NodeConfig net = NodeConfig.builder().networked(true).bind(WanTopology.HOST).port(basePort + 2)
                 .join(WanTopology.HOST + ":" + peerDivvyPort).build();
             final StealRttListener thief = new StealRttListener(true);
             final Histogram raw;
