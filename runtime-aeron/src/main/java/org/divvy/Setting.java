@@ -165,8 +165,8 @@ public final class Setting<T> {
         }
     }
 
-    /** Null if {@code value} is valid, else the bound it breaks ({@code must be > 0}). */
-    String violation(final T value) {
+    /** Null if {@code value} is valid, else the bound it breaks ({@code must be > 0}), for a message of its own. */
+    public String violation(final T value) {
         if (value == null && !type.nullable()) {
             return type.expectation();
         }
