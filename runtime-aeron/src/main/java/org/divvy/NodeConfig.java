@@ -65,6 +65,21 @@ public final class NodeConfig {
         return builder().properties(properties).build();
     }
 
+    /**
+     * The properties that give this configuration from the defaults: {@code divvy.<name>} for every
+     * setting that differs from its default ({@code fromProperties(c.toProperties())} equals {@code c}),
+     * e.g. to start another JVM with the same settings.
+     */
+    public Properties toProperties() {
+        final Properties properties = new Properties();
+        for (final Setting<?> setting : NodeSettings.ALL) {
+            if (!isDefault(setting)) {
+                properties.setProperty(setting.property(), text(setting));
+            }
+        }
+        return properties;
+    }
+
     /** The value of {@code setting}, in the unit of its name. */
     public <T> T get(final Setting<T> setting) {
         Objects.requireNonNull(setting, "setting");
@@ -310,15 +325,20 @@ public final class NodeConfig {
             set(setting, setting.parse(text, setting.property()));
         }
 
-        /** ", e.g. divvy.heartbeatTimeoutMs" when {@code key} spells a setting with other separators or case. */
+        /**
+         * ", here divvy.heartbeatTimeoutMs" when {@code key} spells a setting with other separators or case,
+         * or with a prefix as the old names had ({@code divvy.net.deepIdleParkMs}); else an example.
+         */
         private static String closest(final String key) {
             final String letters = key.substring("divvy.".length()).replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+            Setting<?> closest = null;
             for (final Setting<?> setting : NodeSettings.ALL) {
-                if (setting.name().toLowerCase(Locale.ROOT).equals(letters)) {
-                    return ", here " + setting.property();
+                final String name = setting.name().toLowerCase(Locale.ROOT);
+                if (letters.endsWith(name) && (closest == null || name.length() > closest.name().length())) {
+                    closest = setting;
                 }
             }
-            return ", e.g. " + NodeSettings.HEARTBEAT_TIMEOUT_MS.property();
+            return closest != null ? ", here " + closest.property() : ", e.g. " + NodeSettings.HEARTBEAT_TIMEOUT_MS.property();
         }
 
         /** {@link NodeSettings#WORKERS}: 1 to 1024. */

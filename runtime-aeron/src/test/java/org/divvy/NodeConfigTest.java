@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.membership.MembershipSettings;
@@ -100,11 +101,12 @@ class NodeConfigTest {
     @Test
     void shouldReadProperties() {
         final Properties p = new Properties();
-        p.setProperty("divvy.workers", "3");
+        final int workers = Runtime.getRuntime().availableProcessors() == 3 ? 4 : 3; // not the default
+        p.setProperty("divvy.workers", String.valueOf(workers));
         p.setProperty("divvy.idleParkMaxNs", "2000000");
         p.setProperty("divvy.workerStackSizeBytes", "1048576");
         final NodeConfig single = NodeConfig.fromProperties(p);
-        assertEquals(3, single.workers());
+        assertEquals(workers, single.workers());
         assertEquals(2_000_000L, single.idleParkMaxNs());
         assertEquals(1_048_576L, single.workerStackSizeBytes());
         assertEquals(100, single.idleSpinCount());
@@ -122,6 +124,10 @@ class NodeConfigTest {
         assertEquals(5000, c.heartbeatTimeoutMs());
         assertEquals(Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001"), c.peerRoutes());
         assertEquals(c, c.toBuilder().build());
+        assertEquals(c, NodeConfig.fromProperties(c.toProperties()));
+        assertEquals(Set.of("divvy.workers", "divvy.idleParkMaxNs", "divvy.workerStackSizeBytes", "divvy.networked",
+            "divvy.join", "divvy.site", "divvy.policy", "divvy.heartbeatTimeoutMs", "divvy.peerRoutes"),
+            c.toProperties().stringPropertyNames(), "only the values that differ from the defaults");
     }
 
     @Test
