@@ -29,10 +29,13 @@ final class EfficiencyBenchmark {
     private static final int CALIBRATION_LEAVES = 50;
 
     private final WanTopology topology;
+    /** Every node's settings before the benchmark's own. */
+    private final NodeConfig base;
     private final PrintStream log;
 
-    EfficiencyBenchmark(final WanTopology topology, final PrintStream log) {
+    EfficiencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log) {
         this.topology = topology;
+        this.base = base;
         this.log = log;
     }
 
@@ -79,7 +82,7 @@ final class EfficiencyBenchmark {
         final List<EfficiencyResult> results = new ArrayList<>();
         for (final long delayMs : delaysMs) {
             for (final StealPolicy policy : policies) {
-                try (WanRelay relay = topology.startRelay(delayMs); Cluster cluster = Cluster.start(topology, relay, policy)) {
+                try (WanRelay relay = topology.startRelay(delayMs); Cluster cluster = Cluster.start(topology, relay, policy, base)) {
                     for (int i = 0; i < leafUs.length; i++) {
                         final EfficiencyResult result = measure(cluster, relay, policy, delayMs, leafUs[i], calibratedUs[i], idealMs);
                         log.printf("SIMULATED %s delay=%d ms leaf=%d us nodes=%d fib(%d) leaves=%d: %.0f ms, ideal %.0f ms, " +
@@ -129,12 +132,13 @@ final class EfficiencyBenchmark {
             this.nodes = nodes;
         }
 
-        static Cluster start(final WanTopology topology, final WanRelay relay, final StealPolicy policy) {
+        static Cluster start(final WanTopology topology, final WanRelay relay, final StealPolicy policy,
+            final NodeConfig base) {
             final DivvyNode[] nodes = new DivvyNode[topology.nodes()];
             final Cluster cluster = new Cluster(nodes);
             try {
                 for (int i = 0; i < nodes.length; i++) {
-                    final NodeConfig config = NodeConfig.builder().workers(1).networked(true)
+                    final NodeConfig config = base.toBuilder().workers(1).networked(true)
                         .bind(WanTopology.HOST).port(topology.port(i))
                         .join(i == 0 ? null : topology.endpoint(0))
                         .site(topology.siteName(i)).policy(policy)
