@@ -62,7 +62,7 @@ public final class Setting<T> {
     }
 
     /** This row with its default described in words, for a default that depends on the machine. */
-    Setting<T> defaultText(final String text) {
+    Setting<T> withDefaultText(final String text) {
         return new Setting<>(scope, name, type, defaultValue, text, check, description);
     }
 

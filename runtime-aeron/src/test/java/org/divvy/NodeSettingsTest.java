@@ -65,6 +65,19 @@ class NodeSettingsTest {
     }
 
     @Test
+    void everyConstantsJavadocShouldNameItsPropertyAndFlag() throws java.io.IOException {
+        final String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/java/org/divvy/NodeSettings.java"));
+        for (final Setting<?> s : NodeSettings.ALL) {
+            final String declaration = "(\"" + s.name() + "\"";
+            final int at = source.indexOf(declaration);
+            assertTrue(at > 0, s.name());
+            final String javadoc = source.substring(source.lastIndexOf("/**", at), at);
+            assertTrue(javadoc.contains("Property {@code " + s.property() + "}, flag {@code " + s.flag() + "}."),
+                s.name() + "'s Javadoc should say: Property {@code " + s.property() + "}, flag {@code " + s.flag() + "}.");
+        }
+    }
+
+    @Test
     void everyDefaultShouldPassItsOwnCheck() {
         for (final Setting<?> s : NodeSettings.ALL) {
             assertNull(violationOfDefault(s), s.name());
