@@ -2,7 +2,6 @@ package org.divvy;
 
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -71,13 +70,7 @@ public final class NodeConfig {
      * e.g. to start another JVM with the same settings.
      */
     public Properties toProperties() {
-        final Properties properties = new Properties();
-        for (final Setting<?> setting : NodeSettings.ALL) {
-            if (!isDefault(setting)) {
-                properties.setProperty(setting.property(), text(setting));
-            }
-        }
-        return properties;
+        return SettingProperties.of(this);
     }
 
     /** The value of {@code setting}, in the unit of its name. */
@@ -306,39 +299,8 @@ public final class NodeConfig {
          * setting is an error (it would otherwise be ignored without a word).
          */
         public Builder properties(final Properties properties) {
-            for (final String key : properties.stringPropertyNames()) {
-                if (key.startsWith("divvy.") && NodeSettings.named(key.substring("divvy.".length())).isEmpty()) {
-                    throw new DivvyException(key + " is not a Divvy setting: properties are divvy.<setting name>" +
-                        closest(key) + " (NodeSettings lists them)");
-                }
-            }
-            for (final Setting<?> setting : NodeSettings.ALL) {
-                final String text = properties.getProperty(setting.property());
-                if (text != null) {
-                    parse(setting, text);
-                }
-            }
+            SettingProperties.read(properties, this);
             return this;
-        }
-
-        private <T> void parse(final Setting<T> setting, final String text) {
-            set(setting, setting.parse(text, setting.property()));
-        }
-
-        /**
-         * ", here divvy.heartbeatTimeoutMs" when {@code key} spells a setting with other separators or case,
-         * or with a prefix as the old names had ({@code divvy.net.deepIdleParkMs}); else an example.
-         */
-        private static String closest(final String key) {
-            final String letters = key.substring("divvy.".length()).replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
-            Setting<?> closest = null;
-            for (final Setting<?> setting : NodeSettings.ALL) {
-                final String name = setting.name().toLowerCase(Locale.ROOT);
-                if (letters.endsWith(name) && (closest == null || name.length() > closest.name().length())) {
-                    closest = setting;
-                }
-            }
-            return closest != null ? ", here " + closest.property() : ", e.g. " + NodeSettings.HEARTBEAT_TIMEOUT_MS.property();
         }
 
         /** {@link NodeSettings#WORKERS}: 1 to 1024. */
