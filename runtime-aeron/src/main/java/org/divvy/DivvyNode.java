@@ -9,7 +9,7 @@ import org.divvy.node.NetworkNode;
 import org.divvy.scheduling.Scheduler;
 
 /**
- * A running Divvy node: its worker threads and, when {@link NodeConfig#network()} is set, its network
+ * A running Divvy node: its worker threads and, when {@link NodeConfig#networked()} is true, its network
  * agent, which joins the other nodes and steals from them when this node runs out of work. Start one,
  * run root tasks on it one after another, close it.
  *
@@ -20,7 +20,7 @@ import org.divvy.scheduling.Scheduler;
  * }
  * }</pre>
  *
- * <p>Several nodes: the first hosts the registry ({@link NetworkConfig#join()} null) and is node 0; the
+ * <p>Several nodes: the first hosts the registry ({@link NodeConfig#join()} null) and is node 0; the
  * others join it at its {@link #endpoint()}. The node that calls {@link #run} is the master of that run
  * (its root is never stolen); the others call {@link #awaitTermination()}, which returns when the
  * master {@link #terminate terminates} or {@link #close closes}.
@@ -75,19 +75,18 @@ public final class DivvyNode implements AutoCloseable {
         final String name = "divvy-" + Integer.toHexString(System.identityHashCode(new Object()));
         final Scheduler scheduler = new Scheduler(config, name);
         scheduler.start();
-        final NetworkConfig net = config.network();
-        if (net == null) {
+        if (!config.networked()) {
             return new DivvyNode(config, scheduler, null, 0, null);
         }
         NetworkNode network = null;
         try {
-            network = NetworkNode.builder(net, scheduler)
+            network = NetworkNode.builder(config, scheduler)
                 .seed(System.nanoTime() ^ ((long)name.hashCode() << 32))
                 .errorHandler(DivvyNode::onNetworkError)
                 .build();
             network.start();
             final int id = network.lifecycle().awaitJoined(
-                TimeUnit.MILLISECONDS.toNanos(net.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
+                TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
             return new DivvyNode(config, scheduler, network, id, network.endpoint());
         } catch (final RuntimeException e) {
             if (network != null) {
@@ -97,7 +96,7 @@ public final class DivvyNode implements AutoCloseable {
             if (e instanceof DivvyException) {
                 throw e;
             }
-            throw new DivvyException("the node could not start its network at " + net.bindHost() + ":" + net.port() +
+            throw new DivvyException("the node could not start its network at " + config.bind() + ":" + config.port() +
                 ": " + e.getMessage(), e);
         }
     }
@@ -142,7 +141,7 @@ public final class DivvyNode implements AutoCloseable {
     public void awaitMembers(final int count, final Duration timeout) {
         if (network == null) {
             if (count > 1) {
-                throw new DivvyException("only 1 of " + count + " nodes: this node has no network (NodeConfig.network)");
+                throw new DivvyException("only 1 of " + count + " nodes: this node is not networked (NodeConfig.networked)");
             }
             return;
         }

@@ -1,109 +1,40 @@
 package org.divvy;
 
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.membership.MembershipSettings;
+import org.divvy.transport.TransportSettings;
 
 /**
- * The configuration of one node, immutable (Aeron's {@code MediaDriver.Context}, made immutable).
- * {@link Builder#build()} validates every value once; errors name the value and its bound. Each option
- * has one {@code DEFAULT_} constant and one system property, read only by {@link #fromSystemProperties()}.
+ * The configuration of one node, immutable (Aeron's {@code MediaDriver.Context}, made immutable): one
+ * value for every row of {@link NodeSettings}, the table that declares each setting's name, unit, type,
+ * default, check, property and flag. {@link Builder#build()} checks every value once, then the checks
+ * across settings; errors name the value and the bound ({@code heartbeatTimeoutMs=0, must be > 0}).
+ * {@link #fromProperties} is the only reader of {@code divvy.*} properties, {@link #describe()} prints the
+ * effective values.
+ *
+ * <p>A node is single (its workers only, no Aeron) unless {@link Builder#networked(boolean) networked}
+ * is true; then it hosts the registry, or joins one with {@link Builder#join(String)}. The network
+ * settings ({@link Setting.Scope#NETWORK}) apply only to a networked node, and {@link Builder#build()}
+ * rejects one changed on a single node rather than ignore it.
  *
  * <pre>{@code
  * try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(4).build())) { ... }
+ *
+ * NodeConfig worker = NodeConfig.builder().networked(true).join("10.0.0.5:40123").site("A").build();
  * }</pre>
  */
 public final class NodeConfig {
-    /**
-     * Default number of worker threads: one per available processor, since workers are CPU-bound and
-     * never block on I/O. Property {@value #WORKERS_PROPERTY}.
-     */
-    public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
+    /** One value per row of {@link NodeSettings#ALL}; null only where a row means "none". */
+    private final Map<Setting<?>, Object> values;
 
-    /** Property for {@link Builder#workers(int)}. */
-    public static final String WORKERS_PROPERTY = "divvy.workers";
-
-    /**
-     * Default number of busy-spin rounds ({@link Thread#onSpinWait()}) an idle worker makes before
-     * yielding: work usually reappears within microseconds while a computation runs, and a spin reacts
-     * fastest. Property {@value #IDLE_SPIN_COUNT_PROPERTY}.
-     */
-    public static final int DEFAULT_IDLE_SPIN_COUNT = 100;
-
-    /** Property for {@link Builder#idleSpinCount(int)}. */
-    public static final String IDLE_SPIN_COUNT_PROPERTY = "divvy.idle.spinCount";
-
-    /**
-     * Default number of {@link Thread#yield()} rounds after spinning and before parking: gives a core
-     * to another runnable thread on a busy machine without sleeping yet.
-     * Property {@value #IDLE_YIELD_COUNT_PROPERTY}.
-     */
-    public static final int DEFAULT_IDLE_YIELD_COUNT = 10;
-
-    /** Property for {@link Builder#idleYieldCount(int)}. */
-    public static final String IDLE_YIELD_COUNT_PROPERTY = "divvy.idle.yieldCount";
-
-    /**
-     * Default first park time of an idle worker, in nanoseconds (1 µs); each further park doubles it
-     * up to {@link #DEFAULT_IDLE_PARK_MAX_NS}. A spawn wakes a parked worker at once; the timeout only
-     * bounds how stale an idle worker's view can get. Property {@value #IDLE_PARK_MIN_NS_PROPERTY}.
-     */
-    public static final long DEFAULT_IDLE_PARK_MIN_NS = 1_000L;
-
-    /** Property for {@link Builder#idleParkMinNs(long)}. */
-    public static final String IDLE_PARK_MIN_NS_PROPERTY = "divvy.idle.parkMinNs";
-
-    /**
-     * Default longest park time of an idle worker, in nanoseconds (1 ms): long enough that an idle node
-     * costs well under 1% of a core, short enough that a missed wake-up costs at most a millisecond.
-     * Property {@value #IDLE_PARK_MAX_NS_PROPERTY}.
-     */
-    public static final long DEFAULT_IDLE_PARK_MAX_NS = 1_000_000L;
-
-    /** Property for {@link Builder#idleParkMaxNs(long)}. */
-    public static final String IDLE_PARK_MAX_NS_PROPERTY = "divvy.idle.parkMaxNs";
-
-    /**
-     * Default park time of a worker that has been idle for about 100 parks at the maximum, in
-     * nanoseconds (50 ms): an idle node then costs next to nothing. A spawn or a new run wakes it at
-     * once; only in a rare race (a spawn publishes its job without a fence) can a worker that was
-     * already idle that long oversleep, by at most this time. Property {@value #IDLE_DEEP_PARK_NS_PROPERTY}.
-     */
-    public static final long DEFAULT_IDLE_DEEP_PARK_NS = 50_000_000L;
-
-    /** Property for {@link Builder#idleDeepParkNs(long)}. */
-    public static final String IDLE_DEEP_PARK_NS_PROPERTY = "divvy.idle.deepParkNs";
-
-    /**
-     * Default stack size of a worker thread, in bytes (16 MiB): a worker runs deep recursions, and a
-     * worker waiting in {@code sync()} runs other jobs on top of its stack, so nesting goes deeper than
-     * the sequential program's. Property {@value #WORKER_STACK_SIZE_BYTES_PROPERTY}.
-     */
-    public static final long DEFAULT_WORKER_STACK_SIZE_BYTES = 16L * 1024 * 1024;
-
-    /** Property for {@link Builder#workerStackSizeBytes(long)}. */
-    public static final String WORKER_STACK_SIZE_BYTES_PROPERTY = "divvy.worker.stackSizeBytes";
-
-    /** Bounds checked by {@link Builder#build()}. */
-    public static final int MAX_WORKERS = 1024;
-    public static final long MIN_WORKER_STACK_SIZE_BYTES = 64L * 1024;
-
-    private final int workers;
-    private final int idleSpinCount;
-    private final int idleYieldCount;
-    private final long idleParkMinNs;
-    private final long idleParkMaxNs;
-    private final long idleDeepParkNs;
-    private final long workerStackSizeBytes;
-    private final NetworkConfig network;
-
-    private NodeConfig(final Builder b) {
-        workers = b.workers;
-        idleSpinCount = b.idleSpinCount;
-        idleYieldCount = b.idleYieldCount;
-        idleParkMinNs = b.idleParkMinNs;
-        idleParkMaxNs = b.idleParkMaxNs;
-        idleDeepParkNs = b.idleDeepParkNs;
-        workerStackSizeBytes = b.workerStackSizeBytes;
-        network = b.network;
+    private NodeConfig(final Map<Setting<?>, Object> values) {
+        this.values = values;
     }
 
     /** A builder holding every default. */
@@ -113,232 +44,423 @@ public final class NodeConfig {
 
     /** A builder holding this configuration's values, to derive a changed copy. */
     public Builder toBuilder() {
-        return new Builder()
-            .workers(workers)
-            .idleSpinCount(idleSpinCount)
-            .idleYieldCount(idleYieldCount)
-            .idleParkMinNs(idleParkMinNs)
-            .idleParkMaxNs(idleParkMaxNs)
-            .idleDeepParkNs(idleDeepParkNs)
-            .workerStackSizeBytes(workerStackSizeBytes)
-            .network(network);
+        final Builder b = new Builder();
+        b.values.putAll(values);
+        return b;
     }
 
-    /** The defaults, overridden by any {@code divvy.*} system property that is set. */
+    /** The defaults, overridden by every {@code divvy.*} system property that is set; see {@link #fromProperties}. */
     public static NodeConfig fromSystemProperties() {
         return fromProperties(System.getProperties());
     }
 
-    /** The defaults, overridden by any {@code divvy.*} key present in {@code properties}. */
+    /**
+     * The defaults, overridden by every {@code divvy.<name>} key of {@code properties}
+     * ({@link Setting#property()}). Errors name the property: {@code divvy.policy=fastest, must be RS or
+     * CRS}; a {@code divvy.*} key that names no setting is an error too, so a misspelt or renamed
+     * property is never silently ignored.
+     */
     public static NodeConfig fromProperties(final Properties properties) {
-        final Builder b = builder();
-        final String workers = properties.getProperty(WORKERS_PROPERTY);
-        if (workers != null) {
-            b.workers(parseInt(WORKERS_PROPERTY, workers));
-        }
-        final String spin = properties.getProperty(IDLE_SPIN_COUNT_PROPERTY);
-        if (spin != null) {
-            b.idleSpinCount(parseInt(IDLE_SPIN_COUNT_PROPERTY, spin));
-        }
-        final String yield = properties.getProperty(IDLE_YIELD_COUNT_PROPERTY);
-        if (yield != null) {
-            b.idleYieldCount(parseInt(IDLE_YIELD_COUNT_PROPERTY, yield));
-        }
-        final String parkMin = properties.getProperty(IDLE_PARK_MIN_NS_PROPERTY);
-        if (parkMin != null) {
-            b.idleParkMinNs(parseLong(IDLE_PARK_MIN_NS_PROPERTY, parkMin));
-        }
-        final String parkMax = properties.getProperty(IDLE_PARK_MAX_NS_PROPERTY);
-        if (parkMax != null) {
-            b.idleParkMaxNs(parseLong(IDLE_PARK_MAX_NS_PROPERTY, parkMax));
-        }
-        final String deepPark = properties.getProperty(IDLE_DEEP_PARK_NS_PROPERTY);
-        if (deepPark != null) {
-            b.idleDeepParkNs(parseLong(IDLE_DEEP_PARK_NS_PROPERTY, deepPark));
-        }
-        final String stack = properties.getProperty(WORKER_STACK_SIZE_BYTES_PROPERTY);
-        if (stack != null) {
-            b.workerStackSizeBytes(parseLong(WORKER_STACK_SIZE_BYTES_PROPERTY, stack));
-        }
-        if (NetworkConfig.anyPresent(properties)) {
-            b.network(NetworkConfig.fromProperties(properties));
-        }
-        return b.build();
-    }
-
-    /** Number of worker threads. */
-    public int workers() {
-        return workers;
-    }
-
-    /** Spin rounds before an idle worker yields. */
-    public int idleSpinCount() {
-        return idleSpinCount;
-    }
-
-    /** Yield rounds before an idle worker parks. */
-    public int idleYieldCount() {
-        return idleYieldCount;
-    }
-
-    /** First park time of an idle worker, ns. */
-    public long idleParkMinNs() {
-        return idleParkMinNs;
-    }
-
-    /** Longest park time of an idle worker, ns. */
-    public long idleParkMaxNs() {
-        return idleParkMaxNs;
-    }
-
-    /** Park time of a long-idle worker, ns. */
-    public long idleDeepParkNs() {
-        return idleDeepParkNs;
-    }
-
-    /** Stack size of each worker thread, bytes. */
-    public long workerStackSizeBytes() {
-        return workerStackSizeBytes;
+        return builder().properties(properties).build();
     }
 
     /**
-     * How this node joins other nodes, or null for a single node without networking (no Aeron, no
-     * threads beyond the workers).
+     * The properties that give this configuration from the defaults: {@code divvy.<name>} for every
+     * setting that differs from its default ({@code fromProperties(c.toProperties())} equals {@code c}),
+     * e.g. to start another JVM with the same settings.
      */
-    public NetworkConfig network() {
-        return network;
+    public Properties toProperties() {
+        return SettingProperties.of(this);
     }
 
-    /** The effective configuration, one option per line with its property name. */
+    /** The value of {@code setting}, in the unit of its name. */
+    public <T> T get(final Setting<T> setting) {
+        Objects.requireNonNull(setting, "setting");
+        return setting.cast(values.get(setting));
+    }
+
+    /** Whether {@code setting} has its default value. */
+    public boolean isDefault(final Setting<?> setting) {
+        return Objects.equals(values.get(setting), setting.defaultValue());
+    }
+
+    /** The value of {@code setting} as its property or flag takes it ({@code "none"} for none). */
+    public String text(final Setting<?> setting) {
+        return textOf(setting);
+    }
+
+    private <T> String textOf(final Setting<T> setting) {
+        return setting.format(get(setting));
+    }
+
+    /** {@link NodeSettings#WORKERS}: worker threads. */
+    public int workers() {
+        return get(NodeSettings.WORKERS);
+    }
+
+    /** {@link NodeSettings#IDLE_SPIN_COUNT}: spin rounds before an idle worker yields. */
+    public int idleSpinCount() {
+        return get(NodeSettings.IDLE_SPIN_COUNT);
+    }
+
+    /** {@link NodeSettings#IDLE_YIELD_COUNT}: yield rounds before an idle worker parks. */
+    public int idleYieldCount() {
+        return get(NodeSettings.IDLE_YIELD_COUNT);
+    }
+
+    /** {@link NodeSettings#IDLE_PARK_MIN_NS}: first park of an idle worker, ns. */
+    public long idleParkMinNs() {
+        return get(NodeSettings.IDLE_PARK_MIN_NS);
+    }
+
+    /** {@link NodeSettings#IDLE_PARK_MAX_NS}: longest park of a recently busy idle worker, ns. */
+    public long idleParkMaxNs() {
+        return get(NodeSettings.IDLE_PARK_MAX_NS);
+    }
+
+    /** {@link NodeSettings#IDLE_DEEP_PARK_NS}: park of a long-idle worker, ns. */
+    public long idleDeepParkNs() {
+        return get(NodeSettings.IDLE_DEEP_PARK_NS);
+    }
+
+    /** {@link NodeSettings#WORKER_STACK_SIZE_BYTES}: stack size of each worker thread, bytes. */
+    public long workerStackSizeBytes() {
+        return get(NodeSettings.WORKER_STACK_SIZE_BYTES);
+    }
+
+    /** {@link NodeSettings#NETWORKED}: whether the node joins other nodes; false = a single node. */
+    public boolean networked() {
+        return get(NodeSettings.NETWORKED);
+    }
+
+    /** {@link NodeSettings#BIND}: the host others reach this node at. */
+    public String bind() {
+        return get(NodeSettings.BIND);
+    }
+
+    /** {@link NodeSettings#PORT}: UDP port of the endpoint; 0 = ephemeral. */
+    public int port() {
+        return get(NodeSettings.PORT);
+    }
+
+    /** {@link NodeSettings#JOIN}: {@code host:port} of the registry to join, or null when this node hosts it. */
+    public String join() {
+        return get(NodeSettings.JOIN);
+    }
+
+    /** {@link NodeSettings#SITE}: site (cluster) label. */
+    public String site() {
+        return get(NodeSettings.SITE);
+    }
+
+    /** {@link NodeSettings#POLICY}: the steal policy. */
+    public StealPolicy policy() {
+        return get(NodeSettings.POLICY);
+    }
+
+    /** {@link NodeSettings#AERON_DIRECTORY}: an external media driver's directory, or null for an embedded one. */
+    public String aeronDirectory() {
+        return get(NodeSettings.AERON_DIRECTORY);
+    }
+
+    /** {@link NodeSettings#TERM_LENGTH_BYTES}: Aeron term buffer of each publication, bytes. */
+    public int termLengthBytes() {
+        return get(NodeSettings.TERM_LENGTH_BYTES);
+    }
+
+    /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: heartbeat period, ms. */
+    public long heartbeatIntervalMs() {
+        return get(NodeSettings.HEARTBEAT_INTERVAL_MS);
+    }
+
+    /** {@link NodeSettings#HEARTBEAT_TIMEOUT_MS}: silence after which a node is declared dead, ms. */
+    public long heartbeatTimeoutMs() {
+        return get(NodeSettings.HEARTBEAT_TIMEOUT_MS);
+    }
+
+    /** {@link NodeSettings#JOIN_TIMEOUT_MS}: how long joining may take, ms. */
+    public long joinTimeoutMs() {
+        return get(NodeSettings.JOIN_TIMEOUT_MS);
+    }
+
+    /** {@link NodeSettings#JOIN_RETRY_INTERVAL_MS}: interval between JOIN retries, ms. */
+    public long joinRetryIntervalMs() {
+        return get(NodeSettings.JOIN_RETRY_INTERVAL_MS);
+    }
+
+    /** {@link NodeSettings#DEEP_IDLE_AFTER_MS}: quiet time before deep idle, ms. */
+    public long deepIdleAfterMs() {
+        return get(NodeSettings.DEEP_IDLE_AFTER_MS);
+    }
+
+    /** {@link NodeSettings#DEEP_IDLE_PARK_MS}: the agent's park per idle cycle in deep idle, ms. */
+    public long deepIdleParkMs() {
+        return get(NodeSettings.DEEP_IDLE_PARK_MS);
+    }
+
+    /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: longest pause between failed steals in deep idle, ms. */
+    public long deepIdleStealBackoffMs() {
+        return get(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS);
+    }
+
+    /** {@link NodeSettings#PEER_ROUTES}: peer {@code host:port} to the {@code host:port} its datagrams go to. */
+    public Map<String, String> peerRoutes() {
+        return get(NodeSettings.PEER_ROUTES);
+    }
+
+    /**
+     * The park the network agent uses in deep idle, in ns: {@link #deepIdleParkMs()}, but at most the
+     * heartbeat interval, since parking longer would make heartbeats late. Both are whole milliseconds,
+     * so it is never shorter than the agent's 1 ms park while awake, as the agent requires.
+     */
+    public long effectiveDeepIdleParkNs() {
+        return TimeUnit.MILLISECONDS.toNanos(Math.min(deepIdleParkMs(), heartbeatIntervalMs()));
+    }
+
+    /** For the runtime: the transport's settings (its internal record) these values give. */
+    public TransportSettings transportSettings() {
+        return TransportSettings.builder().host(bind()).port(port()).termLengthBytes(termLengthBytes())
+            .aeronDirectoryName(aeronDirectory()).peerRoutes(peerRoutes()).build();
+    }
+
+    /** For the runtime: the membership's settings (its internal record) these values give, in ns. */
+    public MembershipSettings membershipSettings() {
+        final long joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(joinTimeoutMs());
+        return MembershipSettings.builder().site(site()).joinEndpoint(join()).joinTimeoutNs(joinTimeoutNs)
+            // a retry interval beyond the timeout would never retry, and membership rejects it
+            .joinRetryIntervalNs(Math.min(TimeUnit.MILLISECONDS.toNanos(joinRetryIntervalMs()), joinTimeoutNs))
+            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs()))
+            .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(heartbeatTimeoutMs())).build();
+    }
+
+    /**
+     * The effective configuration, one setting per line: name, value, and the default where the value
+     * differs. A single node lists its network settings as unused.
+     */
     public String describe() {
-        return "Divvy node configuration\n" +
-            line(WORKERS_PROPERTY, workers) +
-            line(IDLE_SPIN_COUNT_PROPERTY, idleSpinCount) +
-            line(IDLE_YIELD_COUNT_PROPERTY, idleYieldCount) +
-            line(IDLE_PARK_MIN_NS_PROPERTY, idleParkMinNs) +
-            line(IDLE_PARK_MAX_NS_PROPERTY, idleParkMaxNs) +
-            line(IDLE_DEEP_PARK_NS_PROPERTY, idleDeepParkNs) +
-            line(WORKER_STACK_SIZE_BYTES_PROPERTY, workerStackSizeBytes) +
-            (network == null ? "  network                        (none: single node)\n" : network.describe());
+        final StringBuilder text = new StringBuilder("Divvy node configuration (")
+            .append(networked() ? "networked" : "single node").append(")\n");
+        for (final Setting<?> setting : NodeSettings.ALL) {
+            if (setting.scope() == Setting.Scope.NETWORK && !networked()) {
+                continue;
+            }
+            text.append(String.format("  %-24s %s%s%n", setting.name(), text(setting),
+                isDefault(setting) ? "" : "   (default " + setting.defaultText() + ")"));
+        }
+        if (!networked()) {
+            text.append("  (network settings unused: networked=false)\n");
+        }
+        return text.toString();
+    }
+
+    @Override
+    public boolean equals(final Object o) {
+        return o instanceof NodeConfig other && values.equals(other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
     }
 
     @Override
     public String toString() {
-        return "NodeConfig{workers=" + workers +
-            ", idleSpinCount=" + idleSpinCount +
-            ", idleYieldCount=" + idleYieldCount +
-            ", idleParkMinNs=" + idleParkMinNs +
-            ", idleParkMaxNs=" + idleParkMaxNs +
-            ", idleDeepParkNs=" + idleDeepParkNs +
-            ", workerStackSizeBytes=" + workerStackSizeBytes +
-            ", network=" + network + '}';
-    }
-
-    static String line(final String name, final Object value) {
-        return String.format("  %-30s %s%n", name, value);
-    }
-
-    static int parseInt(final String name, final String value) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (final NumberFormatException e) {
-            throw new DivvyException(name + "=" + value + ", must be an integer");
+        final StringBuilder text = new StringBuilder("NodeConfig{");
+        for (final Setting<?> setting : NodeSettings.ALL) {
+            text.append(setting == NodeSettings.ALL.get(0) ? "" : ", ").append(setting.name()).append('=').append(text(setting));
         }
+        return text.append('}').toString();
     }
 
-    static long parseLong(final String name, final String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (final NumberFormatException e) {
-            throw new DivvyException(name + "=" + value + ", must be an integer");
-        }
-    }
-
-    /** Collects options; {@link #build()} validates them all at once. Not thread-safe. */
+    /**
+     * Collects values, each set by its typed method (named like the setting), by {@link #set} or by
+     * {@link #properties}; {@link #build()} checks them all at once. Not thread-safe.
+     */
     public static final class Builder {
-        private int workers = DEFAULT_WORKERS;
-        private int idleSpinCount = DEFAULT_IDLE_SPIN_COUNT;
-        private int idleYieldCount = DEFAULT_IDLE_YIELD_COUNT;
-        private long idleParkMinNs = DEFAULT_IDLE_PARK_MIN_NS;
-        private long idleParkMaxNs = DEFAULT_IDLE_PARK_MAX_NS;
-        private long idleDeepParkNs = DEFAULT_IDLE_DEEP_PARK_NS;
-        private long workerStackSizeBytes = DEFAULT_WORKER_STACK_SIZE_BYTES;
-        private NetworkConfig network;
+        /** Every row's value; starts as the defaults. A HashMap, since "none" values are null. */
+        private final Map<Setting<?>, Object> values = new HashMap<>();
 
         private Builder() {
+            for (final Setting<?> setting : NodeSettings.ALL) {
+                values.put(setting, setting.defaultValue());
+            }
+        }
+
+        /** Sets {@code setting} to {@code value}, checked by {@link #build()}. */
+        public <T> Builder set(final Setting<T> setting, final T value) {
+            Objects.requireNonNull(setting, "setting");
+            values.put(setting, value);
+            return this;
         }
 
         /**
-         * Makes the node join other nodes over Aeron; null (the default) keeps it a single node. Set by
-         * {@link #fromProperties} when any network property ({@code divvy.join}, {@code divvy.site},
-         * {@code divvy.policy}, ...) is present.
+         * Sets every setting whose property ({@code divvy.<name>}) is a key of {@code properties}, parsing
+         * and checking it at once, so an error names the property. A {@code divvy.*} key that names no
+         * setting is an error (it would otherwise be ignored without a word).
          */
-        public Builder network(final NetworkConfig network) {
-            this.network = network;
+        public Builder properties(final Properties properties) {
+            SettingProperties.read(properties, this);
             return this;
         }
 
-        /** See {@link #DEFAULT_WORKERS}; 1 to {@value #MAX_WORKERS}. */
+        /** {@link NodeSettings#WORKERS}: 1 to 1024. */
         public Builder workers(final int workers) {
-            this.workers = workers;
-            return this;
+            return set(NodeSettings.WORKERS, workers);
         }
 
-        /** See {@link #DEFAULT_IDLE_SPIN_COUNT}; >= 0. */
+        /** {@link NodeSettings#IDLE_SPIN_COUNT}: >= 0. */
         public Builder idleSpinCount(final int idleSpinCount) {
-            this.idleSpinCount = idleSpinCount;
-            return this;
+            return set(NodeSettings.IDLE_SPIN_COUNT, idleSpinCount);
         }
 
-        /** See {@link #DEFAULT_IDLE_YIELD_COUNT}; >= 0. */
+        /** {@link NodeSettings#IDLE_YIELD_COUNT}: >= 0. */
         public Builder idleYieldCount(final int idleYieldCount) {
-            this.idleYieldCount = idleYieldCount;
-            return this;
+            return set(NodeSettings.IDLE_YIELD_COUNT, idleYieldCount);
         }
 
-        /** See {@link #DEFAULT_IDLE_PARK_MIN_NS}; >= 1. */
+        /** {@link NodeSettings#IDLE_PARK_MIN_NS}: 1 ns to 1 s. */
         public Builder idleParkMinNs(final long idleParkMinNs) {
-            this.idleParkMinNs = idleParkMinNs;
-            return this;
+            return set(NodeSettings.IDLE_PARK_MIN_NS, idleParkMinNs);
         }
 
-        /** See {@link #DEFAULT_IDLE_PARK_MAX_NS}; >= idleParkMinNs and <= 1 s. */
+        /** {@link NodeSettings#IDLE_PARK_MAX_NS}: idleParkMinNs to 1 s. */
         public Builder idleParkMaxNs(final long idleParkMaxNs) {
-            this.idleParkMaxNs = idleParkMaxNs;
-            return this;
+            return set(NodeSettings.IDLE_PARK_MAX_NS, idleParkMaxNs);
         }
 
-        /** See {@link #DEFAULT_IDLE_DEEP_PARK_NS}; >= idleParkMaxNs and <= 1 s. */
+        /** {@link NodeSettings#IDLE_DEEP_PARK_NS}: idleParkMaxNs to 1 s. */
         public Builder idleDeepParkNs(final long idleDeepParkNs) {
-            this.idleDeepParkNs = idleDeepParkNs;
-            return this;
+            return set(NodeSettings.IDLE_DEEP_PARK_NS, idleDeepParkNs);
         }
 
-        /** See {@link #DEFAULT_WORKER_STACK_SIZE_BYTES}; >= {@value #MIN_WORKER_STACK_SIZE_BYTES}. */
+        /** {@link NodeSettings#WORKER_STACK_SIZE_BYTES}: >= 64 KiB. */
         public Builder workerStackSizeBytes(final long workerStackSizeBytes) {
-            this.workerStackSizeBytes = workerStackSizeBytes;
-            return this;
+            return set(NodeSettings.WORKER_STACK_SIZE_BYTES, workerStackSizeBytes);
         }
 
-        /** Validates every option and returns the immutable configuration. */
+        /** {@link NodeSettings#NETWORKED}: true to join other nodes; the network settings need it. */
+        public Builder networked(final boolean networked) {
+            return set(NodeSettings.NETWORKED, networked);
+        }
+
+        /** {@link NodeSettings#BIND}: a host name or IPv4 address, no port. */
+        public Builder bind(final String bind) {
+            return set(NodeSettings.BIND, bind);
+        }
+
+        /** {@link NodeSettings#PORT}: 0 to 65535, 0 = ephemeral. */
+        public Builder port(final int port) {
+            return set(NodeSettings.PORT, port);
+        }
+
+        /** {@link NodeSettings#JOIN}: {@code host:port} of the registry, or null to host it here. */
+        public Builder join(final String join) {
+            return set(NodeSettings.JOIN, join);
+        }
+
+        /** {@link NodeSettings#SITE}: 1 to 64 letters, digits, '-', '_' or '.'. */
+        public Builder site(final String site) {
+            return set(NodeSettings.SITE, site);
+        }
+
+        /** {@link NodeSettings#POLICY}: RS or CRS. */
+        public Builder policy(final StealPolicy policy) {
+            return set(NodeSettings.POLICY, policy);
+        }
+
+        /** {@link NodeSettings#AERON_DIRECTORY}: an external driver's directory, or null to embed one. */
+        public Builder aeronDirectory(final String aeronDirectory) {
+            return set(NodeSettings.AERON_DIRECTORY, aeronDirectory);
+        }
+
+        /** {@link NodeSettings#TERM_LENGTH_BYTES}: a power of two in [64 KiB, 1 GiB]. */
+        public Builder termLengthBytes(final int termLengthBytes) {
+            return set(NodeSettings.TERM_LENGTH_BYTES, termLengthBytes);
+        }
+
+        /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: > 0. */
+        public Builder heartbeatIntervalMs(final long heartbeatIntervalMs) {
+            return set(NodeSettings.HEARTBEAT_INTERVAL_MS, heartbeatIntervalMs);
+        }
+
+        /** {@link NodeSettings#HEARTBEAT_TIMEOUT_MS}: > 2 * heartbeatIntervalMs. */
+        public Builder heartbeatTimeoutMs(final long heartbeatTimeoutMs) {
+            return set(NodeSettings.HEARTBEAT_TIMEOUT_MS, heartbeatTimeoutMs);
+        }
+
+        /** {@link NodeSettings#JOIN_TIMEOUT_MS}: > 0. */
+        public Builder joinTimeoutMs(final long joinTimeoutMs) {
+            return set(NodeSettings.JOIN_TIMEOUT_MS, joinTimeoutMs);
+        }
+
+        /** {@link NodeSettings#JOIN_RETRY_INTERVAL_MS}: > 0, used up to joinTimeoutMs. */
+        public Builder joinRetryIntervalMs(final long joinRetryIntervalMs) {
+            return set(NodeSettings.JOIN_RETRY_INTERVAL_MS, joinRetryIntervalMs);
+        }
+
+        /** {@link NodeSettings#DEEP_IDLE_AFTER_MS}: > 0. */
+        public Builder deepIdleAfterMs(final long deepIdleAfterMs) {
+            return set(NodeSettings.DEEP_IDLE_AFTER_MS, deepIdleAfterMs);
+        }
+
+        /** {@link NodeSettings#DEEP_IDLE_PARK_MS}: > 0, used up to heartbeatIntervalMs. */
+        public Builder deepIdleParkMs(final long deepIdleParkMs) {
+            return set(NodeSettings.DEEP_IDLE_PARK_MS, deepIdleParkMs);
+        }
+
+        /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: >= 20, the cap while awake. */
+        public Builder deepIdleStealBackoffMs(final long deepIdleStealBackoffMs) {
+            return set(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS, deepIdleStealBackoffMs);
+        }
+
+        /** {@link NodeSettings#PEER_ROUTES}: peer {@code host:port} to {@code host:port}; empty for none. */
+        public Builder peerRoutes(final Map<String, String> peerRoutes) {
+            return set(NodeSettings.PEER_ROUTES, peerRoutes);
+        }
+
+        /**
+         * Checks every value against its row, then the rules across rows, and returns the immutable
+         * configuration. Throws {@link DivvyException} naming the first value that breaks a bound.
+         */
         public NodeConfig build() {
-            check(workers >= 1, "workers=" + workers + ", must be >= 1");
-            check(workers <= MAX_WORKERS, "workers=" + workers + ", must be <= " + MAX_WORKERS);
-            check(idleSpinCount >= 0, "idleSpinCount=" + idleSpinCount + ", must be >= 0");
-            check(idleYieldCount >= 0, "idleYieldCount=" + idleYieldCount + ", must be >= 0");
-            check(idleParkMinNs >= 1, "idleParkMinNs=" + idleParkMinNs + ", must be >= 1");
-            check(idleParkMaxNs >= idleParkMinNs,
-                "idleParkMaxNs=" + idleParkMaxNs + ", must be >= idleParkMinNs=" + idleParkMinNs);
-            check(idleParkMaxNs <= 1_000_000_000L, "idleParkMaxNs=" + idleParkMaxNs + ", must be <= 1000000000 (1 s)");
-            check(idleDeepParkNs >= idleParkMaxNs,
-                "idleDeepParkNs=" + idleDeepParkNs + ", must be >= idleParkMaxNs=" + idleParkMaxNs);
-            check(idleDeepParkNs <= 1_000_000_000L, "idleDeepParkNs=" + idleDeepParkNs + ", must be <= 1000000000 (1 s)");
-            check(workerStackSizeBytes >= MIN_WORKER_STACK_SIZE_BYTES,
-                "workerStackSizeBytes=" + workerStackSizeBytes + ", must be >= " + MIN_WORKER_STACK_SIZE_BYTES);
-            return new NodeConfig(this);
+            for (final Setting<?> setting : NodeSettings.ALL) {
+                check(setting);
+            }
+            final Map<Setting<?>, Object> copy = new HashMap<>();
+            // a map value is copied, so a caller's later change cannot reach the immutable configuration
+            values.forEach((setting, value) -> copy.put(setting, value instanceof Map<?, ?> m ? Map.copyOf(m) : value));
+            final NodeConfig config = new NodeConfig(Collections.unmodifiableMap(copy));
+            checkAcross(config);
+            return config;
         }
 
-        private static void check(final boolean valid, final String message) {
+        private <T> void check(final Setting<T> setting) {
+            setting.check(setting.cast(values.get(setting)), setting.name());
+        }
+
+        /** The rules no single row can check. */
+        private static void checkAcross(final NodeConfig c) {
+            require(c.idleParkMaxNs() >= c.idleParkMinNs(),
+                "idleParkMaxNs=" + c.idleParkMaxNs() + ", must be >= idleParkMinNs=" + c.idleParkMinNs());
+            require(c.idleDeepParkNs() >= c.idleParkMaxNs(),
+                "idleDeepParkNs=" + c.idleDeepParkNs() + ", must be >= idleParkMaxNs=" + c.idleParkMaxNs());
+            require(c.heartbeatTimeoutMs() > 2 * c.heartbeatIntervalMs(), "heartbeatTimeoutMs=" + c.heartbeatTimeoutMs() +
+                ", must be > 2 * heartbeatIntervalMs=" + 2 * c.heartbeatIntervalMs() + " or one lost heartbeat kills a node");
+            if (!c.networked()) {
+                for (final Setting<?> setting : NodeSettings.ALL) {
+                    require(setting.scope() != Setting.Scope.NETWORK || c.isDefault(setting), setting.name() + "=" +
+                        c.text(setting) + " is a network setting, but networked=false: set networked=true (" +
+                        NodeSettings.NETWORKED.property() + ", " + NodeSettings.NETWORKED.flag() + ") or leave " +
+                        setting.name() + " at its default " + setting.defaultText());
+                }
+            } else {
+                // the runtime's own settings records check their invariants once more
+                c.transportSettings();
+                c.membershipSettings();
+            }
+        }
+
+        private static void require(final boolean valid, final String message) {
             if (!valid) {
                 throw new DivvyException(message);
             }

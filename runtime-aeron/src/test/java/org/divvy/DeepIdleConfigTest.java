@@ -10,12 +10,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The deep idle options of {@link NetworkConfig}: defaults, properties, validation, the heartbeat cap. */
+/** The deep idle settings of {@link NodeConfig}: defaults, properties, validation, the heartbeat cap. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class DeepIdleConfigTest {
+    private static NodeConfig.Builder networked() {
+        return NodeConfig.builder().networked(true);
+    }
+
     @Test
     void shouldHaveTheDocumentedDefaults() {
-        final NetworkConfig config = NetworkConfig.builder().build();
+        final NodeConfig config = networked().build();
         assertEquals(1000, config.deepIdleAfterMs());
         assertEquals(100, config.deepIdleParkMs());
         assertEquals(200, config.deepIdleStealBackoffMs());
@@ -25,10 +29,11 @@ class DeepIdleConfigTest {
     @Test
     void shouldReadThePropertiesAndKeepThemThroughToBuilder() {
         final Properties p = new Properties();
-        p.setProperty(NetworkConfig.DEEP_IDLE_AFTER_MS_PROPERTY, "500");
-        p.setProperty(NetworkConfig.DEEP_IDLE_PARK_MS_PROPERTY, "30");
-        p.setProperty(NetworkConfig.DEEP_IDLE_STEAL_BACKOFF_MS_PROPERTY, "400");
-        final NetworkConfig config = NetworkConfig.fromProperties(p).toBuilder().build();
+        p.setProperty("divvy.networked", "true");
+        p.setProperty(NodeSettings.DEEP_IDLE_AFTER_MS.property(), "500");
+        p.setProperty(NodeSettings.DEEP_IDLE_PARK_MS.property(), "30");
+        p.setProperty(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS.property(), "400");
+        final NodeConfig config = NodeConfig.fromProperties(p).toBuilder().build();
         assertEquals(500, config.deepIdleAfterMs());
         assertEquals(30, config.deepIdleParkMs());
         assertEquals(400, config.deepIdleStealBackoffMs());
@@ -37,19 +42,17 @@ class DeepIdleConfigTest {
 
     @Test
     void theParkShouldBeCappedAtTheHeartbeatInterval() {
-        final NetworkConfig config = NetworkConfig.builder().heartbeatIntervalMs(20).heartbeatTimeoutMs(500).build();
+        final NodeConfig config = networked().heartbeatIntervalMs(20).heartbeatTimeoutMs(500).build();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(20), config.effectiveDeepIdleParkNs());
     }
 
     @Test
     void shouldRejectOutOfRangeValuesNamingValueAndBound() {
-        final DivvyException after = assertThrows(DivvyException.class, () -> NetworkConfig.builder().deepIdleAfterMs(0).build());
-        assertTrue(after.getMessage().contains("deepIdleAfterMs=0"), after.getMessage());
-        final DivvyException park = assertThrows(DivvyException.class, () -> NetworkConfig.builder().deepIdleParkMs(0).build());
-        assertTrue(park.getMessage().contains("deepIdleParkMs=0"), park.getMessage());
-        final DivvyException backoff = assertThrows(DivvyException.class,
-            () -> NetworkConfig.builder().deepIdleStealBackoffMs(19).build());
-        assertTrue(backoff.getMessage().contains("deepIdleStealBackoffMs=19") && backoff.getMessage().contains(">= 20"),
-            backoff.getMessage());
+        assertEquals("deepIdleAfterMs=0, must be > 0",
+            assertThrows(DivvyException.class, () -> networked().deepIdleAfterMs(0).build()).getMessage());
+        assertEquals("deepIdleParkMs=0, must be > 0",
+            assertThrows(DivvyException.class, () -> networked().deepIdleParkMs(0).build()).getMessage());
+        assertEquals("deepIdleStealBackoffMs=19, must be >= 20 (the steal backoff cap while awake)",
+            assertThrows(DivvyException.class, () -> networked().deepIdleStealBackoffMs(19).build()).getMessage());
     }
 }

@@ -54,13 +54,13 @@ class DistributedNodeTest {
 
     private DivvyNode start(final int workers, final String site, final String join, final StealPolicy policy,
         final long heartbeatTimeoutMs) {
-        final NetworkConfig net = NetworkConfig.builder()
+        final NodeConfig config = NodeConfig.builder().workers(workers).networked(true)
             .aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024)
-            .site(site).join(join).stealPolicy(policy)
+            .site(site).join(join).policy(policy)
             .heartbeatIntervalMs(100).heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(10_000)
             .build();
-        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(workers).network(net).build());
+        final DivvyNode node = DivvyNode.start(config);
         nodes.add(node);
         return node;
     }
@@ -238,12 +238,12 @@ class DistributedNodeTest {
 
         @Test
     void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
-        final NetworkConfig.Builder net = NetworkConfig.builder().termLengthBytes(64 * 1024)
+        final NodeConfig.Builder config = NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024)
             .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000);
-        final DivvyNode master = DivvyNode.start(NodeConfig.builder().workers(1).network(net.build()).build());
+        final DivvyNode master = DivvyNode.start(config.build());
         final DivvyNode worker;
         try {
-            worker = DivvyNode.start(NodeConfig.builder().workers(1).network(net.join(master.endpoint()).build()).build());
+            worker = DivvyNode.start(config.join(master.endpoint()).build());
         } catch (final RuntimeException e) {
             master.close();
             throw e;
@@ -323,10 +323,9 @@ class DistributedNodeTest {
 
         @Test
     void shouldFailToJoinAnUnreachableRegistryWithAClearMessage() {
-        final NetworkConfig net = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName())
+        final NodeConfig config = NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024).join("127.0.0.1:9").joinTimeoutMs(500).build();
-        final DivvyException e = assertThrows(DivvyException.class,
-            () -> DivvyNode.start(NodeConfig.builder().workers(1).network(net).build()));
+        final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(config));
         assertTrue(e.getMessage().contains("127.0.0.1:9") && e.getMessage().contains("--join"), e.getMessage());
     }
 

@@ -1,65 +1,64 @@
 package org.divvy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Keeps the README's configuration table true: every option the node prints in
- * {@link NodeConfig#describe()} has a row with the same property name and default.
+ * Keeps the README's configuration table true: it must be exactly the table {@link NodeSettings}
+ * gives, one row per setting with its name, property, flag, type, default and description. On a
+ * mismatch the failure prints the whole table to paste into README.md.
  */
 @Timeout(30)
 class ReadmeConfigurationTableTest {
-    private static final Pattern DESCRIBED = Pattern.compile("^\\s+(divvy\\.\\S+)\\s+(.+?)\\s*$");
-    private static final Pattern ROW = Pattern.compile("^\\| `(divvy\\.[^`]+)` \\| [^|]+ \\| ([^|]+) \\|");
+    static final String HEADER = "| setting | property (`-D`) | flag | type | default | meaning |";
 
-    @Test
-    void shouldListEveryOptionWithItsDefault() throws IOException {
-        final Map<String, String> readme = readmeRows();
-        final String described = NodeConfig.builder().network(NetworkConfig.builder().build()).build().describe();
-        int options = 0;
-        for (final String line : described.split("\n")) {
-            final Matcher m = DESCRIBED.matcher(line);
-            if (!m.matches()) {
-                continue;
-            }
-            options++;
-            final String property = m.group(1);
-            final String readmeDefault = readme.get(property);
-            assertNotNull(readmeDefault, "README.md's configuration table has no row for " + property);
-            if (property.equals(NodeConfig.WORKERS_PROPERTY)) {
-                assertEquals("available processors", readmeDefault, property);
-            } else {
-                assertEquals("`" + m.group(2) + "`", readmeDefault, "README.md default of " + property);
-            }
+    /** The README rows the table gives. */
+    static List<String> expectedRows() {
+        final List<String> rows = new ArrayList<>();
+        for (final Setting<?> s : NodeSettings.ALL) {
+            assertFalse(s.description().contains("|"), s.name() + "'s description would split its README row");
+            rows.add("| `" + s.name() + "` | `" + s.property() + "` | `" + s.flag() + "` | " + s.typeName() + " | " +
+                readmeDefault(s) + " | " + s.description() + " |");
         }
-        assertTrue(options >= 10, "describe() printed " + options + " options");
-        assertEquals(options, readme.size(), "README.md rows " + readme.keySet() + " vs described options");
+        return rows;
     }
 
-    private static Map<String, String> readmeRows() throws IOException {
+    /** A value in code style; words (a default that depends on the machine) as plain text. */
+    private static <T> String readmeDefault(final Setting<T> s) {
+        final String text = s.defaultText();
+        return text.equals(s.format(s.defaultValue())) ? "`" + text + "`" : text;
+    }
+
+    @Test
+    void shouldBeExactlyTheTableOfNodeSettings() throws IOException {
+        final List<String> readme = readmeRows();
+        final List<String> expected = expectedRows();
+        assertEquals(String.join("\n", expected), String.join("\n", readme),
+            "README.md's configuration table differs from NodeSettings; the table should read:\n\n" + HEADER +
+                "\n|---|---|---|---|---|---|\n" + String.join("\n", expected) + "\n");
+    }
+
+    private static List<String> readmeRows() throws IOException {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !(Files.exists(dir.resolve("README.md")) && Files.isDirectory(dir.resolve(".ci")))) {
             dir = dir.getParent();
         }
         assertNotNull(dir, "repository root (with README.md and .ci/) not found above the module");
-        final Map<String, String> rows = new LinkedHashMap<>();
-        for (final String line : Files.readAllLines(dir.resolve("README.md"))) {
-            final Matcher m = ROW.matcher(line);
-            if (m.find()) {
-                rows.put(m.group(1), m.group(2).trim());
-            }
+        final List<String> lines = Files.readAllLines(dir.resolve("README.md"));
+        final int header = lines.indexOf(HEADER);
+        final List<String> rows = new ArrayList<>();
+        for (int i = header + 2; header >= 0 && i < lines.size() && lines.get(i).startsWith("|"); i++) {
+            rows.add(lines.get(i));
         }
         return rows;
     }

@@ -26,10 +26,9 @@ class RunStartedWakeTest {
     private static final long WAIT_STEP_NS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private static DivvyNode start(final MediaDriver driver, final String join) {
-        final NetworkConfig net = NetworkConfig.builder()
-            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).stealPolicy(StealPolicy.RS)
-            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build();
-        return DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+        return DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
+            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
+            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build());
     }
 
     /** Parks in small steps until {@code node}'s agent entered deep idle more than {@code entriesBefore} times. */

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.examples.fib.FibApp;
@@ -62,11 +61,11 @@ class DistributedExamplesTest {
             Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app());
     }
 
-    private static NetworkConfig network(final String site, final String join, final StealPolicy policy) {
-        return NetworkConfig.builder()
+    private static NodeConfig config(final String site, final String join, final StealPolicy policy) {
+        return NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024)
-            .site(site).join(join).stealPolicy(policy)
+            .site(site).join(join).policy(policy)
             .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000)
             .build();
     }
@@ -78,12 +77,10 @@ class DistributedExamplesTest {
         assertEquals(count, sites.length);
         final List<DivvyNode> nodes = new ArrayList<>();
         try {
-            final DivvyNode master = DivvyNode.start(NodeConfig.builder().workers(1)
-                .network(network(sites[0], null, policy)).build());
+            final DivvyNode master = DivvyNode.start(config(sites[0], null, policy));
             nodes.add(master);
             for (int i = 1; i < count; i++) {
-                nodes.add(DivvyNode.start(NodeConfig.builder().workers(1)
-                    .network(network(sites[i], master.endpoint(), policy)).build()));
+                nodes.add(DivvyNode.start(config(sites[i], master.endpoint(), policy)));
             }
             master.awaitMembers(count, Duration.ofSeconds(20));
             final StringBuilder given = new StringBuilder();

@@ -23,6 +23,11 @@ public final class NodeIdleStrategy implements IdleStrategy {
     static final int MAX_SPINS = 10;
     static final int MAX_YIELDS = 10;
     static final long MIN_PARK_NS = 1_000;
+    /**
+     * The longest park between duty cycles while awake (1 ms): how late a steal request is answered at
+     * most while a computation runs. Whole milliseconds of deep-idle park are never shorter.
+     */
+    public static final long AWAKE_MAX_PARK_NS = 1_000_000;
 
     private final DeepIdle deepIdle;
     private final long maxParkNs;

@@ -10,8 +10,8 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
-import org.divvy.NetworkConfig;
 import org.divvy.NetworkStatistics;
+import org.divvy.NodeConfig;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.NetworkAgent;
@@ -54,7 +54,7 @@ public final class NetworkNode implements AutoCloseable {
     /** Then how long the driver gets to put it on the wire before it shuts down. */
     static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    private final NetworkConfig config;
+    private final NodeConfig config;
     private final Transport transport;
     private final FrameCounters frameCounters;
     private final FrameDispatcher dispatcher;
@@ -85,7 +85,7 @@ public final class NetworkNode implements AutoCloseable {
 
         given = new GivenJobs(b.scheduler, members, outbound);
         foreign = new ForeignJobs(b.scheduler, members, outbound);
-        final StealStrategy strategy = StealStrategy.of(config.stealPolicy(), new Random(b.seed),
+        final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
         final Victim victim = new Victim(b.scheduler, given, outbound);
@@ -128,13 +128,13 @@ public final class NetworkNode implements AutoCloseable {
     }
 
     /** A node's network half for {@code config} on top of {@code scheduler}. */
-    public static Builder builder(final NetworkConfig config, final Scheduler scheduler) {
+    public static Builder builder(final NodeConfig config, final Scheduler scheduler) {
         return new Builder(config, scheduler);
     }
 
     /** Runs the agent on its own thread; the node starts joining at once. */
     public void start() {
-        service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NetworkConfig.AWAKE_MAX_PARK_NS,
+        service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NodeIdleStrategy.AWAKE_MAX_PARK_NS,
             config.effectiveDeepIdleParkNs()), agent::onError);
     }
 
@@ -283,7 +283,7 @@ public final class NetworkNode implements AutoCloseable {
 
     /** The parts a node's network half is built from; all but the configuration and scheduler have defaults. */
     public static final class Builder {
-        private final NetworkConfig config;
+        private final NodeConfig config;
         private final Scheduler scheduler;
         private Transport transport;
         private FrameCounters frameCounters;
@@ -292,7 +292,7 @@ public final class NetworkNode implements AutoCloseable {
         private long seed = System.nanoTime();
         private ErrorHandler errorHandler = Throwable::printStackTrace;
 
-        private Builder(final NetworkConfig config, final Scheduler scheduler) {
+        private Builder(final NodeConfig config, final Scheduler scheduler) {
             this.config = Objects.requireNonNull(config, "config");
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         }

@@ -7,7 +7,6 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.divvy.DivvyException;
-import org.divvy.NetworkConfig;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -100,7 +99,7 @@ public final class ProtocolPeer implements AutoCloseable {
             .onStart(() -> membership.start(cycleClock.nanoTime())).duty(membership);
         duties.forEach(builder::duty);
         agent = builder.build();
-        service = NetworkService.start(agent, new NodeIdleStrategy(neverDeep, NetworkConfig.AWAKE_MAX_PARK_NS, NetworkConfig.AWAKE_MAX_PARK_NS),
+        service = NetworkService.start(agent, new NodeIdleStrategy(neverDeep, NodeIdleStrategy.AWAKE_MAX_PARK_NS, NodeIdleStrategy.AWAKE_MAX_PARK_NS),
             errorHandler);
     }
 

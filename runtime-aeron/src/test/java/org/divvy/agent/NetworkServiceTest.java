@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.node.NetworkNode;
@@ -37,7 +36,7 @@ class NetworkServiceTest {
     @Test
     void shouldJoinLeaveAndShutDownCleanlyWithoutThreadsOrDirectories() throws InterruptedException {
         final AtomicLong errors = new AtomicLong();
-        final NetworkConfig.Builder net = NetworkConfig.builder().termLengthBytes(64 * 1024)
+        final NodeConfig.Builder net = NodeConfig.builder().networked(true).workers(1).termLengthBytes(64 * 1024)
             .heartbeatIntervalMs(50).heartbeatTimeoutMs(1000);
         try (Scheduler firstScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "first");
             Scheduler secondScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "second")) {

@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.CachedNanoClock;
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.membership.JoinFlyweight;
@@ -49,7 +49,7 @@ class FakeClockNetworkTest {
     }
 
     private SteppedNode node(final String site, final String join) {
-        final NetworkConfig config = NetworkConfig.builder().site(site).join(join).stealPolicy(StealPolicy.RS).build();
+        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).site(site).join(join).policy(StealPolicy.RS).build();
         final FrameCounters counters = new FrameCounters();
         final SteppedNode node = new SteppedNode(config, network.newTransport(counters), counters, clock, 42 + nodes.size());
         nodes.add(node);

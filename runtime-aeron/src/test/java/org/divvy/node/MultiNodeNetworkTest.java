@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
@@ -64,8 +64,8 @@ class MultiNodeNetworkTest {
     }
 
     private SteppedNode node(final String site, final String join, final long joinTimeoutMs) {
-        final NetworkConfig config = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-            .site(site).join(join).stealPolicy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
+        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
+            .site(site).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
             .heartbeatTimeoutMs(HEARTBEAT_TIMEOUT_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
         final AeronTransport transport = new AeronTransport(config.transportSettings(), new FrameValidator(counters),

@@ -7,7 +7,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.NanoClock;
 import org.divvy.DivvyException;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.scheduling.Scheduler;
@@ -26,7 +25,7 @@ final class SteppedNode implements AutoCloseable {
     final List<Throwable> errors = new ArrayList<>();
     private boolean stopped;
 
-    SteppedNode(final NetworkConfig config, final Transport transport, final FrameCounters counters, final NanoClock clock,
+    SteppedNode(final NodeConfig config, final Transport transport, final FrameCounters counters, final NanoClock clock,
         final long seed) {
         this.counters = counters;
         scheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "stepped-" + transport.endpoint());

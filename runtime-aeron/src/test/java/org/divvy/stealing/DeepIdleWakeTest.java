@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.RunResult;
 import org.divvy.StealPolicy;
@@ -25,10 +24,9 @@ import io.aeron.driver.MediaDriver;
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DeepIdleWakeTest {
     private static DivvyNode start(final MediaDriver driver, final String join) {
-        final NetworkConfig net = NetworkConfig.builder()
-            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).stealPolicy(StealPolicy.RS)
-            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build();
-        return DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+        return DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
+            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
+            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build());
     }
 
     @Test

@@ -12,7 +12,6 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.membership.MembershipListener;
@@ -36,9 +35,9 @@ class UnknownJobTypeTest {
     @Test
     void shouldReturnAFailureForAJobOfAnUnknownType() throws Exception {
         try (MediaDriver driver = TestDriver.launch()) {
-            final NetworkConfig net = NetworkConfig.builder().aeronDirectory(driver.aeronDirectoryName())
-                .termLengthBytes(64 * 1024).stealPolicy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
-            try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).network(net).build())) {
+            final NodeConfig config = NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
+                .termLengthBytes(64 * 1024).policy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
+            try (DivvyNode node = DivvyNode.start(config)) {
                 final CompletableFuture<String> failure = new CompletableFuture<>();
                 final ProtocolPeer victim = new ProtocolPeer(
                     TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),

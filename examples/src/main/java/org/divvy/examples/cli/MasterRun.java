@@ -5,14 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import io.aeron.CommonContext;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 import org.divvy.RunResult;
+import org.divvy.Setting;
 import org.divvy.examples.AppResult;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Problem;
@@ -39,6 +41,14 @@ final class MasterRun {
     private static final long NODE_CLOSE_TIMEOUT_MS = 15_000;
     /** After a failure, how long the surviving children get to leave by themselves before they are killed. */
     private static final long FAILURE_GRACE_MS = 3_000;
+    /**
+     * The settings a local child takes from node 0 (when not default): all but those each node has its
+     * own of (port, registry address, site, worker count) and networked, which {@code divvy node} implies.
+     */
+    static final Predicate<Setting<?>> CHILD_SETTINGS = NodeSettingOptions.allBut(NodeSettings.NETWORKED,
+        NodeSettings.PORT, NodeSettings.JOIN, NodeSettings.SITE, NodeSettings.WORKERS);
+    /** What a remote node takes from node 0: as a local child, but it binds to its own machine's address. */
+    static final Predicate<Setting<?>> REMOTE_SETTINGS = CHILD_SETTINGS.and(s -> s != NodeSettings.BIND);
 
     private final RunCommand run;
     private final ChildCommand childCommand;
@@ -51,19 +61,9 @@ final class MasterRun {
     int execute(final PrintStream out, final PrintStream err) {
         final ExampleApp app = run.app();
         final SiteLayout layout = run.layout();
-        final NodeConfig config;
-        try {
-            config = NodeConfig.builder()
-                .workers(run.workersPerNode())
-                .network(NetworkConfigs.of(run.network(), run.join(), layout.siteOf(0), run.network().port()))
-                .build();
-        } catch (final DivvyException e) {
-            err.println("divvy run: " + e.getMessage());
-            return EXIT_FAILED;
-        }
+        final NodeConfig config = run.nodeConfig();
         final Problem<?> problem = app.prepare();
-        out.println("divvy run: " + app.name() + " on " + describeNodes(layout) + ", policy "
-            + run.network().policyName()
+        out.println("divvy run: " + app.name() + " on " + describeNodes(layout) + ", policy " + config.policy()
             + ", " + run.workersPerNode() + " worker(s) per local node");
         final DivvyNode node;
         try {
@@ -76,7 +76,7 @@ final class MasterRun {
         final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
         Runtime.getRuntime().addShutdownHook(killChildren);
         try {
-            final int code = master(node, children, problem, out);
+            final int code = master(node, config, children, problem, out);
             final List<String> problems = children.awaitExits(code, CHILD_EXIT_TIMEOUT_MS);
             if (!problems.isEmpty()) {
                 problems.forEach(p -> err.println("divvy run: " + p));
@@ -104,23 +104,24 @@ final class MasterRun {
     }
 
     /** Starts the children, awaits the members, runs the app; returns the exit code it ended the computation with. */
-    private int master(
-        final DivvyNode node, final ChildNodes children, final Problem<?> problem, final PrintStream out) {
+    private int master(final DivvyNode node, final NodeConfig config, final ChildNodes children,
+        final Problem<?> problem, final PrintStream out) {
         final String endpoint = node.endpoint();
-        final String joinAddress = run.join() != null ? run.join() : endpoint;
+        final String joinAddress = config.join() != null ? config.join() : endpoint;
         out.println("divvy run: local node 0 (this process, pid " + ProcessHandle.current().pid() + ", site "
-            + run.layout().siteOf(0)
-            + ") at " + endpoint + (run.join() != null ? ", registry " + run.join() : ", hosting the registry"));
+            + config.site() + ") at " + endpoint
+            + (config.join() != null ? ", registry " + config.join() : ", hosting the registry"));
         if (run.remoteNodes() > 0) {
             out.println("divvy run: waiting for " + run.remoteNodes() + " remote node(s); on each machine run:");
-            out.println("  divvy node --join " + joinAddress + " --bind <its address> --site <NAME> --policy "
-                + run.network().policyName().toLowerCase(Locale.ROOT));
+            final List<String> flags = NodeSettingOptions.flags(config, REMOTE_SETTINGS);
+            out.println("  divvy node --join " + joinAddress + " --bind <its address> --site <NAME>"
+                + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
         }
         final SiteLayout layout = run.layout();
         for (int k = 1; k < layout.nodes(); k++) {
             final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", layout.siteOf(k),
-                "--workers", String.valueOf(run.workersPerNode())));
-            args.addAll(run.network().childArgs());
+                "--workers", String.valueOf(config.workers())));
+            args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
             final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
                 + ProcessHandle.current().pid() + "-node" + k);
             children.start(k, layout.siteOf(k), childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
@@ -159,7 +160,7 @@ final class MasterRun {
         final T answer = result.value();
         final AppResult report = new AppResult(run.app().name(),
             "divvy, " + members + " nodes, " + run.workersPerNode() + " workers per local node, "
-                + run.network().policyName(),
+                + run.nodeConfig().policy(),
             problem.describe(answer), problem.check(answer), result.elapsedNs(), String.valueOf(result.statistics()));
         problem.afterRun(answer);
         return report;

@@ -2,63 +2,59 @@ package org.divvy.examples.cli;
 
 import java.io.PrintStream;
 
+import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
- * {@code divvy node --join HOST:PORT --site NAME}: a node that joins a running computation (the
- * registry of a {@code divvy run} master, or a {@code divvy registry}), works until the master ends the
- * computation, and exits with the master's exit code (1 if it cannot join or loses the master).
+ * {@code divvy node --join HOST:PORT [--site NAME] [node settings]}: a node that joins a running
+ * computation (the registry of a {@code divvy run} master, or a {@code divvy registry}), works until the
+ * master ends the computation, and exits with the master's exit code (1 if it cannot join or loses the
+ * master). Every node setting of {@link NodeSettings} but {@code --networked} is a flag
+ * ({@link NodeSettingOptions}); {@code --join} is required.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
-    description = "Starts a node that joins a running computation and exits when the master ends it.")
-public final class NodeCommand implements CliCommand {
-    @Option(names = "--join", required = true, paramLabel = "HOST:PORT",
-        description = "address of the master (printed by divvy run) or of a divvy registry")
-    String join;
-
-    @Option(names = "--site", paramLabel = "NAME",
-        description = "site (cluster) of this node (default: ${DEFAULT-VALUE})")
-    String site = SiteLayout.DEFAULT_SITE;
-
-    @Option(names = "--workers", paramLabel = "W",
-        description = "worker threads; 0 = one per core (default: ${DEFAULT-VALUE})")
-    int workers;
-
-    @Mixin
-    NetworkOptions network = new NetworkOptions();
+    description = "Starts a node that joins a running computation and exits when the master ends it.",
+    modelTransformer = NodeSettingOptions.AddOptions.class)
+public final class NodeCommand implements CliCommand, NodeSettingOptions.Owner {
+    /** Node settings as flags: all but networked, which this command always is. */
+    private final NodeSettingOptions nodeSettings =
+        new NodeSettingOptions(NodeSettingOptions.allBut(NodeSettings.NETWORKED));
+    /** The node's configuration, built by {@link #validate()}. */
+    private NodeConfig nodeConfig;
 
     public NodeCommand() {
     }
 
+    @Override
+    public NodeSettingOptions nodeSettings() {
+        return nodeSettings;
+    }
+
+    /** The node's configuration; valid after {@link #validate()}. */
+    public NodeConfig nodeConfig() {
+        return nodeConfig;
+    }
+
     public String join() {
-        return join;
+        return nodeConfig.join();
     }
 
     public String site() {
-        return site;
+        return nodeConfig.site();
     }
 
-    /** The worker count, resolving 0 to the number of available processors. */
     public int workers() {
-        return workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
-    }
-
-    public NetworkOptions network() {
-        return network;
+        return nodeConfig.workers();
     }
 
     @Override
     public void validate() {
-        HostPort.parse("--join", join);
-        if (!SiteLayout.isValidName(site)) {
-            throw new IllegalArgumentException("--site=" + site + ", must be 1 to 64 letters, digits, '-', '_' or '.'");
+        if (!nodeSettings.isGiven(NodeSettings.JOIN)) {
+            throw new IllegalArgumentException("Missing required option: '" + NodeSettings.JOIN.flag() + "="
+                + NodeSettings.JOIN.valueLabel() + "': the address divvy run printed, or a divvy registry's");
         }
-        if (workers < 0) {
-            throw new IllegalArgumentException("--workers=" + workers + ", must be >= 0");
-        }
-        network.validate();
+        nodeConfig = nodeSettings.build(NodeConfig.builder().networked(true));
     }
 
     @Override

@@ -8,34 +8,33 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 import org.divvy.examples.Options;
-import org.divvy.membership.MembershipSettings;
 import org.divvy.membership.StandaloneRegistry;
-import org.divvy.transport.TransportSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code divvy registry}: a registry process that runs no jobs. Nodes (and the master, with
  * {@code divvy run --join}) join it at the address it prints; it runs until it is stopped (Ctrl-C,
- * SIGTERM) or for {@code --duration-seconds}.
+ * SIGTERM) or for {@code --duration-seconds}. Where it listens and the heartbeat timing it shares with
+ * the nodes are node settings ({@code --bind}, {@code --port}, {@code --heartbeat-interval-ms},
+ * {@code --heartbeat-timeout-ms}, {@code --term-length-bytes}; see {@link NodeSettingOptions}).
  */
 @Command(name = "registry", mixinStandardHelpOptions = true,
-    description = "Runs a standalone registry that nodes join; prints its address.")
-public final class RegistryCommand implements CliCommand {
+    description = "Runs a standalone registry that nodes join; prints its address.",
+    modelTransformer = NodeSettingOptions.AddOptions.class)
+public final class RegistryCommand implements CliCommand, NodeSettingOptions.Owner {
     /** The registry's agent has little to do; sleeping 1 ms when idle costs nothing and adds at most 1 ms. */
     private static final long IDLE_SLEEP_MS = 1;
 
-    @Option(names = "--bind", paramLabel = "HOST",
-        description = "host or IP address nodes reach the registry at (default: ${DEFAULT-VALUE})")
-    String bind = NetworkOptions.DEFAULT_BIND;
-
-    @Option(names = "--port", paramLabel = "P", description = "UDP port; 0 = any free port (default: ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--heartbeat-timeout-ms", paramLabel = "MS",
-        description = "silence after which a node is declared dead (default: ${DEFAULT-VALUE})")
-    int heartbeatTimeoutMs = 2_000;
+    /** The node settings a registry uses: its endpoint, and the heartbeat timing the nodes must share. */
+    private final NodeSettingOptions nodeSettings = new NodeSettingOptions(NodeSettingOptions.only(NodeSettings.BIND,
+        NodeSettings.PORT, NodeSettings.HEARTBEAT_INTERVAL_MS, NodeSettings.HEARTBEAT_TIMEOUT_MS,
+        NodeSettings.TERM_LENGTH_BYTES));
+    /** The registry's endpoint and timing as a node's configuration, built by {@link #validate()}. */
+    private NodeConfig config;
 
     @Option(names = "--duration-seconds", paramLabel = "S",
         description = "stop after S seconds; 0 = run until stopped (default: ${DEFAULT-VALUE})")
@@ -45,29 +44,25 @@ public final class RegistryCommand implements CliCommand {
     }
 
     @Override
+    public NodeSettingOptions nodeSettings() {
+        return nodeSettings;
+    }
+
+    @Override
     public void validate() {
-        if (bind == null || bind.isEmpty() || bind.indexOf(':') >= 0) {
-            throw new IllegalArgumentException("--bind=" + bind
-                + ", must be a host name or IPv4 address without a port");
-        }
-        Options.inRange("--port", port, 0, 65535);
-        Options.inRange("--heartbeat-timeout-ms", heartbeatTimeoutMs, 250, 600_000);
         Options.atLeast("--duration-seconds", durationSeconds, 0);
+        config = nodeSettings.build(NodeConfig.builder().networked(true));
     }
 
     @Override
     public int execute(final PrintStream out, final PrintStream err) {
         final StandaloneRegistry registry;
         try {
-            registry = StandaloneRegistry.launch(
-                TransportSettings.builder().host(bind).port(port).build(),
-                MembershipSettings.builder()
-                    .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(heartbeatTimeoutMs))
-                    .build(),
+            registry = StandaloneRegistry.launch(config.transportSettings(), config.membershipSettings(),
                 SystemNanoClock.INSTANCE,
                 t -> err.println("divvy registry: " + t));
         } catch (final DivvyException | IllegalStateException e) {
-            err.println("divvy registry: cannot listen at " + bind + ":" + port + ": " + e.getMessage());
+            err.println("divvy registry: cannot listen at " + config.bind() + ":" + config.port() + ": " + e.getMessage());
             return 1;
         }
         final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(IDLE_SLEEP_MS),

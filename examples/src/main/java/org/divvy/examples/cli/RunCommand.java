@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.fib.FibApp;
@@ -13,26 +15,31 @@ import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
 import org.divvy.examples.uts.UtsApp;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code divvy run --nodes N [--sites A:2,B:2] [--policy rs|crs] [--workers W] <app> [app options]}: runs
- * an app on N nodes on this machine. This process is node 0: it hosts the registry (unless
- * {@code --join} names a standalone one), starts N-1 child JVMs that join it, waits until all nodes
- * (and {@code --await} remote ones) have joined, runs the app as the master, prints the answer,
- * PASS/FAIL and the statistics, then ends the computation on every node.
+ * {@code divvy run --nodes N [--sites A:2,B:2] [node settings] <app> [app options]}: runs an app on N
+ * nodes on this machine. This process is node 0: it hosts the registry (unless {@code --join} names a
+ * standalone one), starts N-1 child JVMs that join it, waits until all nodes (and {@code --await} remote
+ * ones) have joined, runs the app as the master, prints the answer, PASS/FAIL and the statistics, then
+ * ends the computation on every node.
+ *
+ * <p>Every node setting of {@link NodeSettings} is a flag ({@code --policy rs}, {@code --workers 1},
+ * {@code --heartbeat-timeout-ms 5000}, ...; see {@link NodeSettingOptions}) except {@code --networked}
+ * (a run is networked) and {@code --site} ({@code --sites} places each node). Node 0 runs with them, and
+ * every child gets those that differ from the defaults, but its own port, site and registry address.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Runs an app on several nodes: this process and N-1 local child JVMs, plus remote nodes "
         + "that join it (--await).",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
         UtsApp.class},
+    modelTransformer = NodeSettingOptions.AddOptions.class,
     footer = {"", "Examples:",
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
         "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
         "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
-public final class RunCommand implements CliCommand {
+public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     /** Ordinary JVM options of each child: a small serial-GC heap, so dozens of nodes fit in memory. */
     public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx512m");
 
@@ -42,21 +49,13 @@ public final class RunCommand implements CliCommand {
 
     @Option(names = "--sites", paramLabel = "NAME:COUNT,...",
         description = "site of each local node, in order: A:2,B:2 puts nodes 0-1 in A, 2-3 in B; counts add up "
-            + "to --nodes (default: all in site '" + SiteLayout.DEFAULT_SITE + "')")
+            + "to --nodes (default: all in one site)")
     String sites;
-
-    @Option(names = "--workers", paramLabel = "W",
-        description = "worker threads of each local node; 0 = the app's --workers (default: one per core)")
-    int workers;
 
     @Option(names = "--await", paramLabel = "R",
         description = "also wait for R remote nodes (divvy node --join <this address>) before running "
             + "(default: ${DEFAULT-VALUE})")
     int remoteNodes;
-
-    @Option(names = "--join", paramLabel = "HOST:PORT",
-        description = "join a standalone registry (divvy registry) instead of hosting one")
-    String join;
 
     @Option(names = "--join-wait-seconds", paramLabel = "S",
         description = "how long to wait for all nodes to join (default: ${DEFAULT-VALUE})")
@@ -72,10 +71,13 @@ public final class RunCommand implements CliCommand {
             + "-XX:+UseSerialGC -Xmx512m")
     List<String> childJvmOptions = new ArrayList<>();
 
-    @Mixin
-    NetworkOptions network = new NetworkOptions();
+    /** Node settings as flags: all but networked (a run is) and site (from --sites). */
+    private final NodeSettingOptions nodeSettings =
+        new NodeSettingOptions(NodeSettingOptions.allBut(NodeSettings.NETWORKED, NodeSettings.SITE));
 
     private ExampleApp app;
+    /** Node 0's configuration, built by {@link #validate()}. */
+    private NodeConfig nodeConfig;
 
     public RunCommand() {
     }
@@ -94,9 +96,22 @@ public final class RunCommand implements CliCommand {
         return SiteLayout.parse(sites, nodes);
     }
 
-    /** The worker count of every local node: {@code --workers}, else the app's. */
+    /** The worker count of every local node: the run's {@code --workers}, else the app's; after {@link #validate()}. */
     public int workersPerNode() {
-        return workers > 0 ? workers : app.common().workers();
+        return nodeConfig.workers();
+    }
+
+    /**
+     * Node 0's configuration, valid after {@link #validate()}: networked, in the first site of the layout,
+     * with every node-setting flag given.
+     */
+    public NodeConfig nodeConfig() {
+        return nodeConfig;
+    }
+
+    @Override
+    public NodeSettingOptions nodeSettings() {
+        return nodeSettings;
     }
 
     public int nodes() {
@@ -107,20 +122,12 @@ public final class RunCommand implements CliCommand {
         return remoteNodes;
     }
 
-    public String join() {
-        return join;
-    }
-
     public int joinWaitSeconds() {
         return joinWaitSeconds;
     }
 
     public int timeoutSeconds() {
         return timeoutSeconds;
-    }
-
-    public NetworkOptions network() {
-        return network;
     }
 
     public List<String> childJvmOptions() {
@@ -130,19 +137,19 @@ public final class RunCommand implements CliCommand {
     @Override
     public void validate() {
         Options.inRange("--nodes", nodes, 1, 1024);
-        layout();
-        Options.atLeast("--workers", workers, 0);
+        final SiteLayout layout = layout();
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
-        network.validate();
-        if (join != null) {
-            HostPort.parse("--join", join);
-        }
         if (app != null && app.common().sequential()) {
             throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()
                 + " --sequential' instead of 'divvy run ... " + app.name() + " --sequential'");
         }
+        final NodeConfig.Builder node0 = NodeConfig.builder().networked(true).site(layout.siteOf(0));
+        if (app != null) {
+            node0.workers(app.common().workers()); // the run's --workers, if given, overrides it below
+        }
+        nodeConfig = nodeSettings.build(node0);
     }
 
     @Override

@@ -1,8 +1,5 @@
 package org.divvy.examples.cli;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-
 import org.divvy.examples.Options;
 import picocli.CommandLine.Option;
 
@@ -10,7 +7,8 @@ import picocli.CommandLine.Option;
  * The {@code --simulate-leaf-us} option (a picocli mixin of the apps that support it, fib and uts):
  * each leaf job parks for that many microseconds instead of computing, so a run of 24 to 64 nodes fits
  * on a 2-core machine and measures scheduling and stealing rather than arithmetic. Every output of such
- * a run says {@value #BANNER}.
+ * a run says {@value #BANNER}. The park itself belongs to each kernel ({@code fib.SimulatedLeaf},
+ * {@code uts.SimulatedLeaf}), since it runs wherever a leaf job runs.
  */
 public final class SimulationOptions {
     /** What the output of a simulated run says, so its times are never mistaken for real ones. */
@@ -48,17 +46,5 @@ public final class SimulationOptions {
     /** The note appended to an answer line: empty for real work. */
     public static String note(final int leafUs) {
         return leafUs > 0 ? " -- " + BANNER + ": each leaf parked " + leafUs + " us instead of computing" : "";
-    }
-
-    /**
-     * The simulated work of one leaf: parks the calling worker for {@code leafUs} microseconds (again
-     * after an early wake-up, unless interrupted), using no CPU meanwhile.
-     */
-    public static void parkLeaf(final int leafUs) {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs);
-        long remainingNs;
-        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
-            LockSupport.parkNanos(remainingNs);
-        }
     }
 }

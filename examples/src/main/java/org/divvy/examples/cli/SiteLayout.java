@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 
+import org.divvy.NodeSettings;
+
 /**
  * Which site (cluster) each local node of {@code divvy run} belongs to, from {@code --sites A:2,B:2}:
  * nodes 0..1 are in site A, nodes 2..3 in site B. Without {@code --sites} every node is in one site.
  * Immutable.
  */
 public final class SiteLayout {
-    /** The site of every node when {@code --sites} is not given (the runtime's default label). */
-    public static final String DEFAULT_SITE = "default";
+    /** The site of every node when {@code --sites} is not given: the runtime's default label. */
+    public static final String DEFAULT_SITE = NodeSettings.SITE.defaultValue();
 
     private final List<String> siteOfNode;
 
@@ -51,9 +53,9 @@ public final class SiteLayout {
             }
             final String name = part.substring(0, colon).trim();
             final String countText = part.substring(colon + 1).trim();
-            if (!isValidName(name)) {
-                throw new IllegalArgumentException("--sites=" + spec + ": site name '" + name
-                    + "' must be 1 to 64 letters, digits, '-', '_' or '.'");
+            final String violation = NodeSettings.SITE.violation(name);
+            if (violation != null) {
+                throw new IllegalArgumentException("--sites=" + spec + ": site name '" + name + "' " + violation);
             }
             if (names.contains(name)) {
                 throw new IllegalArgumentException("--sites=" + spec + ": site '" + name + "' is listed twice");
@@ -84,20 +86,6 @@ public final class SiteLayout {
             }
         }
         return new SiteLayout(sites);
-    }
-
-    /** Whether {@code name} is usable as a site label. */
-    public static boolean isValidName(final String name) {
-        if (name == null || name.isEmpty() || name.length() > 64) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            final char c = name.charAt(i);
-            if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.')) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The number of nodes laid out. */

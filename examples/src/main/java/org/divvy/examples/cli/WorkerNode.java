@@ -4,7 +4,6 @@ import java.io.PrintStream;
 
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
-import org.divvy.NodeConfig;
 
 /** What {@code divvy node} does: join, work until the master ends the computation, leave. */
 final class WorkerNode {
@@ -18,13 +17,9 @@ final class WorkerNode {
     }
 
     int execute(final PrintStream out, final PrintStream err) {
-        final NodeConfig config = NodeConfig.builder()
-            .workers(command.workers())
-            .network(NetworkConfigs.of(command.network(), command.join(), command.site(), command.network().port()))
-            .build();
         final DivvyNode node;
         try {
-            node = DivvyNode.start(config);
+            node = DivvyNode.start(command.nodeConfig());
         } catch (final DivvyException e) {
             err.println("divvy node: cannot join " + command.join() + ": " + e.getMessage());
             return 1;

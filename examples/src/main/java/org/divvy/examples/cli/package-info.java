@@ -2,7 +2,9 @@
  * The {@code divvy} sub-commands beyond single-node app runs: {@code run} (an app on several nodes: this
  * process as node 0 and master, local child JVMs, remote joiners), {@code node} (join a computation and
  * work until the master ends it) and {@code registry} (a standalone registry), plus the
- * {@code --simulate-leaf-us} hook of the apps.
+ * {@code --simulate-leaf-us} option of the apps. The node settings of these commands are not declared
+ * here: {@code NodeSettingOptions} derives one flag per row of the runtime's table
+ * ({@code org.divvy.NodeSettings}).
  *
  * <p>Threads: each command runs on the caller's thread. Blocking node calls run on daemon threads and
  * race the child processes' deaths and a deadline ({@code Deadlines}), so a dead node ends a run with an

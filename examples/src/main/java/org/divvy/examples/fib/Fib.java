@@ -2,7 +2,6 @@ package org.divvy.examples.fib;
 
 import org.divvy.LongSpawn;
 import org.divvy.annotations.Spawnable;
-import org.divvy.examples.cli.SimulationOptions;
 
 /**
  * Fibonacci with Divvy: {@link FibSequential#fib(int)} with its two recursive calls spawned. Below the
@@ -35,7 +34,7 @@ public class Fib implements FibSpawner {
         }
         if (n < threshold) {
             if (simulatedLeafUs > 0) {
-                SimulationOptions.parkLeaf(simulatedLeafUs);
+                SimulatedLeaf.park(simulatedLeafUs);
                 return FibSequential.fibIterative(n);
             }
             return FibSequential.fib(n);

@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.divvy.Spawn;
 import org.divvy.annotations.Spawnable;
-import org.divvy.examples.cli.SimulationOptions;
 
 /**
  * UTS with Divvy: {@link UtsSequential#search(UtsTree, int[], int)} with one spawn per child for nodes
@@ -49,7 +48,7 @@ public class Uts implements UtsSpawner {
     public Counts search(final int[] state, final int height) {
         if (height >= spawnDepth) {
             if (simulatedLeafUs > 0) {
-                SimulationOptions.parkLeaf(simulatedLeafUs);
+                SimulatedLeaf.park(simulatedLeafUs);
                 return Counts.leaf(height);
             }
             return UtsSequential.search(tree, state, height);

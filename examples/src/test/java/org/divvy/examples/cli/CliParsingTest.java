@@ -2,6 +2,7 @@ package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,12 +11,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.NodeSettings;
+import org.divvy.Setting;
+import org.divvy.StealPolicy;
 import org.divvy.examples.Launcher;
 import org.divvy.examples.fib.FibApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -73,13 +79,65 @@ class CliParsingTest {
             .contains("site name 'A b'"));
     }
 
+    private static String usageError(final String... args) {
+        return assertThrows(ParameterException.class, () -> Launcher.parse(args)).getMessage();
+    }
+
     @Test
-    void shouldParseHostPortAndNameTheFlagOnError() {
-        assertEquals(new HostPort("10.0.0.5", 40123), HostPort.parse("--join", "10.0.0.5:40123"));
-        assertEquals("--join=10.0.0.5, must be HOST:PORT, e.g. 192.168.1.10:40123",
-            assertThrows(IllegalArgumentException.class, () -> HostPort.parse("--join", "10.0.0.5")).getMessage());
-        assertEquals("--join=h:70000: port 70000, must be in [1, 65535]",
-            assertThrows(IllegalArgumentException.class, () -> HostPort.parse("--join", "h:70000")).getMessage());
+    void shouldCheckNodeSettingFlagsWithTheTableAndNameTheFlag() {
+        assertEquals("--join=10.0.0.5, must be HOST:PORT with a port in [1, 65535], e.g. 192.168.1.10:40123",
+            usageError("node", "--join", "10.0.0.5"));
+        assertEquals("--join=h:70000, must be HOST:PORT with a port in [1, 65535], e.g. 192.168.1.10:40123",
+            usageError("run", "--join", "h:70000", "fib"));
+        assertEquals("--heartbeat-timeout-ms=0, must be > 0", usageError("run", "--heartbeat-timeout-ms", "0", "fib"));
+        assertEquals("--heartbeat-timeout-ms=soon, must be an integer",
+            usageError("node", "--join", "h:1", "--heartbeat-timeout-ms", "soon"));
+        assertEquals("--workers=0, must be in [1, 1024]", usageError("node", "--join", "h:1", "--workers", "0"));
+        assertEquals("heartbeatTimeoutMs=150, must be > 2 * heartbeatIntervalMs=200 or one lost heartbeat kills a node",
+            usageError("run", "--heartbeat-timeout-ms", "150", "fib"));
+    }
+
+    @Test
+    void shouldOfferEveryNodeSettingAsAFlagDerivedFromTheTable() {
+        final CommandLine run = Launcher.commandLine().getSubcommands().get("run");
+        final CommandLine node = Launcher.commandLine().getSubcommands().get("node");
+        final CommandLine registry = Launcher.commandLine().getSubcommands().get("registry");
+        for (final Setting<?> setting : NodeSettings.ALL) {
+            final boolean everywhere = setting != NodeSettings.NETWORKED;
+            assertEquals(everywhere && setting != NodeSettings.SITE, run.getCommandSpec().findOption(setting.flag()) != null,
+                "run " + setting.flag());
+            assertEquals(everywhere, node.getCommandSpec().findOption(setting.flag()) != null, "node " + setting.flag());
+        }
+        assertNotNull(registry.getCommandSpec().findOption("--heartbeat-timeout-ms"));
+        assertNull(registry.getCommandSpec().findOption("--workers"));
+        final NodeCommand parsed = assertInstanceOf(NodeCommand.class, Launcher.parse("node", "--join", "127.0.0.1:40123",
+            "--idle-park-max-ns", "2000000", "--deep-idle-after-ms", "500", "--peer-routes", "127.0.0.1:1=127.0.0.1:2").command());
+        assertEquals(2_000_000L, parsed.nodeConfig().idleParkMaxNs());
+        assertEquals(500, parsed.nodeConfig().deepIdleAfterMs());
+        assertEquals(Map.of("127.0.0.1:1", "127.0.0.1:2"), parsed.nodeConfig().peerRoutes());
+        assertTrue(parsed.nodeConfig().networked());
+    }
+
+    @Test
+    void shouldPassTheSettingsThatDifferFromTheDefaultsToChildrenButNotTheirOwn() {
+        final RunCommand run = assertInstanceOf(RunCommand.class, Launcher.parse("run", "--nodes", "2", "--port", "40123",
+            "--policy", "rs", "--heartbeat-timeout-ms", "5000", "--idle-park-max-ns", "2000000", "--bind", "127.0.0.2",
+            "--workers", "1", "fib").command());
+        assertEquals(40123, run.nodeConfig().port());
+        assertEquals(List.of("--idle-park-max-ns", "2000000", "--bind", "127.0.0.2", "--policy", "RS",
+            "--heartbeat-timeout-ms", "5000"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
+        assertEquals(List.of("--idle-park-max-ns", "2000000", "--policy", "RS", "--heartbeat-timeout-ms", "5000"),
+            NodeSettingOptions.flags(run.nodeConfig(), MasterRun.REMOTE_SETTINGS));
+        final NodeCommand child = assertInstanceOf(NodeCommand.class, Launcher.parse(concat(List.of("node", "--join",
+            "127.0.0.1:40123"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS))).command());
+        assertEquals(run.nodeConfig().toBuilder().port(0).join("127.0.0.1:40123").build(), child.nodeConfig()
+            .toBuilder().workers(1).build(), "a child runs with node 0's settings but its own port and registry");
+    }
+
+    private static String[] concat(final List<String> a, final List<String> b) {
+        final List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all.toArray(new String[0]);
     }
 
     @Test
@@ -91,9 +149,12 @@ class CliParsingTest {
         assertEquals(app, run.app());
         assertEquals(4, run.nodes());
         assertEquals("B", run.layout().siteOf(2));
-        assertEquals("RS", run.network().policyName());
+        assertEquals(StealPolicy.RS, run.nodeConfig().policy());
+        assertEquals("A", run.nodeConfig().site());
         assertEquals(1, run.workersPerNode());
-        assertTrue(run.network().childArgs().containsAll(List.of("--policy", "rs")));
+        assertEquals(List.of("--policy", "RS"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
+        final RunCommand appWorkers = assertInstanceOf(RunCommand.class, Launcher.parse("run", "fib", "--workers", "3").command());
+        assertEquals(3, appWorkers.workersPerNode(), "without the run's --workers, the app's");
     }
 
     @Test
@@ -110,7 +171,7 @@ class CliParsingTest {
     void shouldRejectBadRunFlags() {
         assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--nodes", "2")).getMessage()
             .contains("Missing app"));
-        assertEquals("--policy=fifo, must be rs or crs", assertThrows(ParameterException.class,
+        assertEquals("--policy=fifo, must be RS or CRS", assertThrows(ParameterException.class,
             () -> Launcher.parse("run", "--policy", "fifo", "fib")).getMessage());
         assertEquals("--nodes=0, must be in [1, 1024]", assertThrows(ParameterException.class,
             () -> Launcher.parse("run", "--nodes", "0", "fib")).getMessage());

@@ -12,19 +12,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 
 /**
  * The cost of idle nodes: starts {@code --nodes} processes (the first hosts the registry, the others
  * join it), lets them settle for {@code --warmup-s}, then samples each process's CPU ticks
  * ({@code /proc/<pid>/stat} utime + stime) and {@code VmRSS} over {@code --window-s} and prints one row
  * per node: CPU as % of one core, RSS at the end and its maximum (sampled once a second). Nodes use
- * the default settings unless {@code --workers} is given; {@code -D} options after {@code --jvm} go to
- * the node processes (e.g. {@code -Ddivvy.net.deepIdleParkMs=20}). Linux only.
+ * the default settings but for the node settings given as {@code -Ddivvy.<setting>=...} after
+ * {@code --jvm} (e.g. {@code -Ddivvy.deepIdleParkMs=20}; {@code --workers N} is short for
+ * {@code -Ddivvy.workers=N}): each node reads them with {@link NodeConfig#fromSystemProperties()}, and
+ * this process checks them first and prints the configuration they give. Linux only.
  *
  * <pre>
  * java -cp perf/target/divvy-perf.jar org.divvy.perf.idle.IdleCost [--nodes 2] [--workers 2]
@@ -49,14 +53,9 @@ public final class IdleCost {
 
     /** One idle node until standard input ends. */
     private static void runNode(final String[] args) throws IOException {
-        final NetworkConfig.Builder net = NetworkConfig.fromProperties(System.getProperties()).toBuilder();
+        final NodeConfig.Builder node = NodeConfig.fromSystemProperties().toBuilder().networked(true);
         if (args.length > 1) {
-            net.join(args[1]);
-        }
-        final NodeConfig.Builder node = NodeConfig.builder().network(net.build());
-        final String workers = System.getProperty("idlecost.workers");
-        if (workers != null) {
-            node.workers(Integer.parseInt(workers));
+            node.join(args[1]);
         }
         try (DivvyNode divvy = DivvyNode.start(node.build())) {
             System.out.println(ENDPOINT_PREFIX + divvy.endpoint());
@@ -77,7 +76,7 @@ public final class IdleCost {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--nodes" -> nodes = Integer.parseInt(args[++i]);
-                case "--workers" -> workers = args[++i];
+                case "--workers" -> workers = args[++i]; // becomes -Ddivvy.workers
                 case "--warmup-s" -> warmupS = Long.parseLong(args[++i]);
                 case "--window-s" -> windowS = Long.parseLong(args[++i]);
                 case "--threads" -> threads = true;
@@ -98,12 +97,23 @@ public final class IdleCost {
                 windowS + " >= 1");
             return 2;
         }
+        if (workers != null) {
+            jvm.add(0, "-D" + NodeSettings.WORKERS.property() + "=" + workers);
+        }
+        final NodeConfig config;
+        try {
+            config = nodeConfig(jvm);
+        } catch (final DivvyException e) {
+            System.err.println("IdleCost: " + e.getMessage());
+            return 2;
+        }
+        out.print(config.describe());
         final long ticksPerSecond = clockTicksPerSecond();
         final List<Process> processes = new ArrayList<>();
         try {
             String registry = null;
             for (int i = 0; i < nodes; i++) {
-                final Process p = startNode(jvm, workers, registry);
+                final Process p = startNode(jvm, registry);
                 processes.add(p);
                 final String endpoint = awaitEndpoint(p);
                 if (i == 0) {
@@ -127,8 +137,8 @@ public final class IdleCost {
                 }
             }
             final double seconds = (System.nanoTime() - startNs) / 1e9;
-            out.printf(Locale.ROOT, "%n%d idle node(s), workers=%s, window %.1f s after %d s warm-up, jvm options %s%n",
-                nodes, workers == null ? "default" : workers, seconds, warmupS, jvm);
+            out.printf(Locale.ROOT, "%n%d idle node(s), workers=%d, window %.1f s after %d s warm-up, jvm options %s%n",
+                nodes, config.workers(), seconds, warmupS, jvm);
             out.printf(Locale.ROOT, "%-6s %-8s %12s %12s %12s%n", "node", "pid", "cpu % core", "rss MiB", "max rss MiB");
             for (int i = 0; i < nodes; i++) {
                 final long pid = processes.get(i).pid();
@@ -153,14 +163,26 @@ public final class IdleCost {
         }
     }
 
-    private static Process startNode(final List<String> jvm, final String workers, final String registry) throws IOException {
+    /**
+     * The configuration the nodes will read from the {@code -Ddivvy.*} options in {@code jvm} (node 0's:
+     * the others join it), checked here so a bad value fails before any process starts.
+     */
+    static NodeConfig nodeConfig(final List<String> jvm) {
+        final Properties properties = new Properties();
+        for (final String option : jvm) {
+            final int eq = option.indexOf('=');
+            if (option.startsWith("-Ddivvy.") && eq > 0) {
+                properties.setProperty(option.substring(2, eq), option.substring(eq + 1));
+            }
+        }
+        return NodeConfig.builder().properties(properties).networked(true).build();
+    }
+
+    private static Process startNode(final List<String> jvm, final String registry) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("--add-opens");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        if (workers != null) {
-            command.add("-Didlecost.workers=" + workers);
-        }
         command.addAll(jvm);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

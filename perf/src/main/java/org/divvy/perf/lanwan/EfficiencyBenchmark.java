@@ -7,14 +7,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
 import org.divvy.RunResult;
 import org.divvy.StealPolicy;
-import org.divvy.examples.cli.SimulationOptions;
 import org.divvy.examples.fib.Fib;
 import org.divvy.examples.fib.FibSequential;
+import org.divvy.examples.fib.SimulatedLeaf;
 import org.divvy.perf.wan.WanRelay;
 
 /**
@@ -30,10 +29,13 @@ final class EfficiencyBenchmark {
     private static final int CALIBRATION_LEAVES = 50;
 
     private final WanTopology topology;
+    /** Every node's settings before the benchmark's own. */
+    private final NodeConfig base;
     private final PrintStream log;
 
-    EfficiencyBenchmark(final WanTopology topology, final PrintStream log) {
+    EfficiencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log) {
         this.topology = topology;
+        this.base = base;
         this.log = log;
     }
 
@@ -65,7 +67,7 @@ final class EfficiencyBenchmark {
     static double calibrateLeafUs(final int leafUs) {
         final long start = System.nanoTime();
         for (int i = 0; i < CALIBRATION_LEAVES; i++) {
-            SimulationOptions.parkLeaf(leafUs);
+            SimulatedLeaf.park(leafUs);
         }
         return (System.nanoTime() - start) / 1000.0 / CALIBRATION_LEAVES;
     }
@@ -80,7 +82,7 @@ final class EfficiencyBenchmark {
         final List<EfficiencyResult> results = new ArrayList<>();
         for (final long delayMs : delaysMs) {
             for (final StealPolicy policy : policies) {
-                try (WanRelay relay = topology.startRelay(delayMs); Cluster cluster = Cluster.start(topology, relay, policy)) {
+                try (WanRelay relay = topology.startRelay(delayMs); Cluster cluster = Cluster.start(topology, relay, policy, base)) {
                     for (int i = 0; i < leafUs.length; i++) {
                         final EfficiencyResult result = measure(cluster, relay, policy, delayMs, leafUs[i], calibratedUs[i], idealMs);
                         log.printf("SIMULATED %s delay=%d ms leaf=%d us nodes=%d fib(%d) leaves=%d: %.0f ms, ideal %.0f ms, " +
@@ -130,21 +132,22 @@ final class EfficiencyBenchmark {
             this.nodes = nodes;
         }
 
-        static Cluster start(final WanTopology topology, final WanRelay relay, final StealPolicy policy) {
+        static Cluster start(final WanTopology topology, final WanRelay relay, final StealPolicy policy,
+            final NodeConfig base) {
             final DivvyNode[] nodes = new DivvyNode[topology.nodes()];
             final Cluster cluster = new Cluster(nodes);
             try {
                 for (int i = 0; i < nodes.length; i++) {
-                    final NetworkConfig net = NetworkConfig.builder()
-                        .bindHost(WanTopology.HOST).port(topology.port(i))
+                    final NodeConfig config = base.toBuilder().workers(1).networked(true)
+                        .bind(WanTopology.HOST).port(topology.port(i))
                         .join(i == 0 ? null : topology.endpoint(0))
-                        .site(topology.siteName(i)).stealPolicy(policy)
+                        .site(topology.siteName(i)).policy(policy)
                         .termLengthBytes(TERM_LENGTH_BYTES)
                         // Many nodes share two cores here: be lenient so a descheduled node is not declared dead.
                         .heartbeatIntervalMs(200).heartbeatTimeoutMs(10_000).joinTimeoutMs(30_000)
                         .peerRoutes(relay == null ? java.util.Map.of() : topology.routesOf(i, relay))
                         .build();
-                    nodes[i] = DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+                    nodes[i] = DivvyNode.start(config);
                 }
                 nodes[0].awaitMembers(nodes.length, Duration.ofSeconds(60));
             } catch (final RuntimeException ex) {

@@ -9,6 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -21,7 +23,10 @@ import picocli.CommandLine.ParseResult;
 /**
  * {@code java -jar divvy-perf.jar lanwan [--steal-rtt] [--efficiency] [--speedup] [--quick] [--out CSV]}:
  * the LAN/WAN figures side by side in one run, one CSV plus a PNG per section beside it. Options are
- * declared through picocli's programmatic model (no reflection).
+ * declared through picocli's programmatic model (no reflection). Every node starts from
+ * {@link NodeConfig#fromSystemProperties()}, so any node setting can be varied with
+ * {@code -Ddivvy.<setting>=...}; what a benchmark fixes itself (workers, ports, sites, policy, its
+ * lenient heartbeats) overrides it.
  */
 public final class LanWanMain {
     static final String DEFAULT_OUT = "perf/results/lanwan.csv";
@@ -55,15 +60,23 @@ public final class LanWanMain {
             efficiency = true;
             speedup = true;
         }
+        final NodeConfig base;
+        try {
+            base = NodeConfig.fromSystemProperties();
+        } catch (final DivvyException ex) {
+            err.println("divvy-perf lanwan: " + ex.getMessage());
+            return 2;
+        }
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final int basePort = parsed.matchedOptionValue("--base-port", 21000);
         final LanWanCsv csv = new LanWanCsv();
         try {
             out.println("divvy-perf lanwan " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors() +
-                " cores | load average at start " + loadAverage());
+                " cores | load average at start " + loadAverage() + " | node settings changed by properties: " +
+                (base.toProperties().isEmpty() ? "none" : base.toProperties()));
             if (rtt) {
                 final int samples = parsed.matchedOptionValue("--rtt-samples", quick ? 2_000 : 50_000);
-                final StealRttBenchmark.Result result = new StealRttBenchmark(basePort + 500, out).run(samples, quick ? 200 : 5_000);
+                final StealRttBenchmark.Result result = new StealRttBenchmark(basePort + 500, base, out).run(samples, quick ? 200 : 5_000);
                 result.addTo(csv);
                 chart(csvPath, "steal-rtt", "Steal round trip vs raw Aeron ping-pong (loopback, 2 processes)",
                     "p50 and p99 in microseconds; target steal/raw <= 1.2", "microseconds",
@@ -80,7 +93,7 @@ public final class LanWanMain {
                 final int[] leaves = Arrays.stream(parseLongs(parsed.matchedOptionValue("--leaf-us", quick ? "1000" : "1000,5000")))
                     .mapToInt(v -> (int)v).toArray();
                 final double idealMs = parsed.matchedOptionValue("--ideal-ms", quick ? 100.0 : 3000.0);
-                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), out)
+                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), base, out)
                     .run(delays, new StealPolicy[] {StealPolicy.RS, StealPolicy.CRS}, leaves, idealMs);
                 final List<String> categories = new ArrayList<>();
                 final List<Double> rs = new ArrayList<>();
@@ -116,7 +129,7 @@ public final class LanWanMain {
                         new BarSeries("CRS", new Color(0x2ca02c), toArray(crs))), 1.0);
             }
             if (speedup) {
-                final SpeedupBenchmark.Result result = new SpeedupBenchmark(basePort + 600, out).run(quick,
+                final SpeedupBenchmark.Result result = new SpeedupBenchmark(basePort + 600, base, out).run(quick,
                     parsed.matchedOptionValue("--rounds", quick ? 1 : 3));
                 result.addTo(csv);
                 chart(csvPath, "speedup", "Speedup of the real examples: 2 nodes x 1 worker vs 1 node x 1 worker",

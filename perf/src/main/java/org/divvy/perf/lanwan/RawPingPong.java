@@ -32,7 +32,6 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
     }
 
     static final int MESSAGE_BYTES = StealRequestFlyweight.FRAME_LENGTH;
-    private static final int TERM_LENGTH_BYTES = 256 * 1024;
     private static final int STREAM_ID = 0xD2;
     /**
      * A ping without a reply after this long is given up and sent again (not recorded): the echoer drops a
@@ -55,16 +54,17 @@ final class RawPingPong implements Agent, FragmentHandler, AutoCloseable {
     private boolean outstanding;
     private long sentNs;
 
-    RawPingPong(final String ownEndpoint, final String peerEndpoint, final boolean pinger) {
+    /** {@code termLengthBytes}: the Divvy node's, so both sides buffer alike. */
+    RawPingPong(final String ownEndpoint, final String peerEndpoint, final boolean pinger, final int termLengthBytes) {
         this.pinger = pinger;
         final MediaDriver.Context driverContext = new MediaDriver.Context().threadingMode(ThreadingMode.INVOKER)
             .dirDeleteOnStart(true).dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(TERM_LENGTH_BYTES).ipcTermBufferLength(TERM_LENGTH_BYTES);
+            .publicationTermBufferLength(termLengthBytes).ipcTermBufferLength(termLengthBytes);
         driver = MediaDriver.launchEmbedded(driverContext);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
             .useConductorAgentInvoker(true).driverAgentInvoker(driver.sharedAgentInvoker()));
         subscription = aeron.addSubscription("aeron:udp?endpoint=" + ownEndpoint, STREAM_ID);
-        publication = aeron.addExclusivePublication("aeron:udp?endpoint=" + peerEndpoint + "|term-length=" + TERM_LENGTH_BYTES, STREAM_ID);
+        publication = aeron.addExclusivePublication("aeron:udp?endpoint=" + peerEndpoint + "|term-length=" + termLengthBytes, STREAM_ID);
         runner = new AgentRunner(nodeIdleStrategy(), Throwable::printStackTrace, null, this);
         AgentRunner.startOnThread(runner);
     }

@@ -7,9 +7,10 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.divvy.DivvyNode;
-import org.divvy.NetworkConfig;
 import org.divvy.NodeConfig;
+import org.divvy.NodeSettings;
 import org.divvy.RunResult;
+import org.divvy.Setting;
 import org.divvy.examples.Check;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Problem;
@@ -27,10 +28,13 @@ import org.divvy.examples.uts.UtsApp;
  */
 final class SpeedupBenchmark {
     private final int basePort;
+    /** Every node's settings before the benchmark's own. */
+    private final NodeConfig base;
     private final PrintStream log;
 
-    SpeedupBenchmark(final int basePort, final PrintStream log) {
+    SpeedupBenchmark(final int basePort, final NodeConfig base, final PrintStream log) {
         this.basePort = basePort;
+        this.base = base;
         this.log = log;
     }
 
@@ -68,7 +72,7 @@ final class SpeedupBenchmark {
         final List<String> names = new ArrayList<>();
         final double[] one = new double[apps.size()];
         final double[] two = new double[apps.size()];
-        try (DivvyNode single = DivvyNode.start(NodeConfig.builder().workers(1).build());
+        try (DivvyNode single = DivvyNode.start(singleNode());
             DivvyNode worker2Host = startNetworked(0);
             DivvyNode worker2 = startNetworked(1)) {
             worker2Host.awaitMembers(2, Duration.ofSeconds(30));
@@ -93,10 +97,24 @@ final class SpeedupBenchmark {
         return new Result(names, one, two);
     }
 
+    /** The 1-node reference: {@code base}'s settings of every node (idle, stack), none of its network ones. */
+    private NodeConfig singleNode() {
+        final NodeConfig.Builder single = NodeConfig.builder();
+        for (final Setting<?> setting : NodeSettings.ALL) {
+            if (setting.scope() == Setting.Scope.NODE && setting != NodeSettings.NETWORKED) {
+                copy(setting, single);
+            }
+        }
+        return single.workers(1).build();
+    }
+
+    private <T> void copy(final Setting<T> setting, final NodeConfig.Builder to) {
+        to.set(setting, base.get(setting));
+    }
+
     private DivvyNode startNetworked(final int index) {
-        final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(basePort + index)
-            .join(index == 0 ? null : WanTopology.HOST + ":" + basePort).site("A").build();
-        return DivvyNode.start(NodeConfig.builder().workers(1).network(net).build());
+        return DivvyNode.start(base.toBuilder().workers(1).networked(true).bind(WanTopology.HOST).port(basePort + index)
+            .join(index == 0 ? null : WanTopology.HOST + ":" + basePort).site("A").build());
     }
 
     private static <T> double timed(final DivvyNode node, final Problem<T> problem) {

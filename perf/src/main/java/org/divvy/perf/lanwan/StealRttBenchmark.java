@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.node.ProtocolPeer;
 
 /**
@@ -28,10 +28,13 @@ final class StealRttBenchmark {
     private static final int BLOCKS = 20;
 
     private final int basePort;
+    /** The thief's settings before the benchmark's own; the peer process gets them as properties. */
+    private final NodeConfig base;
     private final PrintStream log;
 
-    StealRttBenchmark(final int basePort, final PrintStream log) {
+    StealRttBenchmark(final int basePort, final NodeConfig base, final PrintStream log) {
         this.basePort = basePort;
+        this.base = base;
         this.log = log;
     }
 
@@ -71,17 +74,18 @@ final class StealRttBenchmark {
         final int peerDivvyPort = basePort;
         final int peerRawPort = basePort + 1;
         final int ownRawPort = basePort + 3;
-        final Process child = startPeer(peerDivvyPort, peerRawPort, ownRawPort);
+        final Process child = startPeer(base, peerDivvyPort, peerRawPort, ownRawPort);
         try {
             awaitReady(child);
-            final NetworkConfig net = NetworkConfig.builder().bindHost(WanTopology.HOST).port(basePort + 2)
+            final NodeConfig net = base.toBuilder().networked(true).bind(WanTopology.HOST).port(basePort + 2)
                 .join(WanTopology.HOST + ":" + peerDivvyPort).build();
             final StealRttListener thief = new StealRttListener();
             final Histogram raw;
             final Histogram steal;
             final long resends;
             final long stealResends;
-            try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true);
+            try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true,
+                net.termLengthBytes());
                 ProtocolPeer peer = new ProtocolPeer(net.transportSettings(), net.membershipSettings(), thief,
                     new SystemNanoClock(), Throwable::printStackTrace)) {
                 thief.attach(peer);
@@ -129,10 +133,12 @@ final class StealRttBenchmark {
         }
     }
 
-    private static Process startPeer(final int divvyPort, final int rawPort, final int peerRawPort) {
+    private static Process startPeer(final NodeConfig base, final int divvyPort, final int rawPort, final int peerRawPort) {
         final String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         final List<String> command = new ArrayList<>(List.of(java, "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), RttPeer.class.getName(),
+            "-Xmx256m"));
+        base.toProperties().forEach((name, value) -> command.add("-D" + name + "=" + value));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RttPeer.class.getName(),
             String.valueOf(divvyPort), String.valueOf(rawPort), String.valueOf(peerRawPort)));
         try {
             return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

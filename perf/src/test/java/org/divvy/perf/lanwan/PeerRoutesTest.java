@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 
 import org.divvy.DivvyException;
-import org.divvy.NetworkConfig;
+import org.divvy.NodeConfig;
 import org.divvy.transport.TransportSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 class PeerRoutesTest {
     @Test
     void routedPeerIsSentToItsRouteOthersDirectly() {
-        final TransportSettings settings = NetworkConfig.builder()
+        final TransportSettings settings = NodeConfig.builder().networked(true)
             .peerRoutes(Map.of("127.0.0.1:21001", "127.0.0.1:40000")).build().transportSettings();
         assertEquals("127.0.0.1:40000", settings.sendEndpoint("127.0.0.1:21001"));
         assertEquals("127.0.0.1:21002", settings.sendEndpoint("127.0.0.1:21002"));
@@ -25,7 +25,7 @@ class PeerRoutesTest {
 
     @Test
     void noRoutesByDefault() {
-        assertTrue(NetworkConfig.builder().build().transportSettings().peerRoutes().isEmpty());
+        assertTrue(NodeConfig.builder().networked(true).build().transportSettings().peerRoutes().isEmpty());
     }
 
     @Test

@@ -1,0 +1,27 @@
+package org.divvy.examples.fib;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * SIMULATED WORK for {@link Fib}'s leaves: a leaf parks instead of computing, so a run of 24 to 64
+ * nodes fits on a 2-core machine and measures scheduling and stealing rather than arithmetic. It lives
+ * in the kernel's package (not the launcher's) because it runs wherever a leaf job runs, and a kernel
+ * depends only on the runtime API and its own package. Public so a benchmark can calibrate the same park.
+ */
+public final class SimulatedLeaf {
+    private SimulatedLeaf() {
+    }
+
+    /**
+     * Parks the calling worker for {@code leafUs} microseconds (again after an early wake-up, unless
+     * interrupted), using no CPU meanwhile.
+     */
+    public static void park(final int leafUs) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs);
+        long remainingNs;
+        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(remainingNs);
+        }
+    }
+}

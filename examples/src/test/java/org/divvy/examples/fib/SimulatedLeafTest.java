@@ -1,0 +1,18 @@
+package org.divvy.examples.fib;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class SimulatedLeafTest {
+    @Test
+    void shouldParkAtLeastTheLeafTime() {
+        final long startNs = System.nanoTime();
+        SimulatedLeaf.park(2_000);
+        assertTrue(System.nanoTime() - startNs >= TimeUnit.MICROSECONDS.toNanos(2_000));
+    }
+}

@@ -1,0 +1,260 @@
+package org.divvy;
+
+import static org.divvy.SettingCheck.any;
+import static org.divvy.SettingCheck.atLeast;
+import static org.divvy.SettingCheck.greaterThan;
+import static org.divvy.SettingCheck.host;
+import static org.divvy.SettingCheck.hostPortOrNone;
+import static org.divvy.SettingCheck.inRange;
+import static org.divvy.SettingCheck.label;
+import static org.divvy.SettingCheck.powerOfTwoIn;
+import static org.divvy.SettingCheck.routes;
+import static org.divvy.SettingType.BOOLEAN;
+import static org.divvy.SettingType.INT;
+import static org.divvy.SettingType.LONG;
+import static org.divvy.SettingType.ROUTES;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The table of every node setting, one {@link Setting} constant per row:
+ * {@code scope(name, type, default, check, description)}. The name carries the unit
+ * ({@code heartbeatTimeoutMs}, {@code idleParkMaxNs}, {@code termLengthBytes}); the system property is
+ * {@code divvy.<name>} and the command-line flag the name in kebab case ({@code --heartbeat-timeout-ms}).
+ * Each constant's Javadoc gives the meaning, the unit, the reason for the default, the property and the flag.
+ *
+ * <p>This table is the only place a setting is declared. {@link NodeConfig} stores one value per row and
+ * its builder checks each row; checks across rows (a timeout longer than two intervals, ...) are in
+ * {@link NodeConfig.Builder#build()}. Defaults are literals here, not read from the classes that use
+ * them, so the table is the one source; {@code NodeSettingsDefaultsTest} checks they equal the runtime's
+ * own values.
+ *
+ * <p>Adding a setting: a constant here (and in {@link #ALL}), a getter and a builder method on
+ * {@link NodeConfig}, a row in the README's table ({@code ReadmeConfigurationTableTest} prints it).
+ */
+public final class NodeSettings {
+    /** Bytes in a KiB, for readable byte defaults and bounds. */
+    private static final int KIB = 1024;
+
+    /**
+     * Worker threads, each owning a work-stealing deque. Default: one per available processor, since
+     * workers are CPU-bound and never block on I/O.
+     * Property {@code divvy.workers}, flag {@code --workers}.
+     */
+    public static final Setting<Integer> WORKERS = Setting.node("workers", INT,
+        Runtime.getRuntime().availableProcessors(), inRange(1, 1024),
+        "worker threads; each owns a work-stealing deque").withDefaultText("available processors");
+
+    /**
+     * Busy-spin rounds ({@link Thread#onSpinWait()}) an idle worker makes before it yields. Default 100:
+     * while a computation runs, work usually reappears within microseconds, and a spin reacts fastest.
+     * Property {@code divvy.idleSpinCount}, flag {@code --idle-spin-count}.
+     */
+    public static final Setting<Integer> IDLE_SPIN_COUNT = Setting.node("idleSpinCount", INT, 100, atLeast(0, null),
+        "busy-spin rounds of an idle worker before it yields");
+
+    /**
+     * {@link Thread#yield()} rounds after spinning and before parking. Default 10: gives the core to
+     * another runnable thread on a busy machine without sleeping yet.
+     * Property {@code divvy.idleYieldCount}, flag {@code --idle-yield-count}.
+     */
+    public static final Setting<Integer> IDLE_YIELD_COUNT = Setting.node("idleYieldCount", INT, 10, atLeast(0, null),
+        "`Thread.yield()` rounds of an idle worker before it parks");
+
+    /**
+     * First park of an idle worker, in ns; each further park doubles, up to {@link #IDLE_PARK_MAX_NS}.
+     * Default 1 µs: a spawn wakes a parked worker at once, the timeout only bounds how stale an idle
+     * worker's view can get, so the first parks stay short.
+     * Property {@code divvy.idleParkMinNs}, flag {@code --idle-park-min-ns}.
+     */
+    public static final Setting<Long> IDLE_PARK_MIN_NS = Setting.node("idleParkMinNs", LONG, 1_000L,
+        inRange(1, 1_000_000_000L), "first park of an idle worker (ns); doubles each time");
+
+    /**
+     * Longest park of an idle worker that was busy recently, in ns; at least {@link #IDLE_PARK_MIN_NS}.
+     * Default 1 ms: long enough that an idle node costs well under 1% of a core, short enough that a
+     * missed wake-up costs at most a millisecond.
+     * Property {@code divvy.idleParkMaxNs}, flag {@code --idle-park-max-ns}.
+     */
+    public static final Setting<Long> IDLE_PARK_MAX_NS = Setting.node("idleParkMaxNs", LONG, 1_000_000L,
+        inRange(1, 1_000_000_000L), "longest park of an idle worker (ns) while recently busy; bounds a missed wake-up");
+
+    /**
+     * Park of a worker idle for about 100 parks at the maximum, in ns; at least {@link #IDLE_PARK_MAX_NS}.
+     * Default 50 ms: an idle node then costs next to nothing. A spawn or a new run wakes it at once; only
+     * in a rare race (a spawn publishes its job without a fence) can a worker already idle that long
+     * oversleep, by at most this time.
+     * Property {@code divvy.idleDeepParkNs}, flag {@code --idle-deep-park-ns}.
+     */
+    public static final Setting<Long> IDLE_DEEP_PARK_NS = Setting.node("idleDeepParkNs", LONG, 50_000_000L,
+        inRange(1, 1_000_000_000L), "park of a worker idle for about 100 ms (ns): an idle node costs next to nothing");
+
+    /**
+     * Stack size of each worker thread, in bytes. Default 16 MiB: a worker runs deep recursions, and a
+     * worker waiting in {@code sync()} runs other jobs on top of its stack, so nesting goes deeper than in
+     * the sequential program. At least 64 KiB, below which even short jobs overflow.
+     * Property {@code divvy.workerStackSizeBytes}, flag {@code --worker-stack-size-bytes}.
+     */
+    public static final Setting<Long> WORKER_STACK_SIZE_BYTES = Setting.node("workerStackSizeBytes", LONG,
+        16L * KIB * KIB, atLeast(64 * KIB, null),
+        "worker thread stack: deep recursion plus the jobs run while waiting in `sync()`");
+
+    /**
+     * Whether the node joins other nodes over Aeron UDP. Default false: a single node starts no media
+     * driver and no thread beyond its workers. Every {@link Setting.Scope#NETWORK} setting below applies
+     * only when this is true; a single node must leave them at their defaults, so a network setting is
+     * never silently ignored.
+     * Property {@code divvy.networked}, flag {@code --networked}.
+     */
+    public static final Setting<Boolean> NETWORKED = Setting.node("networked", BOOLEAN, false, any(),
+        "whether the node joins other nodes over UDP; every setting below needs it");
+
+    /**
+     * The host name or IPv4 address other nodes reach this node at; its UDP endpoint binds there. Default
+     * the loopback, so nothing is exposed by accident; a LAN run names the machine's address.
+     * Property {@code divvy.bind}, flag {@code --bind}.
+     */
+    public static final Setting<String> BIND = Setting.network("bind", SettingType.text("HOST"), "127.0.0.1", host(),
+        "host or IPv4 address other nodes reach this node at");
+
+    /**
+     * UDP port of the node's endpoint, 0 to 65535. Default 0, an ephemeral port ({@link DivvyNode#endpoint()}
+     * tells which): several nodes on one machine never collide; a node others join names a fixed one.
+     * Property {@code divvy.port}, flag {@code --port}.
+     */
+    public static final Setting<Integer> PORT = Setting.network("port", INT, 0, inRange(0, 65535),
+        "UDP port of the node's endpoint; 0 = any free port");
+
+    /**
+     * {@code HOST:PORT} of the registry to join. Default none: this node hosts the registry and is node 0,
+     * and the others join it at its {@link DivvyNode#endpoint()}.
+     * Property {@code divvy.join}, flag {@code --join}.
+     */
+    public static final Setting<String> JOIN = Setting.network("join", SettingType.text("HOST:PORT"), null,
+        hostPortOrNone(), "registry address to join; none = this node hosts the registry");
+
+    /**
+     * The node's site (cluster) label. Under CRS, nodes of one site steal from each other synchronously
+     * and only one wide-area steal is outstanding. Default {@code default}: every node in one site.
+     * Property {@code divvy.site}, flag {@code --site}.
+     */
+    public static final Setting<String> SITE = Setting.network("site", SettingType.text("NAME"), "default", label(),
+        "site (cluster) label; CRS steals inside the site synchronously");
+
+    /**
+     * How an idle node picks the peers it steals from. Default CRS: it equals RS on one site and hides
+     * wide-area latency on many.
+     * Property {@code divvy.policy}, flag {@code --policy}.
+     */
+    public static final Setting<StealPolicy> POLICY = Setting.network("policy", SettingType.constantOf(StealPolicy.class),
+        StealPolicy.CRS, any(), "`RS` (random stealing) or `CRS` (cluster-aware random stealing)");
+
+    /**
+     * Directory of an external Aeron media driver to connect to. Default none: the node embeds its own
+     * driver (stepped by its network agent, its directory deleted on close); an external one lets the
+     * nodes of one host share a driver.
+     * Property {@code divvy.aeronDirectory}, flag {@code --aeron-directory}.
+     */
+    public static final Setting<String> AERON_DIRECTORY = Setting.network("aeronDirectory", SettingType.text("DIR"),
+        null, any(), "an external media driver's directory; none = an embedded driver");
+
+    /**
+     * Term buffer length of each publication, in bytes: a power of two in [64 KiB, 1 GiB] (Aeron's
+     * bounds). Default 256 KiB: small, so many peers fit in /dev/shm; a larger message is split into
+     * chunks and reassembled.
+     * Property {@code divvy.termLengthBytes}, flag {@code --term-length-bytes}.
+     */
+    public static final Setting<Integer> TERM_LENGTH_BYTES = Setting.network("termLengthBytes", INT, 256 * KIB,
+        powerOfTwoIn(64 * KIB, 1 << 30), "Aeron term buffer of each publication; larger messages are split");
+
+    /**
+     * Interval of heartbeats between nodes and the registry, in ms. Default 100 ms: 20 per heartbeat
+     * timeout, so a few lost datagrams never look like a dead node, at a cost of a few datagrams a second.
+     * Property {@code divvy.heartbeatIntervalMs}, flag {@code --heartbeat-interval-ms}.
+     */
+    public static final Setting<Long> HEARTBEAT_INTERVAL_MS = Setting.network("heartbeatIntervalMs", LONG, 100L,
+        greaterThan(0), "heartbeat period between nodes and the registry");
+
+    /**
+     * Silence after which the registry declares a node dead (and a node its registry lost), in ms; more
+     * than two {@link #HEARTBEAT_INTERVAL_MS}, or one lost heartbeat kills a node. Default 2 s: survives
+     * a GC pause or a burst of lost datagrams, yet cuts a crashed node off within seconds.
+     * Property {@code divvy.heartbeatTimeoutMs}, flag {@code --heartbeat-timeout-ms}.
+     */
+    public static final Setting<Long> HEARTBEAT_TIMEOUT_MS = Setting.network("heartbeatTimeoutMs", LONG, 2_000L,
+        greaterThan(0), "silence after which a node is declared dead; its traffic is cut from then on");
+
+    /**
+     * How long {@link DivvyNode#start} keeps trying to join before it fails with a message naming the
+     * address, in ms. Default 10 s: enough for a registry that starts a little later, short enough that
+     * a wrong address is reported while the user still waits.
+     * Property {@code divvy.joinTimeoutMs}, flag {@code --join-timeout-ms}.
+     */
+    public static final Setting<Long> JOIN_TIMEOUT_MS = Setting.network("joinTimeoutMs", LONG, 10_000L,
+        greaterThan(0), "how long `DivvyNode.start` keeps trying to join before it fails with a message");
+
+    /**
+     * Interval between JOIN retries while joining, in ms; used up to {@link #JOIN_TIMEOUT_MS}. Default
+     * 200 ms: a lost JOIN costs little, and a registry not up yet is asked 5 times a second.
+     * Property {@code divvy.joinRetryIntervalMs}, flag {@code --join-retry-interval-ms}.
+     */
+    public static final Setting<Long> JOIN_RETRY_INTERVAL_MS = Setting.network("joinRetryIntervalMs", LONG, 200L,
+        greaterThan(0), "interval between JOIN retries; capped at `joinTimeoutMs`");
+
+    /**
+     * Quiet time before the network agent enters deep idle, in ms: no local work, nothing stolen or given
+     * away, only failed steals and heartbeats. Default 1 s: longer than any pause between the phases of
+     * one computation. In deep idle the agent parks longer and failed steals back off further, so an idle
+     * node costs well under 1% of a core; any work ends it at once.
+     * Property {@code divvy.deepIdleAfterMs}, flag {@code --deep-idle-after-ms}.
+     */
+    public static final Setting<Long> DEEP_IDLE_AFTER_MS = Setting.network("deepIdleAfterMs", LONG, 1_000L,
+        greaterThan(0), "quiet time (no local work, nothing stolen or given, only failed steals and heartbeats) "
+            + "before the network agent enters deep idle; any work ends it at once");
+
+    /**
+     * Park of the network agent per idle cycle in deep idle, in ms (awake: 1 ms); used up to
+     * {@link #HEARTBEAT_INTERVAL_MS}, since a longer park would make heartbeats late. Default 100 ms: how
+     * late a deep-idle node answers a frame at most; 10 wake-ups a second cost about 0.4% of a core.
+     * Property {@code divvy.deepIdleParkMs}, flag {@code --deep-idle-park-ms}.
+     */
+    public static final Setting<Long> DEEP_IDLE_PARK_MS = Setting.network("deepIdleParkMs", LONG, 100L,
+        greaterThan(0), "network agent park per idle cycle in deep idle (awake: 1 ms); capped at `heartbeatIntervalMs`");
+
+    /**
+     * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.
+     * Default 200 ms: how long a deep-idle node may take to notice work on a peer. A run started with
+     * {@link DivvyNode#run} does not wait for it: the master broadcasts RUN_STARTED, which ends deep idle
+     * and resets the pause on every peer.
+     * Property {@code divvy.deepIdleStealBackoffMs}, flag {@code --deep-idle-steal-backoff-ms}.
+     */
+    public static final Setting<Long> DEEP_IDLE_STEAL_BACKOFF_MS = Setting.network("deepIdleStealBackoffMs", LONG,
+        200L, atLeast(20, "the steal backoff cap while awake"),
+        "longest pause between failed remote steals in deep idle (awake: 20 ms); RUN_STARTED ends it");
+
+    /**
+     * Endpoint rewrites: datagrams for peer {@code HOST:PORT} go to the mapped {@code HOST:PORT} instead,
+     * e.g. a relay that emulates a wide-area link. Routing only: the peer keeps its own endpoint in
+     * membership and statistics. Default none: every peer is sent to directly.
+     * Property {@code divvy.peerRoutes}, flag {@code --peer-routes}.
+     */
+    public static final Setting<Map<String, String>> PEER_ROUTES = Setting.network("peerRoutes", ROUTES, Map.of(),
+        routes(), "peer `HOST:PORT` to the `HOST:PORT` its datagrams go to instead (e.g. a WAN relay)");
+
+    /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
+    public static final List<Setting<?>> ALL = List.of(
+        WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
+        WORKER_STACK_SIZE_BYTES, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
+        HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES);
+
+    private NodeSettings() {
+    }
+
+    /** The row named {@code name} ({@code heartbeatTimeoutMs}), if there is one. */
+    public static Optional<Setting<?>> named(final String name) {
+        return ALL.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+}
