@@ -7,8 +7,6 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-import org.divvy.membership.MembershipSettings;
-import org.divvy.transport.TransportSettings;
 
 /**
  * The configuration of one node, immutable (Aeron's {@code MediaDriver.Context}, made immutable): one
@@ -215,22 +213,6 @@ public final class NodeConfig {
      */
     public long effectiveDeepIdleParkNs() {
         return TimeUnit.MILLISECONDS.toNanos(Math.min(deepIdleParkMs(), heartbeatIntervalMs()));
-    }
-
-    /** For the runtime: the transport's settings (its internal record) these values give. */
-    public TransportSettings transportSettings() {
-        return TransportSettings.builder().host(bind()).port(port()).termLengthBytes(termLengthBytes())
-            .aeronDirectoryName(aeronDirectory()).peerRoutes(peerRoutes()).build();
-    }
-
-    /** For the runtime: the membership's settings (its internal record) these values give, in ns. */
-    public MembershipSettings membershipSettings() {
-        final long joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(joinTimeoutMs());
-        return MembershipSettings.builder().site(site()).joinEndpoint(join()).joinTimeoutNs(joinTimeoutNs)
-            // a retry interval beyond the timeout would never retry, and membership rejects it
-            .joinRetryIntervalNs(Math.min(TimeUnit.MILLISECONDS.toNanos(joinRetryIntervalMs()), joinTimeoutNs))
-            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs()))
-            .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(heartbeatTimeoutMs())).build();
     }
 
     /**
@@ -453,10 +435,6 @@ public final class NodeConfig {
                         NodeSettings.NETWORKED.property() + ", " + NodeSettings.NETWORKED.flag() + ") or leave " +
                         setting.name() + " at its default " + setting.defaultText());
                 }
-            } else {
-                // the runtime's own settings records check their invariants once more
-                c.transportSettings();
-                c.membershipSettings();
             }
         }
 

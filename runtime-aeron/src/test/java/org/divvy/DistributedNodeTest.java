@@ -300,10 +300,8 @@ class DistributedNodeTest {
     @Test
     void awaitTerminationShouldThrowWhenTheMasterCrashesBesideAStandaloneRegistry() {
         final org.divvy.membership.StandaloneRegistry registry = org.divvy.membership.StandaloneRegistry.launch(
-            org.divvy.transport.TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName())
-                .termLengthBytes(64 * 1024).build(),
-            org.divvy.membership.MembershipSettings.builder().heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(100))
-                .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(800)).build(),
+            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
+                .heartbeatIntervalMs(100).heartbeatTimeoutMs(800).build(),
             new org.agrona.concurrent.SystemNanoClock(), Throwable::printStackTrace);
         final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
             new org.agrona.concurrent.SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, registry);

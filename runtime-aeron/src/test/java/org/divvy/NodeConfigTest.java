@@ -13,8 +13,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.divvy.membership.MembershipSettings;
-import org.divvy.transport.TransportSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,22 +44,6 @@ class NodeConfigTest {
         assertEquals(StealPolicy.CRS, c.policy());
         assertNull(c.aeronDirectory());
         assertEquals(Map.of(), c.peerRoutes());
-    }
-
-    @Test
-    void shouldBuildTransportAndMembershipSettingsInNanoseconds() {
-        final NodeConfig c = networked().join("10.0.0.5:40123").site("B").heartbeatIntervalMs(50)
-            .heartbeatTimeoutMs(400).joinTimeoutMs(100).termLengthBytes(128 * 1024).build();
-        final TransportSettings t = c.transportSettings();
-        assertEquals(128 * 1024, t.termLengthBytes());
-        assertEquals("127.0.0.1", t.host());
-        final MembershipSettings m = c.membershipSettings();
-        assertEquals("10.0.0.5:40123", m.joinEndpoint());
-        assertEquals("B", m.site());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(50), m.heartbeatIntervalNs());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(400), m.heartbeatTimeoutNs());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(100), m.joinTimeoutNs());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(100), m.joinRetryIntervalNs(), "the retry interval is capped at the timeout");
     }
 
     @Test

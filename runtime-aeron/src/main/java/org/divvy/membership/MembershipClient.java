@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.MutableDirectBuffer;
+import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
@@ -21,7 +22,11 @@ public final class MembershipClient implements Duty {
     /** Where a node is in its membership life. */
     public enum Phase { NOT_STARTED, JOINING, JOINED, JOIN_FAILED, REGISTRY_LOST, LEFT }
 
-    private final MembershipSettings settings;
+    private final String site;
+    private final long joinTimeoutNs;
+    private final long joinRetryIntervalNs;
+    private final long heartbeatIntervalNs;
+    private final long heartbeatTimeoutNs;
     private final String registryEndpoint;
     private final String selfEndpoint;
     private final Members members;
@@ -42,15 +47,21 @@ public final class MembershipClient implements Duty {
     private volatile boolean left;
 
     /**
-     * @param selfEndpoint where this node is reached; also the registry's endpoint when the settings name
-     *                     no join endpoint (this node hosts the registry).
+     * @param config       site, join address and membership timings; no join address means this node hosts the
+     *                     registry and joins itself.
+     * @param selfEndpoint where this node is reached; also the registry's endpoint when it hosts it.
      * @param listeners    told of joins, member changes and a lost registry, in this order.
      */
-    public MembershipClient(final MembershipSettings settings, final String selfEndpoint, final Members members,
+    public MembershipClient(final NodeConfig config, final String selfEndpoint, final Members members,
         final FrameSender sender, final List<? extends MembershipListener> listeners) {
-        this.settings = settings;
+        this.site = config.site();
+        this.joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs());
+        // a retry interval beyond the timeout would never retry
+        this.joinRetryIntervalNs = Math.min(TimeUnit.MILLISECONDS.toNanos(config.joinRetryIntervalMs()), joinTimeoutNs);
+        this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
+        this.heartbeatTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs());
         this.selfEndpoint = selfEndpoint;
-        this.registryEndpoint = settings.joinEndpoint() == null ? selfEndpoint : settings.joinEndpoint();
+        this.registryEndpoint = config.join() == null ? selfEndpoint : config.join();
         this.members = members;
         this.sender = sender;
         this.listeners = listeners.toArray(new MembershipListener[0]);
@@ -71,7 +82,7 @@ public final class MembershipClient implements Duty {
     /** Starts joining at {@code nowNs}. */
     public void start(final long nowNs) {
         phase = Phase.JOINING;
-        joinDeadlineNs = nowNs + settings.joinTimeoutNs();
+        joinDeadlineNs = nowNs + joinTimeoutNs;
         nextJoinNs = nowNs;
     }
 
@@ -102,31 +113,31 @@ public final class MembershipClient implements Duty {
                 if (nowNs - joinDeadlineNs >= 0) {
                     phase = Phase.JOIN_FAILED;
                     final String message = "no registry answered at " + registryEndpoint + " within " +
-                        formatSeconds(settings.joinTimeoutNs()) + ": check --join and that the first node is running";
+                        formatSeconds(joinTimeoutNs) + ": check --join and that the first node is running";
                     for (final MembershipListener listener : listeners) {
                         listener.onJoinFailed(message);
                     }
                     return 1;
                 }
                 if (nowNs - nextJoinNs >= 0) {
-                    nextJoinNs = nowNs + settings.joinRetryIntervalNs();
+                    nextJoinNs = nowNs + joinRetryIntervalNs;
                     final MutableDirectBuffer frame = sender.frameBuffer(JoinFlyweight.HEADER_LENGTH +
-                        JoinFlyweight.MIN_BODY_LENGTH + 3L * (settings.site().length() + selfEndpoint.length()));
+                        JoinFlyweight.MIN_BODY_LENGTH + 3L * (site.length() + selfEndpoint.length()));
                     join.wrap(frame, 0, frame.capacity());
                     join.headerDefaults(JoinFlyweight.TYPE);
-                    join.siteAndEndpoint(settings.site(), selfEndpoint);
+                    join.siteAndEndpoint(site, selfEndpoint);
                     sender.sendToEndpoint(registryEndpoint, join.frameLength());
                     return 1;
                 }
                 return 0;
             case JOINED:
-                if (nowNs - (registryHeardNs + settings.heartbeatTimeoutNs()) > 0) {
+                if (nowNs - (registryHeardNs + heartbeatTimeoutNs) > 0) {
                     registryLost("the registry at " + registryEndpoint + " was silent for " +
-                        formatSeconds(settings.heartbeatTimeoutNs()) + ": it crashed, or the network to it is cut");
+                        formatSeconds(heartbeatTimeoutNs) + ": it crashed, or the network to it is cut");
                     return 1;
                 }
                 if (nowNs - nextHeartbeatNs >= 0) {
-                    nextHeartbeatNs = nowNs + settings.heartbeatIntervalNs();
+                    nextHeartbeatNs = nowNs + heartbeatIntervalNs;
                     sendHeaderOnly(MembershipMessages.HEARTBEAT);
                     return 1;
                 }

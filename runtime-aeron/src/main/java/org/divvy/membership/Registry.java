@@ -2,8 +2,10 @@ package org.divvy.membership;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.MutableDirectBuffer;
+import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
@@ -25,7 +27,7 @@ public final class Registry implements Duty {
     /** The sender id on the registry's frames; not a node id. */
     public static final int REGISTRY_ID = -2;
 
-    private final MembershipSettings settings;
+    private final long heartbeatIntervalNs;
     private final FrameSender sender;
     private final FailureDetector detector;
     private final List<Member> members = new ArrayList<>();
@@ -34,10 +36,11 @@ public final class Registry implements Duty {
     private int epoch;
     private long nextHeartbeatNs;
 
-    public Registry(final MembershipSettings settings, final FrameSender sender) {
-        this.settings = settings;
+    /** @param config the heartbeat interval and timeout. */
+    public Registry(final NodeConfig config, final FrameSender sender) {
+        this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
         this.sender = sender;
-        this.detector = new FailureDetector(settings.heartbeatTimeoutNs());
+        this.detector = new FailureDetector(TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs()));
     }
 
     public int epoch() {
@@ -92,7 +95,7 @@ public final class Registry implements Duty {
     public int doWork(final long nowNs) {
         int work = detector.pollExpired(nowNs, id -> changeState(id, MemberState.DEAD));
         if (nowNs - nextHeartbeatNs >= 0) {
-            nextHeartbeatNs = nowNs + settings.heartbeatIntervalNs();
+            nextHeartbeatNs = nowNs + heartbeatIntervalNs;
             for (final Member member : members) {
                 if (member.isAlive()) {
                     // written again for each member: a send may reuse the frame buffer

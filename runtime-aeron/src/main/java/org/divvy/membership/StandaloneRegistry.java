@@ -4,6 +4,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
+import org.divvy.NodeConfig;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.NetworkAgent;
@@ -13,7 +14,6 @@ import org.divvy.protocol.FrameValidator;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
-import org.divvy.transport.TransportSettings;
 
 /**
  * A {@link Registry} on its own transport, for a registry process that runs no jobs ({@code divvy
@@ -29,25 +29,27 @@ public final class StandaloneRegistry implements Agent {
 
     /** @param transport this registry's own; closed with it. */
     public StandaloneRegistry(final Transport transport, final FrameCounters frameCounters,
-        final MembershipSettings membershipSettings, final NanoClock clock, final ErrorHandler errorHandler) {
+        final NodeConfig config, final NanoClock clock, final ErrorHandler errorHandler) {
         this.transport = transport;
         this.frameCounters = frameCounters;
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
-        this.registry = new Registry(membershipSettings, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
+        this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
         this.agent = NetworkAgent.builder().transport(transport).clock(clock, cycleClock).dispatcher(dispatcher)
             .duty(registry).deepIdle(new DeepIdle(Long.MAX_VALUE)).errorHandler(errorHandler).build();
     }
 
-    /** A registry on a new {@link AeronTransport} with {@code transportSettings}. */
-    public static StandaloneRegistry launch(final TransportSettings transportSettings,
-        final MembershipSettings membershipSettings, final NanoClock clock, final ErrorHandler errorHandler) {
+    /**
+     * A registry on a new {@link AeronTransport}, bound to {@code config}'s address, with its heartbeat
+     * interval and timeout.
+     */
+    public static StandaloneRegistry launch(final NodeConfig config, final NanoClock clock, final ErrorHandler errorHandler) {
         final FrameCounters counters = new FrameCounters();
-        final AeronTransport transport = new AeronTransport(transportSettings, new FrameValidator(counters),
-            new TrafficCounters(), errorHandler);
-        return new StandaloneRegistry(transport, counters, membershipSettings, clock, errorHandler);
+        final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters), new TrafficCounters(),
+            errorHandler);
+        return new StandaloneRegistry(transport, counters, config, clock, errorHandler);
     }
 
     /** Where nodes join: pass it as their join endpoint. */

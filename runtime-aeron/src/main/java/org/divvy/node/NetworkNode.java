@@ -74,7 +74,7 @@ public final class NetworkNode implements AutoCloseable {
         config = b.config;
         frameCounters = b.frameCounters != null ? b.frameCounters : new FrameCounters();
         transport = b.transport != null ? b.transport
-            : new AeronTransport(config.transportSettings(), new FrameValidator(frameCounters), new TrafficCounters(),
+            : new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(),
                 this::onTransportError);
         final CachedNanoClock cycleClock = new CachedNanoClock();
         members = new Members(config.site());
@@ -90,8 +90,8 @@ public final class NetworkNode implements AutoCloseable {
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
         final Victim victim = new Victim(b.scheduler, given, outbound);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
-        registry = config.join() == null ? new Registry(config.membershipSettings(), outbound) : null;
-        membership = new MembershipClient(config.membershipSettings(), transport.endpoint(), members, outbound,
+        registry = config.join() == null ? new Registry(config, outbound) : null;
+        membership = new MembershipClient(config, transport.endpoint(), members, outbound,
             List.of(lifecycleHandler, thief, given, foreign));
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);

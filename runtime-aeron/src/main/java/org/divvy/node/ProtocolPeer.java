@@ -7,6 +7,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -21,7 +22,6 @@ import org.divvy.membership.Members;
 import org.divvy.membership.MembershipClient;
 import org.divvy.membership.MembershipListener;
 import org.divvy.membership.MembershipMessages;
-import org.divvy.membership.MembershipSettings;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
@@ -29,7 +29,6 @@ import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
-import org.divvy.transport.TransportSettings;
 
 /**
  * A member that runs no jobs: membership only, plus the message handlers and duties a tool registers
@@ -55,23 +54,23 @@ public final class ProtocolPeer implements AutoCloseable {
     private NetworkService service;
 
     /**
+     * @param config   its address, the node to join and the membership timings.
      * @param listener told of this peer's join, the members and a lost registry (on the agent thread).
      */
-    public ProtocolPeer(final TransportSettings transportSettings, final MembershipSettings membershipSettings,
-        final MembershipListener listener, final NanoClock clock, final ErrorHandler errorHandler) {
+    public ProtocolPeer(final NodeConfig config, final MembershipListener listener, final NanoClock clock,
+        final ErrorHandler errorHandler) {
         this.frameCounters = new FrameCounters();
-        this.transport = new AeronTransport(transportSettings, new FrameValidator(frameCounters), new TrafficCounters(),
-            errorHandler);
+        this.transport = new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(), errorHandler);
         this.clock = clock;
         this.errorHandler = errorHandler;
-        members = new Members(membershipSettings.site());
+        members = new Members(config.site());
         outbound = new Outbound(transport, members, transport.maxMessageBytes());
         dispatcher = new FrameDispatcher(frameCounters, members);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
-        if (membershipSettings.joinEndpoint() == null) {
-            throw new DivvyException("a protocol peer joins a running node: give its membership settings a join endpoint");
+        if (config.join() == null) {
+            throw new DivvyException("a protocol peer joins a running node: give its configuration a join address");
         }
-        membership = new MembershipClient(membershipSettings, transport.endpoint(), members, outbound, List.of(listener));
+        membership = new MembershipClient(config, transport.endpoint(), members, outbound, List.of(listener));
         MembershipMessages.registerNode(dispatcher, membership, null, cycleClock);
     }
 

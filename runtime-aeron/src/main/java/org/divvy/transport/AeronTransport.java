@@ -13,6 +13,7 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
@@ -32,7 +33,7 @@ import io.aeron.logbuffer.Header;
  * One node's Aeron transport. By default it launches an embedded {@link MediaDriver} in INVOKER mode
  * (no driver threads: {@link #doDriverWork()} steps it from the agent's duty cycle, which measured best
  * on small machines) in a unique directory deleted on start and shutdown; with
- * {@link TransportSettings#aeronDirectoryName()} set it is a client of an external driver instead. The
+ * {@link NodeConfig#aeronDirectory()} set it is a client of an external driver instead. The
  * client conductor is stepped by the agent too, so a node's network side is exactly one thread.
  *
  * <p>{@link #poll} delivers only whole frames with a valid header: every received frame's header is
@@ -47,7 +48,19 @@ public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MAX_PARK_NS = 50_000_000;
     private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
 
-    private final TransportSettings settings;
+    /** The Aeron stream id all Divvy traffic uses. */
+    static final int STREAM_ID = 0xD1;
+    /** Per peer, the bytes queued while it is unconnected or back pressured (16 MiB); beyond it sends fail and are counted. */
+    static final int MAX_OUTBOUND_QUEUE_BYTES = 16 * 1024 * 1024;
+    /** The bytes all partially received chunked messages may hold together (64 MiB). */
+    static final int MAX_REASSEMBLY_BYTES = 64 * 1024 * 1024;
+    /** The largest message accepted for sending, chunked if needed (16 MiB); one such message fits a peer's queue. */
+    static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+    private final String host;
+    private final int port;
+    private final int termLengthBytes;
+    private final Map<String, String> peerRoutes;
     private final FrameValidator validator;
     private final TrafficCounters traffic;
     private final MediaDriver driver;
@@ -69,14 +82,17 @@ public final class AeronTransport implements Transport {
      * @param errorHandler receives Aeron's asynchronous errors; it must count, not throw.
      */
     public AeronTransport(
-        final TransportSettings settings,
+        final NodeConfig config,
         final FrameValidator validator,
         final TrafficCounters traffic,
         final ErrorHandler errorHandler) {
-        this.settings = settings;
+        this.host = config.bind();
+        this.port = config.port();
+        this.termLengthBytes = config.termLengthBytes();
+        this.peerRoutes = config.peerRoutes();
         this.validator = validator;
         this.traffic = traffic;
-        this.reassembler = new Reassembler(settings.maxReassemblyBytes(), validator.counters());
+        this.reassembler = new Reassembler(MAX_REASSEMBLY_BYTES, validator.counters());
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
             .errorHandler(errorHandler)
@@ -85,13 +101,13 @@ public final class AeronTransport implements Transport {
         MediaDriver launched = null;
         Aeron client = null;
         try {
-            if (settings.aeronDirectoryName() == null) {
+            if (config.aeronDirectory() == null) {
                 final MediaDriver.Context driverContext = new MediaDriver.Context()
                     .threadingMode(ThreadingMode.INVOKER)
                     .dirDeleteOnStart(true)
                     .dirDeleteOnShutdown(true)
-                    .publicationTermBufferLength(settings.termLengthBytes())
-                    .ipcTermBufferLength(settings.termLengthBytes())
+                    .publicationTermBufferLength(termLengthBytes)
+                    .ipcTermBufferLength(termLengthBytes)
                     .errorHandler(errorHandler);
                 if (System.getProperty(Configuration.ASYNC_EXECUTOR_IDLE_STRATEGY_PROP_NAME) == null) {
                     // The driver's one own thread (name resolution for new channels) parks up to 1 ms by
@@ -103,7 +119,7 @@ public final class AeronTransport implements Transport {
                 launched = MediaDriver.launchEmbedded(driverContext);
                 clientContext.aeronDirectoryName(launched.aeronDirectoryName()).driverAgentInvoker(launched.sharedAgentInvoker());
             } else {
-                clientContext.aeronDirectoryName(settings.aeronDirectoryName());
+                clientContext.aeronDirectoryName(config.aeronDirectory());
             }
             client = Aeron.connect(clientContext);
             this.driver = launched;
@@ -111,7 +127,7 @@ public final class AeronTransport implements Transport {
             this.aeron = client;
             this.clientInvoker = client.conductorAgentInvoker();
             this.subscription = client.addSubscription(
-                "aeron:udp?endpoint=" + settings.host() + ":" + settings.port(), settings.streamId());
+                "aeron:udp?endpoint=" + host + ":" + port, STREAM_ID);
             this.endpoint = resolveEndpoint();
         } catch (final RuntimeException ex) {
             CloseHelper.quietCloseAll(client, launched);
@@ -128,11 +144,11 @@ public final class AeronTransport implements Transport {
                 final String hostPort = ChannelUri.parse(resolved).get(CommonContext.ENDPOINT_PARAM_NAME);
                 final int port = Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
                 if (port != 0) {
-                    return settings.endpoint(port);
+                    return host + ":" + port;
                 }
             }
             if (System.nanoTime() - deadlineNs > 0) {
-                throw new DivvyException("could not bind UDP " + settings.host() + ":" + settings.port() +
+                throw new DivvyException("could not bind UDP " + host + ":" + this.port +
                     " within 5 s: check the host is a local address and the port is free");
             }
             doDriverWork();
@@ -149,7 +165,7 @@ public final class AeronTransport implements Transport {
 
     @Override
     public int maxMessageBytes() {
-        return settings.maxMessageBytes();
+        return MAX_MESSAGE_BYTES;
     }
 
     @Override
@@ -216,7 +232,10 @@ public final class AeronTransport implements Transport {
     public int linkTo(final String peerEndpoint) {
         Link link = linkByEndpoint.get(peerEndpoint);
         if (link == null) {
-            link = new Link(links.size(), peerEndpoint, settings, aeron, traffic);
+            // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
+            final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
+                "|term-length=" + termLengthBytes;
+            link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, MAX_OUTBOUND_QUEUE_BYTES, aeron, traffic);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -231,7 +250,7 @@ public final class AeronTransport implements Transport {
      */
     @Override
     public boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length) {
-        if (length > settings.maxMessageBytes() || length < HeaderFlyweight.HEADER_LENGTH) {
+        if (length > MAX_MESSAGE_BYTES || length < HeaderFlyweight.HEADER_LENGTH) {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
             return false;
         }

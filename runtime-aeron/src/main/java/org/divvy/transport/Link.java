@@ -40,15 +40,19 @@ final class Link {
     /** Chunks of the message at the head of the queue (or being sent) already accepted by the publication. */
     private int headChunksSent;
 
-    Link(final int linkId, final String endpoint, final TransportSettings settings, final Aeron aeron, final TrafficCounters traffic) {
+    /**
+     * @param endpoint the peer's own {@code host:port}, as members know it.
+     * @param channel  the Aeron channel its datagrams go to (its endpoint, or a route in front of it).
+     */
+    Link(final int linkId, final String endpoint, final String channel, final int streamId, final int maxQueueBytes,
+        final Aeron aeron, final TrafficCounters traffic) {
         this.linkId = linkId;
         this.endpoint = endpoint;
-        // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
-        this.channel = "aeron:udp?endpoint=" + settings.sendEndpoint(endpoint) + "|term-length=" + settings.termLengthBytes();
-        this.streamId = settings.streamId();
+        this.channel = channel;
+        this.streamId = streamId;
         this.aeron = aeron;
         this.traffic = traffic;
-        this.maxQueueBytes = settings.maxOutboundQueueBytes();
+        this.maxQueueBytes = maxQueueBytes;
         this.queue = new ExpandableRingBuffer(
             4096, BitUtil.findNextPositivePowerOfTwo(maxQueueBytes + maxQueueBytes / 4 + 1024), false);
         chunkHeader.wrap(chunkHeaderBuffer, 0, chunkHeaderBuffer.capacity());

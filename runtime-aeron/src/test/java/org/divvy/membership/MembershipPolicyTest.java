@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
 import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.protocol.FrameCounters;
@@ -27,9 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class MembershipPolicyTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final MembershipSettings settings = MembershipSettings.builder()
-        .heartbeatIntervalNs(100 * MS).heartbeatTimeoutNs(2000 * MS).joinTimeoutNs(10_000 * MS).joinRetryIntervalNs(200 * MS)
-        .build();
+    private final NodeConfig settings = NodeConfig.builder().networked(true)
+        .heartbeatIntervalMs(100).heartbeatTimeoutMs(2000).joinTimeoutMs(10_000).joinRetryIntervalMs(200).build();
 
     /** Records frames per endpoint and cuts: what membership sends, checked as a receiver would. */
     private static final class RecordingOutbox implements FrameSender {
@@ -209,7 +209,7 @@ class MembershipPolicyTest {
     void shouldRetryJoinAndFailAtDeadlineWithMessageNamingTheAddress() {
         final RecordingOutbox outbox = new RecordingOutbox();
         final RecordingListener listener = new RecordingListener();
-        final MembershipSettings joining = MembershipSettings.builder().joinEndpoint("10.0.0.5:40123").build();
+        final NodeConfig joining = NodeConfig.builder().networked(true).join("10.0.0.5:40123").build();
         final MembershipClient client = new MembershipClient(joining, "h:9", new Members("default"), outbox, List.of(listener));
         client.start(0);
         for (long t = 0; t < 10_000 * MS; t += 50 * MS) {
@@ -235,7 +235,7 @@ class MembershipPolicyTest {
         final RecordingListener listener = new RecordingListener();
         final Members members = new Members("b");
         final MembershipClient client = new MembershipClient(
-            MembershipSettings.builder().joinEndpoint("r:1").site("b").build(), "h:2", members, outbox, List.of(listener));
+            NodeConfig.builder().networked(true).join("r:1").site("b").build(), "h:2", members, outbox, List.of(listener));
         client.start(0);
         client.doWork(0);
         final MemberListFlyweight ack = new MemberListFlyweight();
@@ -264,9 +264,19 @@ class MembershipPolicyTest {
     }
 
     @Test
-    void shouldRejectBadSettingsNamingValueAndBound() {
-        final DivvyException ex = assertThrows(DivvyException.class,
-            () -> MembershipSettings.builder().heartbeatIntervalNs(100 * MS).heartbeatTimeoutNs(150 * MS).build());
-        assertTrue(ex.getMessage().startsWith("heartbeatTimeoutNs=150000000, must be > 2 * heartbeatIntervalNs=200000000"), ex.getMessage());
+    void shouldCapTheJoinRetryIntervalAtTheJoinTimeout() {
+        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingListener listener = new RecordingListener();
+        final NodeConfig joining = NodeConfig.builder().networked(true).join("10.0.0.5:40123").joinTimeoutMs(100).build();
+        final MembershipClient client = new MembershipClient(joining, "h:9", new Members("default"), outbox, List.of(listener));
+        client.start(0);
+        for (long t = 0; t < 100 * MS; t += MS) {
+            client.doWork(t);
+        }
+        assertEquals(1, outbox.sent.size(), "a retry interval of 200 ms would never retry within 100 ms");
+        client.doWork(100 * MS);
+        assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
+        assertTrue(listener.events.get(0).endsWith("within 100 ms: check --join and that the first node is running"),
+            listener.events.toString());
     }
 }

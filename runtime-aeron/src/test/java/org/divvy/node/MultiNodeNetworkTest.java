@@ -18,7 +18,6 @@ import org.divvy.StealPolicy;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
-import org.divvy.membership.MembershipSettings;
 import org.divvy.membership.StandaloneRegistry;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
@@ -27,7 +26,6 @@ import org.divvy.stealing.StealRequestFlyweight;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.TestDriver;
 import org.divvy.transport.TrafficCounters;
-import org.divvy.transport.TransportSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,7 +66,7 @@ class MultiNodeNetworkTest {
             .site(site).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
             .heartbeatTimeoutMs(HEARTBEAT_TIMEOUT_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
-        final AeronTransport transport = new AeronTransport(config.transportSettings(), new FrameValidator(counters),
+        final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters),
             new TrafficCounters(), Throwable::printStackTrace);
         final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
         nodes.add(node);
@@ -224,7 +222,7 @@ class MultiNodeNetworkTest {
         final SteppedNode target = all.get(1);
         final FrameCounters attackerCounters = new FrameCounters();
         try (AeronTransport attacker = new AeronTransport(
-            TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
+            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
             new FrameValidator(attackerCounters), new TrafficCounters(), Throwable::printStackTrace)) {
             final int link = attacker.linkTo(target.network.endpoint());
             final Random random = new Random(11);
@@ -264,9 +262,8 @@ class MultiNodeNetworkTest {
     @Test
     void shouldJoinAStandaloneRegistry() throws InterruptedException {
         final StandaloneRegistry registry = StandaloneRegistry.launch(
-            TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
-            MembershipSettings.builder().heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_INTERVAL_MS))
-                .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_TIMEOUT_MS)).build(),
+            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
+                .heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS).heartbeatTimeoutMs(HEARTBEAT_TIMEOUT_MS).build(),
             new SystemNanoClock(), Throwable::printStackTrace);
         try {
             registry.onStart();

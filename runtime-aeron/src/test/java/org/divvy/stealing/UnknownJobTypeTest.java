@@ -15,11 +15,9 @@ import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.membership.MembershipListener;
-import org.divvy.membership.MembershipSettings;
 import org.divvy.node.ProtocolPeer;
 import org.divvy.results.JobResultFlyweight;
 import org.divvy.transport.TestDriver;
-import org.divvy.transport.TransportSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,10 +37,9 @@ class UnknownJobTypeTest {
                 .termLengthBytes(64 * 1024).policy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
             try (DivvyNode node = DivvyNode.start(config)) {
                 final CompletableFuture<String> failure = new CompletableFuture<>();
-                final ProtocolPeer victim = new ProtocolPeer(
-                    TransportSettings.builder().aeronDirectoryName(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
-                    MembershipSettings.builder().joinEndpoint(node.endpoint()).heartbeatTimeoutNs(TimeUnit.SECONDS.toNanos(3)).build(),
-                    new MembershipListener() { }, new SystemNanoClock(), Throwable::printStackTrace);
+                final ProtocolPeer victim = new ProtocolPeer(NodeConfig.builder().networked(true)
+                    .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(node.endpoint())
+                    .heartbeatTimeoutMs(3000).build(), new MembershipListener() { }, new SystemNanoClock(), Throwable::printStackTrace);
                 final StealRequestFlyweight request = new StealRequestFlyweight();
                 final StealReplyFlyweight reply = new StealReplyFlyweight();
                 final JobResultFlyweight result = new JobResultFlyweight();

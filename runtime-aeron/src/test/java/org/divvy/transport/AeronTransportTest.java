@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.NodeConfig;
 import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.protocol.FrameCounters;
@@ -61,7 +62,7 @@ class AeronTransportTest {
 
         Node(final String aeronDir, final int termLength) {
             transport = new AeronTransport(
-                TransportSettings.builder().aeronDirectoryName(aeronDir).termLengthBytes(termLength).build(),
+                NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build(),
                 new FrameValidator(counters), new TrafficCounters(), t -> errors.incrementAndGet());
         }
 

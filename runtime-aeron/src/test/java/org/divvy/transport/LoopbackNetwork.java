@@ -51,7 +51,7 @@ public final class LoopbackNetwork {
 
         @Override
         public int maxMessageBytes() {
-            return TransportSettings.DEFAULT_MAX_MESSAGE_BYTES;
+            return AeronTransport.MAX_MESSAGE_BYTES;
         }
 
         @Override

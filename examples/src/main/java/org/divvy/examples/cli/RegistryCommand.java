@@ -58,7 +58,7 @@ public final class RegistryCommand implements CliCommand, NodeSettingOptions.Own
     public int execute(final PrintStream out, final PrintStream err) {
         final StandaloneRegistry registry;
         try {
-            registry = StandaloneRegistry.launch(config.transportSettings(), config.membershipSettings(),
+            registry = StandaloneRegistry.launch(config,
                 SystemNanoClock.INSTANCE,
                 t -> err.println("divvy registry: " + t));
         } catch (final DivvyException | IllegalStateException e) {

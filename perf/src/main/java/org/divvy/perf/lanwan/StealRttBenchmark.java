@@ -86,7 +86,7 @@ final class StealRttBenchmark {
             final long stealResends;
             try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true,
                 net.termLengthBytes());
-                ProtocolPeer peer = new ProtocolPeer(net.transportSettings(), net.membershipSettings(), thief,
+                ProtocolPeer peer = new ProtocolPeer(net, thief,
                     new SystemNanoClock(), Throwable::printStackTrace)) {
                 thief.attach(peer);
                 peer.start();
