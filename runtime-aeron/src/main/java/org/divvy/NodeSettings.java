@@ -225,7 +225,9 @@ public final class NodeSettings {
 
     /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.
-     * Default 200 ms: how long a deep-idle node may take to notice work on a peer. A run started with
+     * Default 200 ms (twice the deep-idle agent park): an idle node sends ~7 requests a second per slot, and
+     * may take ~200 ms to notice work on a peer; requests are cheap next to the agent's wake-ups, so no longer.
+     * A run started with
      * {@link DivvyNode#run} does not wait for it: the master broadcasts RUN_STARTED, which ends deep idle
      * and resets the pause on every peer.
      * Property {@code divvy.deepIdleStealBackoffMs}, flag {@code --deep-idle-steal-backoff-ms}.

@@ -19,10 +19,6 @@ final class StealBackoff {
     private long currentNs;
     private boolean deepIdle;
 
-    StealBackoff(final long minNs, final long maxNs, final Random random) {
-        this(minNs, maxNs, maxNs, random);
-    }
-
     StealBackoff(final long minNs, final long maxNs, final long deepMaxNs, final Random random) {
         if (minNs < 1 || maxNs < minNs || deepMaxNs < maxNs) {
             throw new DivvyException("steal backoff minNs=" + minNs + ", maxNs=" + maxNs + ", deepMaxNs=" + deepMaxNs +

@@ -25,12 +25,6 @@ public abstract class StealStrategy {
      * stealing (heartbeats, idle strategy) and ~4.5% with it; 2 KB/s of requests.
      */
     static final long DEFAULT_BACKOFF_MAX_NS = 20_000_000L;
-    /**
-     * Longest pause in deep idle (200 ms, twice the deep-idle agent park): an idle node sends ~7 requests a
-     * second per slot, and notices new work on a peer within ~200 ms plus the agents' parks (the first steal
-     * of a run after a long idle). Requests are cheap next to the agent's wake-ups, so no longer.
-     */
-    static final long DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS = 200_000_000L;
     /** A request unanswered for this long (1 s) counts as failed; its late reply is still honoured. */
     static final long DEFAULT_REQUEST_TIMEOUT_NS = 1_000_000_000L;
 
@@ -50,23 +44,12 @@ public abstract class StealStrategy {
         this.wideArea = new Slot(new StealBackoff(backoffMinNs, backoffMaxNs, deepBackoffMaxNs, random));
     }
 
-    /** The strategy for {@code policy} with the default timings. */
-    static StealStrategy of(final StealPolicy policy, final Random random) {
-        return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, DEFAULT_DEEP_IDLE_BACKOFF_MAX_NS,
-            DEFAULT_REQUEST_TIMEOUT_NS);
-    }
-
     /** The strategy for {@code policy} with the default timings but the deep idle cap. */
     public static StealStrategy of(final StealPolicy policy, final Random random, final long deepBackoffMaxNs) {
         return of(policy, random, DEFAULT_BACKOFF_MIN_NS, DEFAULT_BACKOFF_MAX_NS, deepBackoffMaxNs, DEFAULT_REQUEST_TIMEOUT_NS);
     }
 
-    /** No deep idle cap: the backoff never grows beyond {@code backoffMaxNs}. */
-    static StealStrategy of(final StealPolicy policy, final Random random, final long backoffMinNs, final long backoffMaxNs,
-        final long requestTimeoutNs) {
-        return of(policy, random, backoffMinNs, backoffMaxNs, backoffMaxNs, requestTimeoutNs);
-    }
-
+    /** With every timing given: for tests of the policies. */
     static StealStrategy of(final StealPolicy policy, final Random random, final long backoffMinNs, final long backoffMaxNs,
         final long deepBackoffMaxNs, final long requestTimeoutNs) {
         return switch (policy) {

@@ -38,7 +38,7 @@ class StealStrategyTest {
     }
 
     private static StealStrategy strategy(final StealPolicy policy, final long seed) {
-        return StealStrategy.of(policy, new Random(seed), 1 * MS, 16 * MS, 1000 * MS);
+        return StealStrategy.of(policy, new Random(seed), 1 * MS, 16 * MS, 16 * MS, 1000 * MS);
     }
 
     @Test
