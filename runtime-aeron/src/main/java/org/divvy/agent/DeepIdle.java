@@ -3,9 +3,9 @@ package org.divvy.agent;
 import org.divvy.DivvyException;
 
 /**
- * Whether a node is in deep idle: nothing to do for {@code enterAfterNs} (no local work, nothing
- * outstanding, no worker command, no stolen job; failed steals and heartbeats do not count as
- * something to do). In deep idle the agent parks longer and steals are paced more slowly, so an idle
+ * Whether a node is in deep idle: nothing to do for {@code enterAfterNs} (the agent's cycles reported no
+ * work for the computation and the node was quiescent: no local work, no job out on a thief or held for an
+ * owner, nothing queued to send; failed steals and heartbeats do not count as something to do). In deep idle the agent parks longer and steals are paced more slowly, so an idle
  * node costs well under 1% of a core; any activity ends it at once. Pure: the caller gives the time.
  *
  * <p>Owned by the agent thread (its duty cycle and its idle strategy run on it).

@@ -3,6 +3,7 @@ package org.divvy.agent;
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.divvy.DivvyException;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
@@ -34,6 +35,7 @@ public final class FrameDispatcher implements FrameHandler {
     private final FrameValidator validator;
     private final FrameCounters counters;
     private final MemberDirectory members;
+    private final ErrorHandler errorHandler;
     private final String[] names = new String[TYPE_CODES];
     private final HeaderFlyweight[] bodies = new HeaderFlyweight[TYPE_CODES];
     private final int[] minBodyLengths = new int[TYPE_CODES];
@@ -42,13 +44,15 @@ public final class FrameDispatcher implements FrameHandler {
     private int computationWork;
 
     /**
-     * @param members the cut rule's source; null only where no type is registered for
-     *                {@link Senders#MEMBERS} (a standalone registry).
+     * @param members      the cut rule's source; null only where no type is registered for
+     *                     {@link Senders#MEMBERS} (a standalone registry).
+     * @param errorHandler receives what a handler throws (the frame is counted and dropped); must not throw.
      */
-    public FrameDispatcher(final FrameCounters counters, final MemberDirectory members) {
+    public FrameDispatcher(final FrameCounters counters, final MemberDirectory members, final ErrorHandler errorHandler) {
         this.counters = counters;
         this.validator = new FrameValidator(counters);
         this.members = members;
+        this.errorHandler = errorHandler;
     }
 
     /**
@@ -90,12 +94,6 @@ public final class FrameDispatcher implements FrameHandler {
         }
     }
 
-    /** The registered name of {@code type}, or {@code "type N"}. */
-    public String name(final int type) {
-        final String name = type >= 0 && type < TYPE_CODES ? names[type] : null;
-        return name != null ? name : "type " + type;
-    }
-
     /** A copy of the names by code (null where none is registered), for statistics. */
     public String[] names() {
         return Arrays.copyOf(names, names.length);
@@ -123,7 +121,14 @@ public final class FrameDispatcher implements FrameHandler {
                 return;
             }
         }
-        computationWork += handler.onMessage(senderId, buffer, offset, length);
+        try {
+            computationWork += handler.onMessage(senderId, buffer, offset, length);
+        } catch (final RuntimeException e) {
+            // A handler must not throw on a checked frame; if one does, the frame is dropped and the error
+            // reported, and the frames after it are still dispatched.
+            FrameCounters.count(counters.handlerFailed);
+            errorHandler.onError(e);
+        }
     }
 
     /** The work for the computation the handlers reported since the last call; resets it. */

@@ -79,14 +79,24 @@ public final class NetworkAgent implements Agent {
         try {
             work += transport.doDriverWork();
             work += transport.poll(dispatcher, FRAGMENT_LIMIT);
-            computation += dispatcher.takeComputationWork();
-            for (final Duty duty : duties) {
+        } catch (final Throwable t) {
+            onError(t);
+            work++;
+        }
+        computation += dispatcher.takeComputationWork();
+        for (final Duty duty : duties) {
+            try {
                 final int done = duty.doWork(nowNs);
                 work += done;
                 if (!duty.isHousekeeping()) {
                     computation += done;
                 }
+            } catch (final Throwable t) {
+                onError(t); // one mechanism's failure must not starve the others' duties
+                work++;
             }
+        }
+        try {
             work += transport.doOutboundWork(OUTBOUND_LIMIT_PER_LINK);
             if (computation > 0 || !quiescence.getAsBoolean()) {
                 deepIdle.onActivity(nowNs);
@@ -113,14 +123,6 @@ public final class NetworkAgent implements Agent {
     /** How many times the node entered deep idle; any thread. */
     public long deepIdleEntries() {
         return deepIdle.entries();
-    }
-
-    public String endpoint() {
-        return transport.endpoint();
-    }
-
-    public String aeronDirectoryName() {
-        return transport.aeronDirectoryName();
     }
 
     /** Errors caught in the duty cycle or reported by the transport. */

@@ -75,10 +75,6 @@ public final class MembershipClient implements Duty {
         return members;
     }
 
-    public String registryEndpoint() {
-        return registryEndpoint;
-    }
-
     /** Starts joining at {@code nowNs}. */
     public void start(final long nowNs) {
         phase = Phase.JOINING;

@@ -45,7 +45,10 @@ public final class MembershipMessages {
         register(dispatcher, new MembershipMessages(client, registry, dispatcher.counters(), cycleClock));
     }
 
-    /** Registers the types a registry without a node of its own receives: JOIN, HEARTBEAT and LEAVE. */
+    /**
+     * Registers the types for a registry without a node of its own: JOIN, HEARTBEAT and LEAVE (a MEMBER_LIST
+     * reaching it is counted and dropped).
+     */
     public static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
         register(dispatcher, new MembershipMessages(null, registry, dispatcher.counters(), cycleClock));
     }
@@ -65,7 +68,9 @@ public final class MembershipMessages {
             return 0;
         }
         join.wrap(buffer, offset, length);
-        registry.onJoin(join, cycleClock.nanoTime());
+        if (!registry.onJoin(join, cycleClock.nanoTime())) {
+            FrameCounters.count(counters.malformed); // an endpoint nobody can be sent to
+        }
         return 0;
     }
 

@@ -3,6 +3,7 @@ package org.divvy.membership;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import org.agrona.MutableDirectBuffer;
 import org.divvy.NodeConfig;
@@ -34,7 +35,10 @@ public final class Registry implements Duty {
     private final MemberListFlyweight list = new MemberListFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private int epoch;
+    private final IntConsumer onSilent = id -> changeState(id, MemberState.DEAD);
     private long nextHeartbeatNs;
+    /** Whether {@link #nextHeartbeatNs} was set: deadlines start from the first clock reading, whatever its origin. */
+    private boolean heartbeating;
 
     /** @param config the heartbeat interval and timeout. */
     public Registry(final NodeConfig config, final FrameSender sender) {
@@ -52,14 +56,21 @@ public final class Registry implements Duty {
         return List.copyOf(members);
     }
 
-    /** A JOIN arrived: assign an id (or repeat the one given to that endpoint) and send the lists. */
-    public void onJoin(final JoinFlyweight join, final long nowNs) {
+    /**
+     * A JOIN arrived: assign an id (or repeat the one given to that endpoint) and send the lists.
+     *
+     * @return false, with nobody added, when its endpoint is not a {@code host:port} to send to.
+     */
+    public boolean onJoin(final JoinFlyweight join, final long nowNs) {
         final String endpoint = join.endpoint();
+        if (!isHostPort(endpoint)) {
+            return false;
+        }
         for (final Member member : members) {
             if (member.endpoint().equals(endpoint) && member.isAlive()) {
                 detector.onHeard(member.id(), nowNs);
                 sendList(member.endpoint(), member.id());
-                return;
+                return true;
             }
         }
         final Member joiner = new Member(members.size(), join.site(), endpoint, MemberState.ALIVE);
@@ -68,6 +79,7 @@ public final class Registry implements Duty {
         detector.onHeard(joiner.id(), nowNs);
         sendList(joiner.endpoint(), joiner.id());
         broadcastList(joiner.id());
+        return true;
     }
 
     /** A member's heartbeat (or any frame that proves it alive). */
@@ -93,8 +105,9 @@ public final class Registry implements Duty {
     /** Sends heartbeats when due and declares silent members dead; returns the work done. */
     @Override
     public int doWork(final long nowNs) {
-        int work = detector.pollExpired(nowNs, id -> changeState(id, MemberState.DEAD));
-        if (nowNs - nextHeartbeatNs >= 0) {
+        int work = detector.pollExpired(nowNs, onSilent);
+        if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
+            heartbeating = true;
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;
             for (final Member member : members) {
                 if (member.isAlive()) {
@@ -108,6 +121,32 @@ public final class Registry implements Duty {
             }
         }
         return work;
+    }
+
+    /**
+     * Whether {@code endpoint} is {@code host:port} with a port in [1, 65535] and a host of letters, digits,
+     * dots and dashes: anything else (say, Aeron channel syntax) must not reach a channel string.
+     */
+    static boolean isHostPort(final String endpoint) {
+        final int colon = endpoint.lastIndexOf(':');
+        if (colon <= 0 || colon == endpoint.length() - 1 || endpoint.length() - colon > 6) {
+            return false;
+        }
+        for (int i = 0; i < colon; i++) {
+            final char c = endpoint.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '.' || c == '-')) {
+                return false;
+            }
+        }
+        int port = 0;
+        for (int i = colon + 1; i < endpoint.length(); i++) {
+            final char c = endpoint.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port >= 1 && port <= 65535;
     }
 
     /** Whether {@code id} is an alive member. */

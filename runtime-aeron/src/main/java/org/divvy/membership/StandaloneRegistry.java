@@ -35,7 +35,7 @@ public final class StandaloneRegistry implements Agent {
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
         this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
-        final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null);
+        final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
         this.agent = NetworkAgent.builder().transport(transport).clock(clock, cycleClock).dispatcher(dispatcher)
             .duty(registry).deepIdle(new DeepIdle(Long.MAX_VALUE)).errorHandler(errorHandler).build();

@@ -46,7 +46,8 @@ import org.divvy.transport.Transport;
  *
  * <p>{@link #start()} runs the agent on its own thread; a test may instead step {@link #agent()} on its own
  * thread with a fake transport and clock. Application threads use {@link #lifecycle()}, {@link #statistics()},
- * {@link #announceRun()} and {@link #close()}; everything else belongs to the agent thread.
+ * the counters, {@link #announceRun()}, {@link #requestLeave()}, {@link #stopStealing()}, {@link #close()} and
+ * {@link #crash()}; everything else ({@link #members()}, {@link #registry()}) belongs to the agent thread.
  */
 public final class NetworkNode implements AutoCloseable {
     /** How long {@link #close()} waits for the LEAVE to be handed to the transport. */
@@ -55,6 +56,7 @@ public final class NetworkNode implements AutoCloseable {
     static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final NodeConfig config;
+    private final ErrorHandler errorHandler;
     private final Transport transport;
     private final FrameCounters frameCounters;
     private final FrameDispatcher dispatcher;
@@ -68,18 +70,20 @@ public final class NetworkNode implements AutoCloseable {
     private final Thief thief;
     private final DeepIdle deepIdle;
     private final NetworkAgent agent;
-    private NetworkService service;
+    /** Set once by {@link #start()}; read by application threads that wake the agent. */
+    private volatile NetworkService service;
 
     private NetworkNode(final Builder b) {
         config = b.config;
+        errorHandler = b.errorHandler;
         frameCounters = b.frameCounters != null ? b.frameCounters : new FrameCounters();
         transport = b.transport != null ? b.transport
             : new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(),
-                this::onTransportError);
+                this::onError);
         final CachedNanoClock cycleClock = new CachedNanoClock();
         members = new Members(config.site());
         final Outbound outbound = new Outbound(transport, members, transport.maxMessageBytes());
-        dispatcher = new FrameDispatcher(frameCounters, members);
+        dispatcher = new FrameDispatcher(frameCounters, members, this::onError);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
@@ -109,21 +113,26 @@ public final class NetworkNode implements AutoCloseable {
             .deepIdle(deepIdle)
             .errorHandler(b.errorHandler)
             .onStart(() -> membership.start(cycleClock.nanoTime()))
-            // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner
-            .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty());
+            // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner,
+            // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park)
+            .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty() &&
+                outbound.isIdle());
         if (registry != null) {
             agentBuilder.duty(registry);
         }
         agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(thief).build();
     }
 
-    /** Aeron's asynchronous errors count with the agent's own (they arrive on the agent thread, once it runs). */
-    private void onTransportError(final Throwable t) {
+    /**
+     * Errors of the transport (Aeron's asynchronous ones, a failed send) and of handlers count with the
+     * agent's own; before the agent exists (while the transport starts) they go to the handler directly.
+     */
+    private void onError(final Throwable t) {
         final NetworkAgent a = agent;
         if (a != null) {
             a.onError(t);
         } else {
-            t.printStackTrace();
+            errorHandler.onError(t);
         }
     }
 
@@ -229,6 +238,11 @@ public final class NetworkNode implements AutoCloseable {
         }
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
             thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names());
+    }
+
+    /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */
+    boolean holdsRemoteWork() {
+        return !given.isEmpty() || !foreign.isEmpty();
     }
 
     /** Whether the agent thread runs. */

@@ -65,7 +65,7 @@ public final class ProtocolPeer implements AutoCloseable {
         this.errorHandler = errorHandler;
         members = new Members(config.site());
         outbound = new Outbound(transport, members, transport.maxMessageBytes());
-        dispatcher = new FrameDispatcher(frameCounters, members);
+        dispatcher = new FrameDispatcher(frameCounters, members, errorHandler);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         if (config.join() == null) {
             throw new DivvyException("a protocol peer joins a running node: give its configuration a join address");

@@ -21,6 +21,8 @@ public final class FrameCounters {
     public final AtomicLong fromDeadPeer = new AtomicLong();
     /** Well-formed frames from a sender that is not a member (for example an id the registry never assigned). */
     public final AtomicLong fromUnknownSender = new AtomicLong();
+    /** Frames whose handler threw (a bug: reported to the error handler too). */
+    public final AtomicLong handlerFailed = new AtomicLong();
     /** Chunks of a broken stream (gap, wrong total) or beyond the reassembly memory bound. */
     public final AtomicLong badChunk = new AtomicLong();
 
@@ -37,13 +39,13 @@ public final class FrameCounters {
     /** Every frame dropped for any reason. */
     public long totalDropped() {
         return truncated.get() + badVersion.get() + unknownType.get() + badLength.get() + malformed.get() +
-            fromDeadPeer.get() + fromUnknownSender.get() + badChunk.get();
+            fromDeadPeer.get() + fromUnknownSender.get() + badChunk.get() + handlerFailed.get();
     }
 
     @Override
     public String toString() {
         return "FrameCounters{truncated=" + truncated + ", badVersion=" + badVersion + ", unknownType=" + unknownType +
             ", badLength=" + badLength + ", malformed=" + malformed + ", fromDeadPeer=" + fromDeadPeer +
-            ", fromUnknownSender=" + fromUnknownSender + ", badChunk=" + badChunk + "}";
+            ", fromUnknownSender=" + fromUnknownSender + ", badChunk=" + badChunk + ", handlerFailed=" + handlerFailed + "}";
     }
 }

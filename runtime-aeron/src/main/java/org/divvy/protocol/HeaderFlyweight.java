@@ -33,8 +33,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>A flyweight is owned by one thread and re-wrapped per frame; it allocates nothing.
  */
 public class HeaderFlyweight {
-    /** The protocol version this code writes and accepts. */
-    public static final int CURRENT_VERSION = 1;
+    /**
+     * The protocol version this code writes and accepts: 2 since STEAL_REQUEST lost its thief id (the
+     * header's sender is the thief), so nodes of version 1 are told apart and counted, not misread.
+     */
+    public static final int CURRENT_VERSION = 2;
     /** The sender id of a node the registry has not assigned an id yet. */
     public static final int UNASSIGNED_ID = -1;
 

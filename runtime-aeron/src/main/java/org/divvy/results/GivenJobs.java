@@ -100,8 +100,8 @@ public final class GivenJobs implements Duty, MembershipListener {
         return ownerJobId;
     }
 
-    /** The claimed job went out to its thief. */
-    public void onGiven(final long ownerJobId) {
+    /** The claimed job went out to its thief (counted). */
+    public void onGiven() {
         jobsGiven++;
     }
 

@@ -143,10 +143,9 @@ public abstract class StealStrategy {
     final boolean send(final Slot slot, final int victimId, final RequestKind kind, final boolean wideAreaFlag,
         final long nowNs, final StealSender sender) {
         final long requestId = nextRequestId++;
-        // Outstanding before sending: the sender may report the victim lost while it sends.
         slot.start(requestId, victimId, kind, nowNs);
         if (!sender.send(victimId, requestId, wideAreaFlag)) {
-            slot.outstanding = false;
+            slot.onReply(false, nowNs); // not sent (its queue is full): a failed steal, paced like one
             return false;
         }
         return true;

@@ -102,16 +102,23 @@ public final class Victim {
         if (ownerJobId == GivenJobs.NOT_CLAIMED) {
             return KEPT; // its parent aborted it meanwhile
         }
-        final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
-        reply.wrap(frame, 0, frame.capacity());
-        reply.headerDefaults(StealReplyFlyweight.TYPE);
-        reply.requestId(requestId).ownerJobId(ownerJobId).job(typeName, stampWriter.buffer(), 0, stampWriter.length(),
-            argumentsWriter.buffer(), 0, argumentsWriter.length());
-        if (!sender.sendTo(thiefId, reply.frameLength())) {
-            given.unclaim(ownerJobId); // the thief's queue is full or it is gone: the job runs here
+        boolean sent = false;
+        try {
+            final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
+            reply.wrap(frame, 0, frame.capacity());
+            reply.headerDefaults(StealReplyFlyweight.TYPE);
+            reply.requestId(requestId).ownerJobId(ownerJobId).job(typeName, stampWriter.buffer(), 0, stampWriter.length(),
+                argumentsWriter.buffer(), 0, argumentsWriter.length());
+            sent = sender.sendTo(thiefId, reply.frameLength());
+        } finally {
+            if (!sent) {
+                given.unclaim(ownerJobId); // the thief's queue is full or it is gone: the job runs here
+            }
+        }
+        if (!sent) {
             return UNREACHABLE;
         }
-        given.onGiven(ownerJobId);
+        given.onGiven();
         return GIVEN;
     }
 }

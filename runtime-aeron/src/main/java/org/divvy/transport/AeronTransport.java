@@ -38,10 +38,12 @@ import io.aeron.logbuffer.Header;
  *
  * <p>{@link #poll} delivers only whole frames with a valid header: every received frame's header is
  * checked by the {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message
- * they carry is checked and delivered. Checking a body against its type is the receiver's part. {@link #send} never blocks: what a publication does not take now waits in
- * the {@link Link}'s bounded queue, drained by {@link #doOutboundWork}.
+ * they carry is checked and delivered. Checking a body against its type is the receiver's part.
+ * {@link #send} never blocks and never throws: what a publication does not take now waits in the
+ * {@link Link}'s bounded queue, drained by {@link #doOutboundWork}.
  *
- * <p>Owned by the network agent thread, including construction and {@link #close()}.
+ * <p>Built by the node's owner (the constructor steps the driver until the port is bound), then owned by
+ * the network agent thread, which closes it.
  */
 public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MIN_PARK_NS = 1_000;
@@ -61,6 +63,7 @@ public final class AeronTransport implements Transport {
     private final int port;
     private final int termLengthBytes;
     private final Map<String, String> peerRoutes;
+    private final ErrorHandler errorHandler;
     private final FrameValidator validator;
     private final TrafficCounters traffic;
     private final MediaDriver driver;
@@ -90,6 +93,7 @@ public final class AeronTransport implements Transport {
         this.port = config.port();
         this.termLengthBytes = config.termLengthBytes();
         this.peerRoutes = config.peerRoutes();
+        this.errorHandler = errorHandler;
         this.validator = validator;
         this.traffic = traffic;
         this.reassembler = new Reassembler(MAX_REASSEMBLY_BYTES, validator.counters());
@@ -254,7 +258,15 @@ public final class AeronTransport implements Transport {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
             return false;
         }
-        return links.get(linkId).send(buffer, offset, length);
+        try {
+            return links.get(linkId).send(buffer, offset, length);
+        } catch (final RuntimeException e) {
+            // Creating a peer's publication can fail (an endpoint the driver cannot resolve, a driver timeout):
+            // the message is not sent, which the caller handles like a full queue; it never throws to a mechanism.
+            TrafficCounters.add(traffic.sendErrors, 1);
+            errorHandler.onError(e);
+            return false;
+        }
     }
 
     /** Whether the link's publication is connected to the peer's subscription. */
@@ -285,7 +297,12 @@ public final class AeronTransport implements Transport {
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
             if (link.hasQueued()) {
-                work += link.drain(limitPerLink);
+                try {
+                    work += link.drain(limitPerLink);
+                } catch (final RuntimeException e) {
+                    TrafficCounters.add(traffic.sendErrors, 1); // as in send: the queue waits for the next cycle
+                    errorHandler.onError(e);
+                }
             }
         }
         return work;

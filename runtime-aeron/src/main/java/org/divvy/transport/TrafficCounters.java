@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Messages and bytes sent and received per message type code (the header's type byte), and outbound
- * messages that were not delivered, by reason. Written only by the network agent thread; readable from any thread.
+ * messages that were not delivered, by reason. A received message counts once its header is valid, before
+ * its type and body are checked (the dispatcher counts those it drops in its frame counters). Written only by the network agent thread; readable from any thread.
  */
 public final class TrafficCounters {
     /** Every code the header's one type byte can hold. */
@@ -23,6 +24,8 @@ public final class TrafficCounters {
     public final AtomicLong droppedPeerGone = new AtomicLong();
     /** Messages larger than the transport accepts at all. */
     public final AtomicLong droppedTooLarge = new AtomicLong();
+    /** Messages not sent because the transport failed (a publication could not be created); each error is reported. */
+    public final AtomicLong sendErrors = new AtomicLong();
     /** Publications closed by Aeron (CLOSED, MAX_POSITION_EXCEEDED) and created again. */
     public final AtomicLong publicationsRecreated = new AtomicLong();
 
@@ -72,7 +75,7 @@ public final class TrafficCounters {
             }
         }
         return sb.append("droppedQueueFull=").append(droppedQueueFull).append(", droppedPeerGone=").append(droppedPeerGone)
-            .append(", droppedTooLarge=").append(droppedTooLarge).append(", publicationsRecreated=")
+            .append(", droppedTooLarge=").append(droppedTooLarge).append(", sendErrors=").append(sendErrors).append(", publicationsRecreated=")
             .append(publicationsRecreated).append('}').toString();
     }
 }

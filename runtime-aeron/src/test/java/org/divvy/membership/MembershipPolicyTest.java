@@ -32,7 +32,7 @@ class MembershipPolicyTest {
         .heartbeatIntervalMs(100).heartbeatTimeoutMs(2000).joinTimeoutMs(10_000).joinRetryIntervalMs(200).build();
 
     /** Records frames per endpoint and cuts: what membership sends, checked as a receiver would. */
-    private static final class RecordingOutbox implements FrameSender {
+    private static final class RecordingSender implements FrameSender {
         final List<String> sent = new ArrayList<>();
         final List<byte[]> frames = new ArrayList<>();
         final List<String> cuts = new ArrayList<>();
@@ -127,7 +127,7 @@ class MembershipPolicyTest {
 
     @Test
     void shouldAssignIdsAckJoinersAndBroadcastEveryChange() {
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
         registry.onJoin(join("a", "h:1"), 0);
         assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
@@ -149,7 +149,7 @@ class MembershipPolicyTest {
 
     @Test
     void shouldDeclareSilentMemberDeadAfterTimeoutAndBroadcast() {
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
         registry.onJoin(join("a", "h:1"), 0);
         registry.onJoin(join("b", "h:2"), 0);
@@ -172,7 +172,7 @@ class MembershipPolicyTest {
 
     @Test
     void shouldMarkLeaverLeft() {
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
         registry.onJoin(join("a", "h:1"), 0);
         registry.onJoin(join("b", "h:2"), 0);
@@ -207,7 +207,7 @@ class MembershipPolicyTest {
 
     @Test
     void shouldRetryJoinAndFailAtDeadlineWithMessageNamingTheAddress() {
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
         final NodeConfig joining = NodeConfig.builder().networked(true).join("10.0.0.5:40123").build();
         final MembershipClient client = new MembershipClient(joining, "h:9", new Members("default"), outbox, List.of(listener));
@@ -226,12 +226,12 @@ class MembershipPolicyTest {
 
     @Test
     void shouldJoinApplyListsCutDeadSendersAndReportSilentRegistry() {
-        final RecordingOutbox registryOutbox = new RecordingOutbox();
-        final Registry registry = new Registry(settings, registryOutbox);
+        final RecordingSender registrySender = new RecordingSender();
+        final Registry registry = new Registry(settings, registrySender);
         registry.onJoin(join("a", "h:1"), 0);
         registry.onJoin(join("b", "h:2"), 0);
 
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
         final Members members = new Members("b");
         final MembershipClient client = new MembershipClient(
@@ -239,7 +239,7 @@ class MembershipPolicyTest {
         client.start(0);
         client.doWork(0);
         final MemberListFlyweight ack = new MemberListFlyweight();
-        final byte[] ackBytes = registryOutbox.frames.get(1); // the ack to h:2
+        final byte[] ackBytes = registrySender.frames.get(1); // the ack to h:2
         ack.wrap(new UnsafeBuffer(ackBytes), 0, ackBytes.length);
         client.onMemberList(ack, 10 * MS);
         assertEquals(MembershipClient.Phase.JOINED, client.phase());
@@ -249,7 +249,7 @@ class MembershipPolicyTest {
         assertEquals(MemberDirectory.UNKNOWN, members.senderStatus(7), "unknown senders are cut");
 
         registry.onLeave(0);
-        client.onMemberList(registryOutbox.lastList(), 20 * MS);
+        client.onMemberList(registrySender.lastList(), 20 * MS);
         assertEquals(MemberDirectory.DEAD, members.senderStatus(0), "a leaver is cut");
         assertEquals(List.of("h:1"), outbox.cuts);
         assertEquals(MemberState.LEFT, members.member(0).state());
@@ -265,7 +265,7 @@ class MembershipPolicyTest {
 
     @Test
     void shouldCapTheJoinRetryIntervalAtTheJoinTimeout() {
-        final RecordingOutbox outbox = new RecordingOutbox();
+        final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
         final NodeConfig joining = NodeConfig.builder().networked(true).join("10.0.0.5:40123").joinTimeoutMs(100).build();
         final MembershipClient client = new MembershipClient(joining, "h:9", new Members("default"), outbox, List.of(listener));

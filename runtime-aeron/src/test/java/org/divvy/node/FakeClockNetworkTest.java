@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -20,7 +21,9 @@ import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.protocol.FrameCounters;
+import org.divvy.stealing.StealReplyFlyweight;
 import org.divvy.stealing.StealRequestFlyweight;
+import org.divvy.stealing.TestJobs;
 import org.divvy.transport.LoopbackNetwork;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -229,5 +232,56 @@ class FakeClockNetworkTest {
             assertFalse(peer.network.agent().isDeepIdle(), "RUN_STARTED is work for the computation");
         }
         assertEquals(2, all.get(0).network.statistics().messagesSent(LifecycleHandler.RUN_STARTED), "one to each peer");
+    }
+
+    /** Runs {@code n}-th Fibonacci with parked leaves on {@code master}'s scheduler, on a thread of its own. */
+    private static CompletableFuture<Long> runFib(final SteppedNode master, final int n, final int leafParkMicros) {
+        return CompletableFuture.supplyAsync(() -> master.scheduler.run(() -> new TestJobs.Fib(12, leafParkMicros).fib(n)).value());
+    }
+
+    @Test
+    void shouldStayOutOfDeepIdleWhileAJobIsOutOnAThiefAndReturnItsResult() throws Exception {
+        final List<SteppedNode> all = cluster(2);
+        final SteppedNode master = all.get(0);
+        final SteppedNode thief = all.get(1);
+        stepFor(1500 * MS);
+        assertTrue(master.network.agent().isDeepIdle() && thief.network.agent().isDeepIdle(), "both idle before the run");
+
+        master.network.announceRun();
+        // leaves park 200 ms of real time each: many seconds of fake time pass while a job is held
+        final CompletableFuture<Long> run = runFib(master, 15, 200_000);
+        long heldSteps = 0;
+        while (!run.isDone()) {
+            step();
+            for (final SteppedNode node : all) {
+                if (node.network.holdsRemoteWork()) {
+                    heldSteps++;
+                    assertFalse(node.network.agent().isDeepIdle(), "deep idle with a job in flight on node " + node.selfId());
+                }
+            }
+        }
+        assertEquals(TestJobs.Fib.sequential(15), run.get());
+        assertTrue(thief.network.statistics().remoteSteals() > 0 && thief.network.statistics().remoteJobsRun() > 0,
+            thief.network.statistics().toString());
+        assertTrue(heldSteps * STEP_NS > 1000 * MS, "jobs were held longer than the deep idle threshold: " +
+            heldSteps * STEP_NS / MS + " ms of fake time");
+    }
+
+    @Test
+    void shouldRunAJobAtHomeWhenItsReplyCannotBeSentToTheThief() throws Exception {
+        final List<SteppedNode> all = cluster(2);
+        final SteppedNode master = all.get(0);
+        final SteppedNode thief = all.get(1);
+        final LoopbackNetwork.Loopback thiefTransport = network.transportAt(thief.network.endpoint());
+        thiefTransport.refuse(StealReplyFlyweight.TYPE); // every reply to the thief finds its queue full
+        final CompletableFuture<Long> run = runFib(master, 15, 1000);
+        while (!run.isDone()) {
+            step();
+        }
+        assertEquals(TestJobs.Fib.sequential(15), run.get(), "nothing was lost: the claimed jobs ran at home");
+        assertTrue(master.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 0, "the thief kept asking");
+        assertEquals(0, master.network.statistics().jobsGiven());
+        assertEquals(0, thief.network.statistics().remoteJobsRun());
+        assertFalse(master.network.holdsRemoteWork(), "no job stays claimed for the thief");
     }
 }

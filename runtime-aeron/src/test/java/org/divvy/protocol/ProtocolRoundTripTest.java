@@ -33,7 +33,9 @@ class ProtocolRoundTripTest {
     private final FrameCounters counters = new FrameCounters();
     private final FrameValidator headerValidator = new FrameValidator(counters);
     /** Every type a node registers, each with a handler that records it: the receive path's checks. */
-    private final FrameDispatcher dispatcher = new FrameDispatcher(counters, new EveryoneIsAMember());
+    private final FrameDispatcher dispatcher = new FrameDispatcher(counters, new EveryoneIsAMember(), e -> {
+        throw new AssertionError("a handler threw", e);
+    });
     private int delivered;
 
     ProtocolRoundTripTest() {
@@ -279,7 +281,7 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldCountBadVersionUnknownTypeAndBadLength() {
-        header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT).version(2);
+        header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT).version(HeaderFlyweight.CURRENT_VERSION + 1);
         assertEquals(FrameValidator.INVALID, validateCurrent());
         assertEquals(1, counters.badVersion.get());
 

@@ -156,7 +156,7 @@ class StealStrategyTest {
             assertTrue(next.victim == 1 || next.victim == 2);
             crs.expire(0); // the wide-area request is not timed out by a clock that has not moved for it
         }
-        // the late wide-area reply still counts as the wide-area request (its job is queued by the bridge)
+        // the late wide-area reply still counts as the wide-area request (its job is queued by the thief)
         assertEquals(RequestKind.WIDE_AREA, crs.onReply(wa.requestId, true, now));
         assertFalse(crs.hasWideAreaOutstanding());
         // a reply to nothing outstanding is late, not an error
@@ -205,11 +205,12 @@ class StealStrategyTest {
     }
 
     @Test
-    void shouldRetryWhenTheSenderCannotTakeTheRequest() {
+    void shouldPaceARequestTheSenderCouldNotTakeLikeAFailedSteal() {
         final Members peers = peers("A", "A");
         final StealStrategy rs = strategy(StealPolicy.RS, 9);
-        assertEquals(0, rs.onIdle(0, peers, (v, id, wa) -> false));
+        assertEquals(0, rs.onIdle(0, peers, (v, id, wa) -> false)); // the victim's queue is full
         assertFalse(rs.hasSyncOutstanding());
-        assertEquals(1, rs.onIdle(0, peers, recorder));
+        assertEquals(0, rs.onIdle(0, peers, recorder), "not again at once: it would spin on a full queue");
+        assertEquals(1, rs.onIdle(1 * MS, peers, recorder), "again after the first backoff (at most 1 ms)");
     }
 }

@@ -48,7 +48,9 @@ class AeronTransportTest {
         final AeronTransport transport;
         final List<byte[]> received = new ArrayList<>();
         /** The receive path a node has: types it does not know are counted and dropped there. */
-        final FrameDispatcher handler = new FrameDispatcher(counters, new EveryoneIsAMember());
+        final FrameDispatcher handler = new FrameDispatcher(counters, new EveryoneIsAMember(), e -> {
+            throw new AssertionError("a handler threw", e);
+        });
 
         {
             handler.register(StealReplyFlyweight.TYPE, "STEAL_REPLY", new StealReplyFlyweight(), StealReplyFlyweight.MIN_BODY_LENGTH,

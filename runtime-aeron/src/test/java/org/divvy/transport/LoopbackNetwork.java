@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -30,6 +32,11 @@ public final class LoopbackNetwork {
         return transport;
     }
 
+    /** The transport at {@code endpoint}, or null. */
+    public Loopback transportAt(final String endpoint) {
+        return byEndpoint.get(endpoint);
+    }
+
     /** One node's transport in a {@link LoopbackNetwork}. */
     public final class Loopback implements Transport {
         private final String endpoint;
@@ -37,6 +44,7 @@ public final class LoopbackNetwork {
         private final TrafficCounters traffic = new TrafficCounters();
         private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
         private final List<String> links = new ArrayList<>();
+        private final Set<Integer> refusedTypes = new HashSet<>();
         private boolean closed;
 
         private Loopback(final String endpoint, final FrameValidator validator) {
@@ -80,6 +88,14 @@ public final class LoopbackNetwork {
             return inbox.size();
         }
 
+        /**
+         * Frames of {@code type} sent to this transport are refused from now on: the sender's {@code send}
+         * returns false, as when its queue to this peer is full.
+         */
+        public void refuse(final int type) {
+            refusedTypes.add(type);
+        }
+
         /** Drops every frame waiting to be polled (a node paused long enough that its socket buffer overflowed). */
         public void dropInbox() {
             inbox.clear();
@@ -100,8 +116,12 @@ public final class LoopbackNetwork {
             if (closed || length > maxMessageBytes() || length < HeaderFlyweight.HEADER_LENGTH) {
                 return false;
             }
-            traffic.onSent(buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF, length);
+            final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
             final Loopback destination = byEndpoint.get(links.get(linkId));
+            if (destination != null && destination.refusedTypes.contains(type)) {
+                return false;
+            }
+            traffic.onSent(type, length);
             if (destination != null && !destination.closed) {
                 final byte[] copy = new byte[length];
                 buffer.getBytes(offset, copy);
