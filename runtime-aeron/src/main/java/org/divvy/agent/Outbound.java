@@ -84,7 +84,7 @@ public final class Outbound implements FrameSender {
 
     @Override
     public void cut(final String endpoint) {
-        transport.closeLink(transport.linkTo(endpoint));
+        transport.closeLinkTo(endpoint);
     }
 
     @Override

@@ -232,6 +232,9 @@ public final class ForeignJobs implements Duty, MembershipListener {
         final Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ended.ownerId);
         if (byId != null) {
             byId.remove(ended.ownerJobId);
+            if (byId.isEmpty()) {
+                byOwner.remove(ended.ownerId); // owners come and go: keep only those with jobs here
+            }
         }
     }
 

@@ -315,6 +315,12 @@ public final class AeronTransport implements Transport {
      * @return how many queued messages were dropped (counted in {@link TrafficCounters#droppedPeerGone}).
      */
     @Override
+    public int closeLinkTo(final String peerEndpoint) {
+        final Link link = linkByEndpoint.get(peerEndpoint);
+        return link == null ? 0 : link.close();
+    }
+
+    @Override
     public int closeLink(final int linkId) {
         return links.get(linkId).close();
     }

@@ -50,6 +50,9 @@ public interface Transport extends AutoCloseable {
      */
     int closeLink(int linkId);
 
+    /** As {@link #closeLink(int)} for the link to {@code peerEndpoint}, if there is one; 0 if there is none. */
+    int closeLinkTo(String peerEndpoint);
+
     /** Messages and bytes per type, and what was dropped. */
     TrafficCounters traffic();
 

@@ -146,6 +146,11 @@ public final class LoopbackNetwork {
         }
 
         @Override
+        public int closeLinkTo(final String peerEndpoint) {
+            return 0;
+        }
+
+        @Override
         public TrafficCounters traffic() {
             return traffic;
         }
