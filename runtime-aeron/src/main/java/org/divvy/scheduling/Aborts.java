@@ -51,7 +51,7 @@ final class Aborts {
         toVisit.push(running);
         while (!toVisit.isEmpty()) {
             final Job job = toVisit.pop();
-            job.cancelRequested = true;
+            job.markCancelRequested();
             final RemoteLink link = job.remoteLink();
             if (link != null && job.parent != null) {
                 link.onCancelRequested(job); // out on a remote thief: forward the abort there

@@ -18,12 +18,10 @@ final class Inlets {
     static Job drainCompletions(final Job frame, final Job failed) {
         Job failedHead = failed;
         for (Job c = frame.takeCompletions(); c != null; ) {
-            final Job next = c.nextCompletion();
-            c.extras.nextCompletion = null;
+            final Job next = c.unlinkNextCompletion();
             try {
                 if (c.status == Job.DONE) {
-                    c.inletDelivered = true;
-                    c.runResultCallback();
+                    c.deliverResult();
                 } else if (c.failureCallback() != null) {
                     c.failureCallback().accept(c.exception);
                 } else {
@@ -32,7 +30,7 @@ final class Inlets {
             } catch (final AbortSignal signal) {
                 // an inlet spawned in an aborted frame: the frame's cancellation is handled by sync
             } catch (final Throwable inletFailure) {
-                c.exception = inletFailure;
+                c.setException(inletFailure);
                 failedHead = SyncFailures.record(frame, failedHead, c);
             }
             c = next;
@@ -49,12 +47,11 @@ final class Inlets {
         for (Job c = frame.firstChildAcquire(); c != null; c = c.nextSibling) {
             if (c.resultCallback != null && !c.inletDelivered && c.status == Job.DONE) {
                 try {
-                    c.inletDelivered = true;
-                    c.runResultCallback();
+                    c.deliverResult();
                 } catch (final AbortSignal signal) {
                     // see drainCompletions
                 } catch (final Throwable inletFailure) {
-                    c.exception = inletFailure;
+                    c.setException(inletFailure);
                     failedHead = SyncFailures.record(frame, failedHead, c);
                 }
             }

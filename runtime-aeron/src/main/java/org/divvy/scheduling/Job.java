@@ -4,7 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
+import org.divvy.DivvyException;
 import org.divvy.Handle;
+import org.divvy.JobAbortedException;
+import org.divvy.SyncRequiredException;
 import org.divvy.wire.JobType;
 import org.divvy.wire.WireReader;
 import org.divvy.wire.WireWriter;
@@ -161,15 +164,43 @@ public abstract class Job implements Handle {
         STATUS.setRelease(this, outcome);
     }
 
-    /** Owner: links a new child at the head of the children list. */
+    /** Whether this job was never spawned nor started: the only state in which it may be spawned. */
+    final boolean isUnspawned() {
+        return parent == null && status == NEW;
+    }
+
+    /**
+     * Owner: makes {@code child} (unspawned) the newest child of this frame: its parent, its child index
+     * and the head of the children list. The child is published later, by the deque push.
+     */
     final void linkChild(final Job child) {
+        child.parent = this;
+        child.childIndex = spawned++;
         child.nextSibling = firstChild;
         FIRST_CHILD.setRelease(this, child);
     }
 
-    /** Owner, after a completed sync: every child is done, so none needs to be found for abort. */
-    final void clearChildren() {
+    /**
+     * Owner, when a sync completes (or unwinds an abort): every child spawned so far becomes readable,
+     * and none needs to be found for abort any more.
+     */
+    final void endSync() {
+        syncedSpawns = spawned;
         FIRST_CHILD.setRelease(this, (Job)null);
+    }
+
+    /** Owner: whether an inlet was registered on a child since the last call; clears the mark. */
+    final boolean takeInletsRegistered() {
+        if (!inletsRegistered) {
+            return false;
+        }
+        inletsRegistered = false;
+        return true;
+    }
+
+    /** Owner: counts one child finished on this frame's own thread. */
+    final void countCompletedLocally() {
+        completedLocally++;
     }
 
     /** Any thread: the newest child, for an abort scan. */
@@ -185,6 +216,11 @@ public abstract class Job implements Handle {
     /** Counts one finished child of this frame and returns the new count. */
     final int countCompletedChild() {
         return (int)COMPLETED.getAndAdd(this, 1) + 1;
+    }
+
+    /** Any thread: asks this job to stop at its next spawn or sync. */
+    final void markCancelRequested() {
+        cancelRequested = true;
     }
 
     /** This job's extras, installing them if none yet (any thread). */
@@ -221,16 +257,53 @@ public abstract class Job implements Handle {
         return e == null || e.completionHead == null ? null : (Job)COMPLETION_HEAD.getAndSet(e, (Job)null);
     }
 
-    /** The next job in a completion stack or failure list (the job was linked, so it has extras). */
-    final Job nextCompletion() {
+    /**
+     * Parent's thread: the next job in the completion stack or failure list this job was taken from, and
+     * unlinks this job from it.
+     */
+    final Job unlinkNextCompletion() {
         final JobExtras e = extras;
-        return e == null ? null : e.nextCompletion;
+        if (e == null) {
+            return null;
+        }
+        final Job next = e.nextCompletion;
+        e.nextCompletion = null;
+        return next;
+    }
+
+    /** Parent's thread: links this failed job in front of {@code failedHead} in a sync's failure list. */
+    final void linkFailure(final Job failedHead) {
+        extras().nextCompletion = failedHead;
     }
 
     /** The thread parked in this frame's sync, or null. */
     final Thread waiter() {
         final JobExtras e = extras;
         return e == null ? null : e.waiter;
+    }
+
+    /** Owner: {@code thread} parks in this frame's sync; a finishing child or an abort unparks it. */
+    final void setWaiter(final Thread thread) {
+        extras().waiter = thread;
+    }
+
+    /** Owner: no thread is parked in this frame's sync any more. */
+    final void clearWaiter() {
+        extras.waiter = null;
+    }
+
+    /** Parent's thread, in sync: runs the result inlet of this job (DONE), once. */
+    final void deliverResult() {
+        inletDelivered = true;
+        runResultCallback();
+    }
+
+    /**
+     * The exception sync reports for this job: its own, written by its runner before the status FAILED
+     * is published, or its inlet's, written by the parent's thread in sync.
+     */
+    final void setException(final Throwable failure) {
+        exception = failure;
     }
 
     /** The failure inlet, or null. */
@@ -251,26 +324,63 @@ public abstract class Job implements Handle {
     }
 
     /**
-     * Claims a job just polled from a deque for a remote thief instead of running it here (false if an
-     * abort cancelled it first; then drop it). From then on the job is RUNNING on this node: an abort
-     * reaches it through {@link Aborts#requestCancel}, which calls its {@link RemoteLink}, and its parent
-     * waits until the thief's result (or failure, or cancellation) completes it like a stolen job.
+     * Owner side: links a job just polled from a deque to {@code link} and claims it for a remote thief
+     * instead of running it here (false if an abort cancelled it first; then drop it: the canceller
+     * counted it complete). From then on the job is RUNNING on this node: an abort reaches it through
+     * {@link Aborts#requestCancel}, which calls its link, and its parent waits until the thief's result
+     * (or failure, or cancellation) completes it like a stolen job.
      */
-    final boolean claimForRemoteThief() {
+    final boolean claimForRemoteThief(final RemoteLink link) {
+        extras().remoteLink = link;
         return tryStart();
     }
 
     /**
-     * RUNNING to {@code outcome} for a job claimed for a remote thief: the result, a failure, an abort
-     * and a dead thief race to end it, and exactly one wins.
+     * Owner side: RUNNING back to NEW and unlinked, when the claim could not be sent; false if something
+     * ended the job meanwhile.
      */
-    final boolean tryFinishClaimed(final int outcome) {
-        return STATUS.compareAndSet(this, RUNNING, outcome);
+    final boolean unclaim() {
+        if (!STATUS.compareAndSet(this, RUNNING, NEW)) {
+            return false;
+        }
+        extras.remoteLink = null;
+        return true;
     }
 
-    /** RUNNING back to NEW: the claim could not be sent; false if something ended the job meanwhile. */
-    final boolean tryUnclaim() {
-        return STATUS.compareAndSet(this, RUNNING, NEW);
+    /**
+     * Owner side: ends a claimed job with the thief's outcome: DONE when {@code failure} is null (its
+     * result was read first), else FAILED with {@code failure}; notifies the parent like a stolen job's
+     * completion. The result, a failure, an abort and a dead thief race to end it, and exactly one wins:
+     * false if the job had already ended.
+     */
+    final boolean completeClaimed(final Throwable failure) {
+        if (failure != null) {
+            exception = failure; // harmless if the CAS below loses: nobody reads a cancelled job's exception
+        }
+        return finishClaimed(failure == null ? DONE : FAILED);
+    }
+
+    /** Owner side: ends a claimed job as cancelled (its handle throws JobAbortedException); false if already ended. */
+    final boolean cancelClaimed() {
+        return finishClaimed(CANCELLED);
+    }
+
+    private boolean finishClaimed(final int outcome) {
+        if (!STATUS.compareAndSet(this, RUNNING, outcome)) {
+            return false;
+        }
+        Worker.notifyParent(this, outcome, false);
+        return true;
+    }
+
+    /**
+     * Thief side: gives a job decoded from the wire the stamp its owner gave it and its link home, before
+     * it is submitted.
+     */
+    final void adopt(final Stamp stamp, final RemoteLink link) {
+        final JobExtras e = extras();
+        e.remoteStamp = stamp;
+        e.remoteLink = link;
     }
 
     /** The network's link of a job that crossed nodes, or null. */
@@ -315,21 +425,39 @@ public abstract class Job implements Handle {
      * sync, the job's own exception if it failed, {@link org.divvy.JobAbortedException} if aborted.
      */
     protected final void checkReadable() {
-        Spawns.checkReadable(this);
+        final Job p = parent;
+        if (p != null && childIndex >= p.syncedSpawns) {
+            throw new SyncRequiredException("handle of `" + displayName() + "` read before sync(): call sync() first");
+        }
+        switch (status) {
+            case DONE -> {
+            }
+            case FAILED -> throw SyncFailures.unchecked(this, exception);
+            case CANCELLED -> throw new JobAbortedException("job `" + displayName() + "` (stamp " + stamp() +
+                ") was aborted; it has no value");
+            default -> throw new DivvyException("handle of `" + displayName() + "` read while the job is still running");
+        }
     }
 
     @Override
     public boolean isDone() {
-        return Spawns.isDone(this);
+        return status >= DONE;
     }
 
-    /** Stores a failure inlet; subclasses narrow the return type. */
+    /** Stores a failure inlet (parent's thread, before its sync); subclasses narrow the return type. */
     protected final void setFailureCallback(final Consumer<? super Throwable> callback) {
-        Spawns.setFailureCallback(this, callback);
+        extras().failureCallback = callback;
     }
 
-    /** Stores a result inlet; subclasses narrow the return type. */
+    /**
+     * Stores a result inlet (parent's thread, before its sync) and marks the parent's frame so its sync
+     * finds a child that finished before the inlet was there; subclasses narrow the return type.
+     */
     protected final void setResultCallback(final Object callback) {
-        Spawns.setResultCallback(this, callback);
+        resultCallback = callback;
+        final Job p = parent;
+        if (p != null) {
+            p.inletsRegistered = true;
+        }
     }
 }

@@ -24,8 +24,7 @@ public final class RemoteJobs {
      * false when an abort cancelled it first (drop it then: the canceller counted it complete).
      */
     public static boolean claim(final Job job, final RemoteLink link) {
-        job.extras().remoteLink = link;
-        return job.claimForRemoteThief();
+        return job.claimForRemoteThief(link);
     }
 
     /**
@@ -33,10 +32,9 @@ public final class RemoteJobs {
      * false (and nothing queued) when something ended the job meanwhile.
      */
     public static boolean unclaimAndRunLocally(final Scheduler scheduler, final Job job) {
-        if (!job.tryUnclaim()) {
+        if (!job.unclaim()) {
             return false;
         }
-        job.extras.remoteLink = null;
         scheduler.submitRemote(job);
         return true;
     }
@@ -47,31 +45,17 @@ public final class RemoteJobs {
      * parent like a stolen job's completion. False if the job had already ended (aborted, or a duplicate).
      */
     public static boolean completeClaimed(final Job job, final Throwable failure) {
-        if (failure != null) {
-            job.exception = failure; // harmless if the CAS below loses: nobody reads a cancelled job's exception
-        }
-        final int outcome = failure == null ? Job.DONE : Job.FAILED;
-        if (!job.tryFinishClaimed(outcome)) {
-            return false;
-        }
-        Worker.notifyParent(job, outcome, false);
-        return true;
+        return job.completeClaimed(failure);
     }
 
     /** Owner side: ends a claimed job as cancelled (its handle throws JobAbortedException); false if already ended. */
     public static boolean cancelClaimed(final Job job) {
-        if (!job.tryFinishClaimed(Job.CANCELLED)) {
-            return false;
-        }
-        Worker.notifyParent(job, Job.CANCELLED, false);
-        return true;
+        return job.cancelClaimed();
     }
 
     /** Thief side: gives a job decoded from the wire the stamp its owner gave it and its link home. */
     public static void adopt(final Job job, final Stamp stamp, final RemoteLink link) {
-        final JobExtras e = job.extras();
-        e.remoteStamp = stamp;
-        e.remoteLink = link;
+        job.adopt(stamp, link);
     }
 
     /** Asks a job to stop at its next spawn or sync (any thread); a queued one is dropped when taken. */

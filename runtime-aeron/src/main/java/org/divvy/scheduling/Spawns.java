@@ -1,10 +1,6 @@
 package org.divvy.scheduling;
 
-import java.util.function.Consumer;
-
 import org.divvy.DivvyException;
-import org.divvy.JobAbortedException;
-import org.divvy.SyncRequiredException;
 
 /**
  * The entry points generated code and {@link org.divvy.Spawner} call: spawn, sync and abort for the
@@ -22,11 +18,9 @@ public final class Spawns {
         if (frame.cancelRequested) {
             throw AbortSignal.INSTANCE;
         }
-        if (job.parent != null || job.status != Job.NEW) {
+        if (!job.isUnspawned()) {
             throw new DivvyException("job `" + job.displayName() + "` spawned twice: a job record is spawned once");
         }
-        job.parent = frame;
-        job.childIndex = frame.spawned++;
         frame.linkChild(job);
         worker.deque.push(job);
         worker.jobsSpawned++;
@@ -62,36 +56,5 @@ public final class Spawns {
         }
         throw new DivvyException(operation + "() called on thread `" + Thread.currentThread().getName() +
             "`, which is not running a Divvy job: start the computation through DivvyNode.run(...) (or Divvy.run(...))");
-    }
-
-    static void checkReadable(final Job job) {
-        final Job parent = job.parent;
-        if (parent != null && job.childIndex >= parent.syncedSpawns) {
-            throw new SyncRequiredException("handle of `" + job.displayName() + "` read before sync(): call sync() first");
-        }
-        switch (job.status) {
-            case Job.DONE -> {
-            }
-            case Job.FAILED -> throw SyncFailures.unchecked(job, job.exception);
-            case Job.CANCELLED -> throw new JobAbortedException("job `" + job.displayName() + "` (stamp " + job.stamp() +
-                ") was aborted; it has no value");
-            default -> throw new DivvyException("handle of `" + job.displayName() + "` read while the job is still running");
-        }
-    }
-
-    static boolean isDone(final Job job) {
-        return job.status >= Job.DONE;
-    }
-
-    static void setFailureCallback(final Job job, final Consumer<? super Throwable> callback) {
-        job.extras().failureCallback = callback;
-    }
-
-    static void setResultCallback(final Job job, final Object callback) {
-        job.resultCallback = callback;
-        final Job parent = job.parent;
-        if (parent != null) {
-            parent.inletsRegistered = true;
-        }
     }
 }

@@ -20,7 +20,7 @@ final class SyncFailures {
      * {@code nextCompletion}) and returns the new head; the first failure aborts the other children.
      */
     static Job record(final Job frame, final Job failedHead, final Job failedChild) {
-        failedChild.extras().nextCompletion = failedHead;
+        failedChild.linkFailure(failedHead);
         if (failedHead == null) {
             Aborts.abortChildren(frame);
         }
@@ -31,8 +31,7 @@ final class SyncFailures {
     static void throwFailures(final Job failedHead) {
         final List<Job> failed = new ArrayList<>();
         for (Job c = failedHead; c != null; ) {
-            final Job next = c.nextCompletion();
-            c.extras.nextCompletion = null;
+            final Job next = c.unlinkNextCompletion();
             failed.add(c);
             c = next;
         }

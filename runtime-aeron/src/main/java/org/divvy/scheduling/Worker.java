@@ -100,7 +100,7 @@ final class Worker extends Thread {
         if (parent.cancelRequested) {
             jobsCancelled++;
             job.finish(Job.CANCELLED);
-            parent.completedLocally++;
+            parent.countCompletedLocally();
             return;
         }
         final int outcome = runGuarded(job, true);
@@ -112,8 +112,10 @@ final class Worker extends Thread {
         } catch (final Throwable t) {
             job.exception = t; // overflow at the very edge of the stack: publish without calls
             job.status = Job.FAILED;
+            parent.completedLocally++;
+            return;
         }
-        parent.completedLocally++;
+        parent.countCompletedLocally();
     }
 
     /** Runs a job stolen from another worker or submitted as a root; races with cancellation by CAS. */
@@ -136,7 +138,8 @@ final class Worker extends Thread {
      * StackOverflowError, possibly inside the scheduler's own code. A job taken from a deque must then
      * still complete, or its parent waits forever. So: a locally taken job becomes RUNNING only inside
      * run's guarded block (if the overflow hits before, it is still NEW and its parent's abort cancels
-     * it), and every handler on this path only writes fields (a call could overflow again).
+     * it), and every handler on this path only writes fields (a call could overflow again). These
+     * handlers are the only writes of a job's state outside Job's own methods.
      */
 
     /** {@link #run}, also when the overflow hits on entering it: never throws. */
@@ -186,7 +189,7 @@ final class Worker extends Thread {
         if (failure == AbortSignal.INSTANCE) {
             return Job.CANCELLED;
         }
-        job.exception = failure;
+        job.setException(failure);
         return Job.FAILED;
     }
 
@@ -207,7 +210,7 @@ final class Worker extends Thread {
             parent.pushCompletion(job);
         }
         if (byParentThread) {
-            parent.completedLocally++;
+            parent.countCompletedLocally();
             return;
         }
         parent.countCompletedChild();
@@ -242,14 +245,12 @@ final class Worker extends Thread {
             if (frame.cancelRequested) {
                 Aborts.abortChildren(frame);
                 quiesce(frame);
-                frame.syncedSpawns = frame.spawned;
-                frame.clearChildren();
+                frame.endSync();
                 endIdle();
                 throw AbortSignal.INSTANCE;
             }
             if (quiet) {
-                if (frame.inletsRegistered) {
-                    frame.inletsRegistered = false;
+                if (frame.takeInletsRegistered()) {
                     failed = Inlets.deliverMissedInlets(frame, failed);
                 }
                 if (frame.isQuiet() && !frame.hasCompletions()) {
@@ -262,8 +263,7 @@ final class Worker extends Thread {
             }
         }
         endIdle();
-        frame.syncedSpawns = frame.spawned;
-        frame.clearChildren();
+        frame.endSync();
         if (failed != null) {
             SyncFailures.throwFailures(failed);
         }
@@ -281,9 +281,7 @@ final class Worker extends Thread {
         for (;;) {
             final boolean quiet = frame.isQuiet();
             for (Job c = frame.takeCompletions(); c != null; ) {
-                final Job next = c.nextCompletion();
-                c.extras.nextCompletion = null;
-                c = next;
+                c = c.unlinkNextCompletion();
             }
             if (quiet) {
                 break;
@@ -365,7 +363,7 @@ final class Worker extends Thread {
      */
     private void park(final Job frame, final long parkNs) {
         if (frame != null) {
-            frame.extras().waiter = this;
+            frame.setWaiter(this);
         }
         parkState = PARKED;
         scheduler.idleWorkers.incrementAndGet();
@@ -378,7 +376,7 @@ final class Worker extends Thread {
             parkState = ACTIVE; // a waker moved it to WOKEN and decremented the count for us
         }
         if (frame != null) {
-            frame.extras.waiter = null;
+            frame.clearWaiter();
         }
         final long nowNs = System.nanoTime();
         idleNs += nowNs - idleSinceNs;
