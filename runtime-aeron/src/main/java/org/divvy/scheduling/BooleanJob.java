@@ -8,6 +8,9 @@ import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code boolean}; generated code implements {@link #call()}. */
 public abstract class BooleanJob extends Job implements BooleanSpawn {
+    protected BooleanJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected boolean result;
 
@@ -45,12 +48,12 @@ public abstract class BooleanJob extends Job implements BooleanSpawn {
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeBoolean(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readBoolean();
     }
 }

@@ -15,12 +15,12 @@ final class Inlets {
      * Runs inlets of finished children on this (the parent's) thread; adds children that failed without
      * a failure inlet to {@code failed} and returns its new head.
      */
-    static Job drainCompletions(final Job frame, final Job failed) {
-        Job failedHead = failed;
-        for (Job c = frame.takeCompletions(); c != null; ) {
-            final Job next = c.unlinkNextCompletion();
+    static Task drainCompletions(final Task frame, final Task failed) {
+        Task failedHead = failed;
+        for (Task c = frame.takeCompletions(); c != null; ) {
+            final Task next = c.unlinkNextCompletion();
             try {
-                if (c.status == Job.DONE) {
+                if (c.status == Task.DONE) {
                     c.deliverResult();
                 } else if (c.failureCallback() != null) {
                     c.failureCallback().accept(c.exception);
@@ -42,10 +42,10 @@ final class Inlets {
      * Runs the result inlets of children that finished before their inlet was registered (so they did
      * not queue themselves for the parent). Called when every child is done and all queued ones drained.
      */
-    static Job deliverMissedInlets(final Job frame, final Job failed) {
-        Job failedHead = failed;
-        for (Job c = frame.firstChildAcquire(); c != null; c = c.nextSibling) {
-            if (c.resultCallback != null && !c.inletDelivered && c.status == Job.DONE) {
+    static Task deliverMissedInlets(final Task frame, final Task failed) {
+        Task failedHead = failed;
+        for (Task c = frame.firstChildAcquire(); c != null; c = c.nextSibling) {
+            if (c.resultCallback != null && !c.inletDelivered && c.status == Task.DONE) {
                 try {
                     c.deliverResult();
                 } catch (final AbortSignal signal) {

@@ -8,6 +8,9 @@ import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code int}; generated code implements {@link #call()}. */
 public abstract class IntJob extends Job implements IntSpawn {
+    protected IntJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected int result;
 
@@ -39,18 +42,19 @@ public abstract class IntJob extends Job implements IntSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((IntConsumer)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((IntConsumer)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeInt(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readInt();
     }
 }

@@ -1,11 +1,8 @@
 package org.divvy.scheduling;
 
-import org.divvy.DivvyException;
-
 /**
- * The entry points generated code and {@link org.divvy.Spawner} call: spawn, sync and abort for the
- * invocation running on the calling worker thread. The spawn path allocates nothing but the job,
- * takes no lock and makes one volatile read of node state (the parked-worker count).
+ * The entry points generated code calls: spawn, sync and abort for the invocation running on the
+ * calling worker thread ({@link CurrentFrame} does the work).
  */
 public final class Spawns {
     private Spawns() {
@@ -13,33 +10,18 @@ public final class Spawns {
 
     /** Records {@code job} as a child of the current invocation and queues it; returns it as its handle. */
     public static <J extends Job> J spawn(final J job) {
-        final Worker worker = worker("spawn");
-        final Job frame = worker.current;
-        if (frame.cancelRequested) {
-            throw AbortSignal.INSTANCE;
-        }
-        if (!job.isUnspawned()) {
-            throw new DivvyException("job `" + job.displayName() + "` spawned twice: a job record is spawned once");
-        }
-        frame.linkChild(job);
-        worker.deque.push(job);
-        worker.jobsSpawned++;
-        if (worker.scheduler.idleWorkers.get() != 0) {
-            worker.scheduler.wakeIdleWorker();
-        }
+        CurrentFrame.spawn(job);
         return job;
     }
 
     /** See {@link org.divvy.Spawner#sync()}. */
     public static void sync() {
-        final Worker worker = worker("sync");
-        worker.sync(worker.current);
+        CurrentFrame.sync();
     }
 
     /** See {@link org.divvy.Spawner#abort()}. */
     public static void abort() {
-        final Worker worker = worker("abort");
-        Aborts.abortChildren(worker.current);
+        CurrentFrame.abort();
     }
 
     /**
@@ -47,14 +29,6 @@ public final class Spawns {
      * sibling failed). Long loops that neither spawn nor sync may poll it and return early.
      */
     public static boolean isCancelRequested() {
-        return worker("isCancelRequested").current.cancelRequested;
-    }
-
-    private static Worker worker(final String operation) {
-        if (Thread.currentThread() instanceof Worker w && w.current != null) {
-            return w;
-        }
-        throw new DivvyException(operation + "() called on thread `" + Thread.currentThread().getName() +
-            "`, which is not running a Divvy job: start the computation through DivvyNode.run(...) (or Divvy.run(...))");
+        return CurrentFrame.isCancelRequested();
     }
 }

@@ -140,7 +140,7 @@ public final class Thief implements Duty, MembershipListener {
         } else {
             try {
                 reader.wrap(buffer, offset + reply.stampOffset(), reply.stampLength());
-                stamp = Stamp.decode(reader);
+                stamp = StampCodec.decode(reader);
                 reader.wrap(buffer, offset + reply.argumentsOffset(), reply.argumentsLength());
                 job = type.decode(reader);
             } catch (final RuntimeException e) {
