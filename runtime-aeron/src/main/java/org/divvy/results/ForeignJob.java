@@ -1,6 +1,6 @@
 package org.divvy.results;
 
-import org.divvy.scheduling.Job;
+import org.divvy.codegen.Job;
 import org.divvy.scheduling.RemoteLink;
 
 /**

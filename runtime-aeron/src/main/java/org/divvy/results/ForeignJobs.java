@@ -13,14 +13,14 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Member;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.scheduling.Job;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
-import org.divvy.wire.WireWriter;
 
 /**
  * The thief side of results and aborts: jobs this node stole and runs for remote owners. Stealing

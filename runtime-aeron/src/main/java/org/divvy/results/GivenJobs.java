@@ -14,13 +14,13 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireReader;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
-import org.divvy.scheduling.Job;
 import org.divvy.scheduling.Scheduler;
-import org.divvy.wire.WireReader;
 
 /**
  * The owner side of results and aborts: jobs this node gave to remote thieves (the thesis'

@@ -1,9 +1,9 @@
 package org.divvy.stealing;
 
+import org.divvy.codegen.WireDecodeException;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 import org.divvy.scheduling.Stamp;
-import org.divvy.wire.WireDecodeException;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job's stamp in STEAL_REPLY: its bytes ({@link Stamp#toByteArray}) as a length-prefixed byte string. */
 final class StampCodec {

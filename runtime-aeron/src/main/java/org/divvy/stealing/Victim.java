@@ -5,13 +5,13 @@ import org.agrona.MutableDirectBuffer;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.GivenJobs;
-import org.divvy.scheduling.Job;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
 import org.divvy.scheduling.Task;
-import org.divvy.wire.WireWriter;
 
 /**
  * The victim side of remote stealing: answers a STEAL_REQUEST with the oldest queued job the scheduler

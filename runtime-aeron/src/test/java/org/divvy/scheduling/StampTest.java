@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.divvy.DivvyNode;
 import org.divvy.Spawn;
+import org.divvy.codegen.Spawns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

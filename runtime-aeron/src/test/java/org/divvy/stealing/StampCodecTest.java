@@ -3,10 +3,10 @@ package org.divvy.stealing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.divvy.codegen.WireDecodeException;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 import org.divvy.scheduling.Stamp;
-import org.divvy.wire.WireDecodeException;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 import org.junit.jupiter.api.Test;
 
 class StampCodecTest {

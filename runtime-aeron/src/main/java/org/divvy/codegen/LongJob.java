@@ -1,10 +1,8 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.divvy.LongSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code long}; generated code implements {@link #call()}. */
 public abstract class LongJob extends Job implements LongSpawn {

@@ -1,21 +1,19 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
-import org.divvy.IntSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
-/** A job of a spawnable method returning {@code int}; generated code implements {@link #call()}. */
-public abstract class IntJob extends Job implements IntSpawn {
-    protected IntJob() {
+import org.divvy.BooleanSpawn;
+
+/** A job of a spawnable method returning {@code boolean}; generated code implements {@link #call()}. */
+public abstract class BooleanJob extends Job implements BooleanSpawn {
+    protected BooleanJob() {
     }
 
     /** The result; defined once the job has completed normally. */
-    protected int result;
+    protected boolean result;
 
     /** Runs the spawnable method on the job's receiver and arguments. */
-    protected abstract int call() throws Throwable;
+    protected abstract boolean call() throws Throwable;
 
     @Override
     protected final void compute() throws Throwable {
@@ -23,19 +21,19 @@ public abstract class IntJob extends Job implements IntSpawn {
     }
 
     @Override
-    public final int get() {
+    public final boolean get() {
         checkReadable();
         return result;
     }
 
     @Override
-    public final IntSpawn onResult(final IntConsumer callback) {
+    public final BooleanSpawn onResult(final BooleanSpawn.BooleanConsumer callback) {
         setResultCallback(callback);
         return this;
     }
 
     @Override
-    public final IntSpawn onFailure(final Consumer<? super Throwable> callback) {
+    public final BooleanSpawn onFailure(final Consumer<? super Throwable> callback) {
         setFailureCallback(callback);
         return this;
     }
@@ -44,17 +42,17 @@ public abstract class IntJob extends Job implements IntSpawn {
     protected final void runResultCallback() {
         final Object callback = resultCallback();
         if (callback != null) {
-            ((IntConsumer)callback).accept(result);
+            ((BooleanSpawn.BooleanConsumer)callback).accept(result);
         }
     }
 
     @Override
     public final void writeResult(final WireWriter writer) {
-        writer.writeInt(result);
+        writer.writeBoolean(result);
     }
 
     @Override
     public final void readResult(final WireReader reader) {
-        result = reader.readInt();
+        result = reader.readBoolean();
     }
 }

@@ -1,21 +1,19 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
-import org.divvy.DoubleSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import java.util.function.IntConsumer;
+import org.divvy.IntSpawn;
 
-/** A job of a spawnable method returning {@code double}; generated code implements {@link #call()}. */
-public abstract class DoubleJob extends Job implements DoubleSpawn {
-    protected DoubleJob() {
+/** A job of a spawnable method returning {@code int}; generated code implements {@link #call()}. */
+public abstract class IntJob extends Job implements IntSpawn {
+    protected IntJob() {
     }
 
     /** The result; defined once the job has completed normally. */
-    protected double result;
+    protected int result;
 
     /** Runs the spawnable method on the job's receiver and arguments. */
-    protected abstract double call() throws Throwable;
+    protected abstract int call() throws Throwable;
 
     @Override
     protected final void compute() throws Throwable {
@@ -23,19 +21,19 @@ public abstract class DoubleJob extends Job implements DoubleSpawn {
     }
 
     @Override
-    public final double get() {
+    public final int get() {
         checkReadable();
         return result;
     }
 
     @Override
-    public final DoubleSpawn onResult(final DoubleConsumer callback) {
+    public final IntSpawn onResult(final IntConsumer callback) {
         setResultCallback(callback);
         return this;
     }
 
     @Override
-    public final DoubleSpawn onFailure(final Consumer<? super Throwable> callback) {
+    public final IntSpawn onFailure(final Consumer<? super Throwable> callback) {
         setFailureCallback(callback);
         return this;
     }
@@ -44,17 +42,17 @@ public abstract class DoubleJob extends Job implements DoubleSpawn {
     protected final void runResultCallback() {
         final Object callback = resultCallback();
         if (callback != null) {
-            ((DoubleConsumer)callback).accept(result);
+            ((IntConsumer)callback).accept(result);
         }
     }
 
     @Override
     public final void writeResult(final WireWriter writer) {
-        writer.writeDouble(result);
+        writer.writeInt(result);
     }
 
     @Override
     public final void readResult(final WireReader reader) {
-        result = reader.readDouble();
+        result = reader.readInt();
     }
 }

@@ -1,16 +1,15 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import org.divvy.Handle;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.scheduling.Task;
 
 /**
  * One spawned invocation: generated code extends the result-specialised subclasses ({@link LongJob},
  * {@link IntJob}, {@link DoubleJob}, {@link BooleanJob}, {@link VoidJob}, {@link ObjectJob}) with the
  * receiver and parameters of one spawnable method. A job is the handle its spawn returns.
  *
- * <p>What a job adds to the scheduler's invocation record ({@link Task}) is what travels: its type, which
+ * <p>A job extends the scheduler's invocation record (an internal superclass, which holds the job's
+ * scheduling state and changes it only through its own methods) with what travels: its type, which
  * decodes it on another node, and the codecs of its arguments and result. The network half calls them:
  * a victim encodes the arguments of a job it gives away, the thief writes the result of the job it ran,
  * and the victim reads it back into the job.
@@ -19,6 +18,7 @@ import org.divvy.wire.WireWriter;
  * subclasses' {@code call()} (and {@code writeValue}/{@code readValue} of {@link ObjectJob}), and an
  * optional {@code guard()} override. Everything else is the runtime's and may change.
  */
+@SuppressWarnings("exports") // Task is the scheduler's and stays internal: generated code never names it
 public abstract class Job extends Task implements Handle {
 
     protected Job() {

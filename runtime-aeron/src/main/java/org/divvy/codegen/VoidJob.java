@@ -1,10 +1,8 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 
 import org.divvy.VoidSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code void}; generated code implements {@link #call()}. */
 public abstract class VoidJob extends Job implements VoidSpawn {

@@ -1,8 +1,10 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
+
+import org.divvy.scheduling.CurrentFrame;
 
 /**
  * The entry points generated code calls: spawn, sync and abort for the invocation running on the
- * calling worker thread ({@link CurrentFrame} does the work).
+ * calling worker thread. Each delegates to the scheduler.
  */
 public final class Spawns {
     private Spawns() {

@@ -1,10 +1,8 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 
 import org.divvy.Spawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /**
  * A job of a spawnable method returning a reference type {@code T} (boxes included); generated code
