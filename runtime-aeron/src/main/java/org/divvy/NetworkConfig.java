@@ -302,21 +302,6 @@ public final class NetworkConfig {
         return peerRoutes;
     }
 
-    /** The transport settings these options give. */
-    public TransportSettings transportSettings() {
-        return TransportSettings.builder().host(bindHost).port(port).termLengthBytes(termLengthBytes)
-            .aeronDirectoryName(aeronDirectory).peerRoutes(peerRoutes).build();
-    }
-
-    /** The membership settings these options give. */
-    public MembershipSettings membershipSettings() {
-        final long joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(joinTimeoutMs);
-        return MembershipSettings.builder().site(site).joinEndpoint(join)
-            .joinTimeoutNs(joinTimeoutNs)
-            .joinRetryIntervalNs(Math.min(MembershipSettings.DEFAULT_JOIN_RETRY_INTERVAL_NS, joinTimeoutNs))
-            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs))
-            .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(heartbeatTimeoutMs)).build();
-    }
 
     /** One option per line with its property name, for {@link NodeConfig#describe()}. */
     String describe() {
@@ -465,8 +450,8 @@ public final class NetworkConfig {
             check(deepIdleStealBackoffMs >= STEAL_BACKOFF_MAX_MS, "deepIdleStealBackoffMs=" + deepIdleStealBackoffMs +
                 ", must be >= " + STEAL_BACKOFF_MAX_MS + " (the steal backoff cap while awake)");
             final NetworkConfig config = new NetworkConfig(this);
-            config.transportSettings(); // validates host, port, term length
-            config.membershipSettings(); // validates site and join address
+            TransportSettings.from(config); // validates host, port, term length
+            MembershipSettings.from(config); // validates site and join address
             return config;
         }
 

@@ -24,9 +24,9 @@ class NetworkConfigTest {
         assertEquals("default", c.site());
         assertEquals(StealPolicy.CRS, c.stealPolicy());
         assertNull(c.aeronDirectory());
-        final TransportSettings t = c.transportSettings();
+        final TransportSettings t = TransportSettings.from(c);
         assertEquals(256 * 1024, t.termLengthBytes());
-        final MembershipSettings m = c.membershipSettings();
+        final MembershipSettings m = MembershipSettings.from(c);
         assertNull(m.joinEndpoint());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(100), m.heartbeatIntervalNs());
         assertEquals(TimeUnit.SECONDS.toNanos(2), m.heartbeatTimeoutNs());

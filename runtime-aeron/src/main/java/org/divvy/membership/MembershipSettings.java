@@ -3,6 +3,7 @@ package org.divvy.membership;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyException;
+import org.divvy.NetworkConfig;
 
 /**
  * Immutable membership settings; {@link Builder#build()} validates every value.
@@ -30,6 +31,16 @@ public record MembershipSettings(
     public static final long DEFAULT_JOIN_RETRY_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(200);
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+
+    /** The membership settings a node's network options give. */
+    public static MembershipSettings from(final NetworkConfig config) {
+        final long joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs());
+        return builder().site(config.site()).joinEndpoint(config.join())
+            .joinTimeoutNs(joinTimeoutNs)
+            .joinRetryIntervalNs(Math.min(DEFAULT_JOIN_RETRY_INTERVAL_NS, joinTimeoutNs))
+            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs()))
+            .heartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs())).build();
+    }
 
     public static Builder builder() {
         return new Builder();

@@ -23,6 +23,7 @@ import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipClient;
 import org.divvy.membership.MembershipMessages;
+import org.divvy.membership.MembershipSettings;
 import org.divvy.membership.Registry;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
@@ -37,6 +38,7 @@ import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
+import org.divvy.transport.TransportSettings;
 
 /**
  * The network half of one node, assembled: its transport, membership (and the registry role when it
@@ -74,7 +76,7 @@ public final class NetworkNode implements AutoCloseable {
         config = b.config;
         frameCounters = b.frameCounters != null ? b.frameCounters : new FrameCounters();
         transport = b.transport != null ? b.transport
-            : new AeronTransport(config.transportSettings(), new FrameValidator(frameCounters), new TrafficCounters(),
+            : new AeronTransport(TransportSettings.from(config), new FrameValidator(frameCounters), new TrafficCounters(),
                 this::onTransportError);
         final CachedNanoClock cycleClock = new CachedNanoClock();
         members = new Members(config.site());
@@ -90,8 +92,8 @@ public final class NetworkNode implements AutoCloseable {
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
         final Victim victim = new Victim(b.scheduler, given, outbound);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
-        registry = config.join() == null ? new Registry(config.membershipSettings(), outbound) : null;
-        membership = new MembershipClient(config.membershipSettings(), transport.endpoint(), members, outbound,
+        registry = config.join() == null ? new Registry(MembershipSettings.from(config), outbound) : null;
+        membership = new MembershipClient(MembershipSettings.from(config), transport.endpoint(), members, outbound,
             List.of(lifecycleHandler, thief, given, foreign));
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);

@@ -3,6 +3,7 @@ package org.divvy.transport;
 import java.util.Map;
 
 import org.divvy.DivvyException;
+import org.divvy.NetworkConfig;
 
 /**
  * Immutable settings of one node's transport; {@link Builder#build()} validates every value.
@@ -45,6 +46,12 @@ public record TransportSettings(
     public static final int DEFAULT_MAX_OUTBOUND_QUEUE_BYTES = 16 * 1024 * 1024;
     public static final int DEFAULT_MAX_REASSEMBLY_BYTES = 64 * 1024 * 1024;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+    /** The transport settings a node's network options give. */
+    public static TransportSettings from(final NetworkConfig config) {
+        return builder().host(config.bindHost()).port(config.port()).termLengthBytes(config.termLengthBytes())
+            .aeronDirectoryName(config.aeronDirectory()).peerRoutes(config.peerRoutes()).build();
+    }
 
     public static Builder builder() {
         return new Builder();

@@ -68,7 +68,7 @@ class MultiNodeNetworkTest {
             .site(site).join(join).stealPolicy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
             .heartbeatTimeoutMs(HEARTBEAT_TIMEOUT_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
-        final AeronTransport transport = new AeronTransport(config.transportSettings(), new FrameValidator(counters),
+        final AeronTransport transport = new AeronTransport(TransportSettings.from(config), new FrameValidator(counters),
             new TrafficCounters(), Throwable::printStackTrace);
         final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
         nodes.add(node);

@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.NetworkConfig;
+import org.divvy.membership.MembershipSettings;
 import org.divvy.node.ProtocolPeer;
+import org.divvy.transport.TransportSettings;
 
 /**
  * Steal round trip vs raw Aeron ping-pong between this process (thief on a {@link ProtocolPeer}, pinger)
@@ -82,7 +84,7 @@ final class StealRttBenchmark {
             final long resends;
             final long stealResends;
             try (RawPingPong ping = new RawPingPong(WanTopology.HOST + ":" + ownRawPort, WanTopology.HOST + ":" + peerRawPort, true);
-                ProtocolPeer peer = new ProtocolPeer(net.transportSettings(), net.membershipSettings(), thief,
+                ProtocolPeer peer = new ProtocolPeer(TransportSettings.from(net), MembershipSettings.from(net), thief,
                     new SystemNanoClock(), Throwable::printStackTrace)) {
                 thief.attach(peer);
                 peer.start();

@@ -17,15 +17,15 @@ import org.junit.jupiter.api.Timeout;
 class PeerRoutesTest {
     @Test
     void routedPeerIsSentToItsRouteOthersDirectly() {
-        final TransportSettings settings = NetworkConfig.builder()
-            .peerRoutes(Map.of("127.0.0.1:21001", "127.0.0.1:40000")).build().transportSettings();
+        final TransportSettings settings = TransportSettings.from(NetworkConfig.builder()
+            .peerRoutes(Map.of("127.0.0.1:21001", "127.0.0.1:40000")).build());
         assertEquals("127.0.0.1:40000", settings.sendEndpoint("127.0.0.1:21001"));
         assertEquals("127.0.0.1:21002", settings.sendEndpoint("127.0.0.1:21002"));
     }
 
     @Test
     void noRoutesByDefault() {
-        assertTrue(NetworkConfig.builder().build().transportSettings().peerRoutes().isEmpty());
+        assertTrue(TransportSettings.from(NetworkConfig.builder().build()).peerRoutes().isEmpty());
     }
 
     @Test
