@@ -91,7 +91,7 @@ public final class FrameDispatcher implements FrameHandler {
     }
 
     /** The registered name of {@code type}, or {@code "type N"}. */
-    public String name(final int type) {
+    String name(final int type) {
         final String name = type >= 0 && type < TYPE_CODES ? names[type] : null;
         return name != null ? name : "type " + type;
     }

@@ -46,7 +46,7 @@ public final class MembershipMessages {
     }
 
     /** Registers the types a registry without a node of its own receives: JOIN, HEARTBEAT and LEAVE. */
-    public static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
+    static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
         register(dispatcher, new MembershipMessages(null, registry, dispatcher.counters(), cycleClock));
     }
 

@@ -40,7 +40,7 @@ public final class Registry implements Duty {
         this.detector = new FailureDetector(settings.heartbeatTimeoutNs());
     }
 
-    public int epoch() {
+    int epoch() {
         return epoch;
     }
 
@@ -50,7 +50,7 @@ public final class Registry implements Duty {
     }
 
     /** A JOIN arrived: assign an id (or repeat the one given to that endpoint) and send the lists. */
-    public void onJoin(final JoinFlyweight join, final long nowNs) {
+    void onJoin(final JoinFlyweight join, final long nowNs) {
         final String endpoint = join.endpoint();
         for (final Member member : members) {
             if (member.endpoint().equals(endpoint) && member.isAlive()) {
@@ -68,14 +68,14 @@ public final class Registry implements Duty {
     }
 
     /** A member's heartbeat (or any frame that proves it alive). */
-    public void onHeartbeat(final int senderId, final long nowNs) {
+    void onHeartbeat(final int senderId, final long nowNs) {
         if (isAlive(senderId)) {
             detector.onHeard(senderId, nowNs);
         }
     }
 
     /** A member leaves gracefully. */
-    public void onLeave(final int senderId) {
+    void onLeave(final int senderId) {
         if (isAlive(senderId)) {
             detector.remove(senderId);
             changeState(senderId, MemberState.LEFT);
@@ -108,7 +108,7 @@ public final class Registry implements Duty {
     }
 
     /** Whether {@code id} is an alive member. */
-    public boolean isAlive(final int id) {
+    boolean isAlive(final int id) {
         return id >= 0 && id < members.size() && members.get(id).isAlive();
     }
 
