@@ -11,10 +11,10 @@ import org.divvy.SyncRequiredException;
 /**
  * One invocation as the scheduler sees it: the invocation record of the thesis (§1.2) and, while it
  * runs, the frame of its own invocation: its children, spawn counter and sync state live in it, so a
- * spawn allocates exactly one object. Spawned invocations are {@code org.divvy.codegen.Task}s (generated
- * code extends them and adds what travels: the job type, the argument and result codecs); the root of a
- * run is a {@link RootInvocation}. Nothing here knows the wire: the network half calls the codecs on the
- * {@code Task}.
+ * spawn allocates exactly one object. Spawned invocations are {@code org.divvy.codegen.Job}s (generated
+ * code extends them; a job adds what travels: the job type, the argument and result codecs); the root of
+ * a run is a {@link RootInvocation}. Nothing here knows the wire: the network half calls the codecs on
+ * the {@code Job}.
  *
  * <p>State. Every field is package-private, and every write of it goes through a method of this class
  * named for the transition it makes (start, finish, cancel, link a child, end a sync, claim for a remote
