@@ -1,6 +1,6 @@
 package org.divvy;
 
-import org.divvy.scheduling.Spawns;
+import org.divvy.scheduling.CurrentFrame;
 
 /**
  * The base of every generated spawner interface ({@code FibSpawner} for a class {@code Fib}): gives
@@ -14,7 +14,7 @@ public interface Spawner {
      * Inlets registered on the children's handles run here, on this thread.
      */
     default void sync() {
-        Spawns.sync();
+        CurrentFrame.sync();
     }
 
     /**
@@ -24,6 +24,6 @@ public interface Spawner {
      * children to stop.
      */
     default void abort() {
-        Spawns.abort();
+        CurrentFrame.abort();
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import org.divvy.scheduling.Spawns;
+import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.AfterAll;

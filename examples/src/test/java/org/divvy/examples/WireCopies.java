@@ -7,10 +7,10 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.divvy.scheduling.Job;
-import org.divvy.wire.JobTypeProvider;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobTypeProvider;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 
 /**
  * Test helper: sends a job the way a steal does (encode its receiver and arguments, decode them into

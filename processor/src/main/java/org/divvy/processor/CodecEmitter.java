@@ -28,9 +28,9 @@ import com.palantir.javapoet.TypeName;
  * {@code enter()}/{@code exit()}, so hostile input fails fast with {@code WireDecodeException}.
  */
 final class CodecEmitter {
-    static final ClassName WIRE_WRITER = ClassName.get("org.divvy.wire", "WireWriter");
-    static final ClassName WIRE_READER = ClassName.get("org.divvy.wire", "WireReader");
-    static final ClassName WIRE_DECODE_EXCEPTION = ClassName.get("org.divvy.wire", "WireDecodeException");
+    static final ClassName WIRE_WRITER = ClassName.get("org.divvy.codegen", "WireWriter");
+    static final ClassName WIRE_READER = ClassName.get("org.divvy.codegen", "WireReader");
+    static final ClassName WIRE_DECODE_EXCEPTION = ClassName.get("org.divvy.codegen", "WireDecodeException");
 
     private final Map<String, String> baseNameByType = new HashMap<>();
     private final Set<String> baseNamesTaken = new HashSet<>();

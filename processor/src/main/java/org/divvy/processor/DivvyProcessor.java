@@ -39,12 +39,12 @@ import com.palantir.javapoet.TypeSpec;
  *
  * <p>Gradle incremental processing: this processor is <em>aggregating</em> (declared in
  * {@code META-INF/gradle/incremental.annotation.processors}), because the
- * {@code META-INF/services/org.divvy.wire.JobTypeProvider} file it writes combines the jobs classes of
+ * {@code META-INF/services/org.divvy.codegen.JobTypeProvider} file it writes combines the jobs classes of
  * every class in the compilation.
  */
 @AutoService(Processor.class)
 public final class DivvyProcessor extends AbstractProcessor {
-    private static final String SERVICES_FILE = "META-INF/services/org.divvy.wire.JobTypeProvider";
+    private static final String SERVICES_FILE = "META-INF/services/org.divvy.codegen.JobTypeProvider";
 
     private final Set<String> processedTypes = new HashSet<>();
     private final Set<String> generatedCodecs = new HashSet<>();

@@ -10,10 +10,10 @@ final class Generated {
         .build();
 
     static final ClassName SPAWNER = ClassName.get("org.divvy", "Spawner");
-    static final ClassName SPAWNS = ClassName.get("org.divvy.scheduling", "Spawns");
-    static final ClassName JOB = ClassName.get("org.divvy.scheduling", "Job");
-    static final ClassName JOB_TYPE = ClassName.get("org.divvy.wire", "JobType");
-    static final ClassName JOB_TYPE_PROVIDER = ClassName.get("org.divvy.wire", "JobTypeProvider");
+    static final ClassName SPAWNS = ClassName.get("org.divvy.codegen", "Spawns");
+    static final ClassName JOB = ClassName.get("org.divvy.codegen", "Job");
+    static final ClassName JOB_TYPE = ClassName.get("org.divvy.codegen", "JobType");
+    static final ClassName JOB_TYPE_PROVIDER = ClassName.get("org.divvy.codegen", "JobTypeProvider");
     static final ClassName DIVVY_EXCEPTION = ClassName.get("org.divvy", "DivvyException");
 
     private Generated() {

@@ -61,13 +61,13 @@ final class SpawnerGenerator {
     static TypeName jobSuperclass(final Model.SpawnableMethod method) {
         final TypeName returnType = method.returnType().withoutAnnotations();
         if (returnType.equals(TypeName.VOID)) {
-            return ClassName.get("org.divvy.scheduling", "VoidJob");
+            return ClassName.get("org.divvy.codegen", "VoidJob");
         }
         final String specialised = specialisedPrefix(returnType);
         if (specialised != null) {
-            return ClassName.get("org.divvy.scheduling", specialised + "Job");
+            return ClassName.get("org.divvy.codegen", specialised + "Job");
         }
-        return ParameterizedTypeName.get(ClassName.get("org.divvy.scheduling", "ObjectJob"), returnType.box());
+        return ParameterizedTypeName.get(ClassName.get("org.divvy.codegen", "ObjectJob"), returnType.box());
     }
 
     private static String specialisedPrefix(final TypeName returnType) {

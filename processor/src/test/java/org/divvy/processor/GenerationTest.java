@@ -67,7 +67,7 @@ class GenerationTest {
         assertGolden("FibJobs.java.txt", generated(compilation, "p.FibJobs"));
         assertTrue(generated(compilation, "p.FibCodec").contains("value.threshold = reader.readInt();"));
         final String services = compilation.generatedFile(
-                StandardLocation.CLASS_OUTPUT, "META-INF/services/org.divvy.wire.JobTypeProvider")
+                StandardLocation.CLASS_OUTPUT, "META-INF/services/org.divvy.codegen.JobTypeProvider")
             .orElseThrow(() -> new AssertionError("no services file")).getCharContent(true).toString();
         assertEquals("p.FibJobs\n", services);
     }

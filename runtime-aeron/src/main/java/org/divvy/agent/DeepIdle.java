@@ -26,7 +26,7 @@ public final class DeepIdle {
     }
 
     /** Something to do at {@code nowNs}: leaves deep idle now; returns whether it was in deep idle. */
-    public boolean onActivity(final long nowNs) {
+    boolean onActivity(final long nowNs) {
         final boolean wasDeep = deep;
         deep = false;
         started = true;
@@ -35,7 +35,7 @@ public final class DeepIdle {
     }
 
     /** Nothing to do at {@code nowNs}: enters deep idle once nothing happened for the threshold; returns whether deep. */
-    public boolean onQuiet(final long nowNs) {
+    boolean onQuiet(final long nowNs) {
         if (!started) {
             started = true;
             lastActivityNs = nowNs;
@@ -52,7 +52,7 @@ public final class DeepIdle {
     }
 
     /** How many times deep idle started (for tests and statistics). */
-    public long entries() {
+    long entries() {
         return entries;
     }
 }

@@ -12,7 +12,7 @@ import org.divvy.DivvyException;
  *
  * <p>Owned by the thread that drives it.
  */
-public final class FailureDetector {
+final class FailureDetector {
     private static final class Watch {
         long lastHeardNs;
     }
@@ -20,19 +20,19 @@ public final class FailureDetector {
     private final long timeoutNs;
     private final Int2ObjectHashMap<Watch> watches = new Int2ObjectHashMap<>();
 
-    public FailureDetector(final long timeoutNs) {
+    FailureDetector(final long timeoutNs) {
         if (timeoutNs <= 0) {
             throw new DivvyException("timeoutNs=" + timeoutNs + ", must be > 0");
         }
         this.timeoutNs = timeoutNs;
     }
 
-    public long timeoutNs() {
+    long timeoutNs() {
         return timeoutNs;
     }
 
     /** Starts watching {@code id} (or refreshes it) as heard at {@code nowNs}. */
-    public void onHeard(final int id, final long nowNs) {
+    void onHeard(final int id, final long nowNs) {
         Watch watch = watches.get(id);
         if (watch == null) {
             watch = new Watch();
@@ -42,17 +42,17 @@ public final class FailureDetector {
     }
 
     /** Whether {@code id} is watched (and not expired yet). */
-    public boolean isWatched(final int id) {
+    boolean isWatched(final int id) {
         return watches.containsKey(id);
     }
 
     /** Stops watching {@code id} (it left). */
-    public void remove(final int id) {
+    void remove(final int id) {
         watches.remove(id);
     }
 
     /** Reports and forgets every id silent for longer than the timeout at {@code nowNs}; returns how many. */
-    public int pollExpired(final long nowNs, final IntConsumer onExpired) {
+    int pollExpired(final long nowNs, final IntConsumer onExpired) {
         int expired = 0;
         final Int2ObjectHashMap<Watch>.EntryIterator it = watches.entrySet().iterator();
         while (it.hasNext()) {

@@ -12,12 +12,12 @@ public enum MemberState {
     private static final MemberState[] VALUES = values();
 
     /** The state for a wire code, or null if the code is unknown. */
-    public static MemberState fromCode(final int code) {
+    static MemberState fromCode(final int code) {
         return code >= 0 && code < VALUES.length ? VALUES[code] : null;
     }
 
     /** The wire code. */
-    public int code() {
+    int code() {
         return ordinal();
     }
 }

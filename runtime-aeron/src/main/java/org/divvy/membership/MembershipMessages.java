@@ -49,7 +49,7 @@ public final class MembershipMessages {
      * Registers the types for a registry without a node of its own: JOIN, HEARTBEAT and LEAVE (a MEMBER_LIST
      * reaching it is counted and dropped).
      */
-    public static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
+    static void registerRegistry(final FrameDispatcher dispatcher, final Registry registry, final NanoClock cycleClock) {
         register(dispatcher, new MembershipMessages(null, registry, dispatcher.counters(), cycleClock));
     }
 

@@ -47,7 +47,7 @@ public final class Registry implements Duty {
         this.detector = new FailureDetector(TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs()));
     }
 
-    public int epoch() {
+    int epoch() {
         return epoch;
     }
 
@@ -61,7 +61,7 @@ public final class Registry implements Duty {
      *
      * @return false, with nobody added, when its endpoint is not a {@code host:port} to send to.
      */
-    public boolean onJoin(final JoinFlyweight join, final long nowNs) {
+    boolean onJoin(final JoinFlyweight join, final long nowNs) {
         final String endpoint = join.endpoint();
         if (!isHostPort(endpoint)) {
             return false;
@@ -83,14 +83,14 @@ public final class Registry implements Duty {
     }
 
     /** A member's heartbeat (or any frame that proves it alive). */
-    public void onHeartbeat(final int senderId, final long nowNs) {
+    void onHeartbeat(final int senderId, final long nowNs) {
         if (isAlive(senderId)) {
             detector.onHeard(senderId, nowNs);
         }
     }
 
     /** A member leaves gracefully. */
-    public void onLeave(final int senderId) {
+    void onLeave(final int senderId) {
         if (isAlive(senderId)) {
             detector.remove(senderId);
             changeState(senderId, MemberState.LEFT);
@@ -150,7 +150,7 @@ public final class Registry implements Duty {
     }
 
     /** Whether {@code id} is an alive member. */
-    public boolean isAlive(final int id) {
+    boolean isAlive(final int id) {
         return id >= 0 && id < members.size() && members.get(id).isAlive();
     }
 

@@ -1,19 +1,20 @@
 package org.divvy.results;
 
-import org.divvy.scheduling.Job;
+import org.divvy.codegen.Job;
 import org.divvy.scheduling.RemoteLink;
 
 /**
  * A job this node stole and runs for a remote owner: where its outcome goes when it ends. The worker
  * that ends it enqueues it; the agent thread encodes and sends the outcome.
  */
-final class ForeignJob implements RemoteLink {
+final class ForeignJob extends RemoteLink {
     final ForeignJobs table;
     final Job job;
     final int ownerId;
     final long ownerJobId;
 
     ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId) {
+        super(job);
         this.table = table;
         this.job = job;
         this.ownerId = ownerId;
@@ -21,12 +22,7 @@ final class ForeignJob implements RemoteLink {
     }
 
     @Override
-    public void onRemoteJobEnded(final Job ended) {
+    protected void onEnded() {
         table.endedQueue.add(this);
-    }
-
-    @Override
-    public void onCancelRequested(final Job cancelled) {
-        // never called: this job has no local parent, so an abort reaches it as a local running job
     }
 }

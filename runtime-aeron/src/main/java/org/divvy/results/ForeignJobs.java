@@ -13,15 +13,14 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Member;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.RemoteJobs;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
-import org.divvy.wire.WireWriter;
 
 /**
  * The thief side of results and aborts: jobs this node stole and runs for remote owners. Stealing
@@ -91,7 +90,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
      */
     public void adopt(final Job job, final Stamp stamp, final int ownerId, final long ownerJobId, final boolean computationOver) {
         final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId);
-        RemoteJobs.adopt(job, stamp, foreign);
+        foreign.adopt(stamp);
         Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
         if (byId == null) {
             byId = new Long2ObjectHashMap<>();
@@ -99,7 +98,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         }
         byId.put(ownerJobId, foreign);
         if (computationOver) {
-            RemoteJobs.requestCancel(job);
+            foreign.requestCancel();
         }
         scheduler.submitRemote(job);
     }
@@ -117,7 +116,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         for (int i = 0, count = abort.count(); i < count && byId != null; i++) {
             final ForeignJob foreign = byId.get(abort.jobId(i));
             if (foreign != null) {
-                RemoteJobs.requestCancel(foreign.job);
+                foreign.requestCancel();
             }
         }
         return 1;
@@ -132,7 +131,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         final Long2ObjectHashMap<ForeignJob> byId = byOwner.get(member.id());
         if (byId != null) {
             for (final ForeignJob foreign : byId.values()) {
-                RemoteJobs.requestCancel(foreign.job);
+                foreign.requestCancel();
             }
         }
     }
@@ -150,7 +149,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
     public void cancelAll() {
         for (final Long2ObjectHashMap<ForeignJob> byId : byOwner.values()) {
             for (final ForeignJob foreign : byId.values()) {
-                RemoteJobs.requestCancel(foreign.job);
+                foreign.requestCancel();
             }
         }
     }
@@ -180,11 +179,10 @@ public final class ForeignJobs implements Duty, MembershipListener {
     }
 
     private boolean sendOutcome(final ForeignJob ended) {
-        final Job job = ended.job;
-        if (RemoteJobs.isDone(job)) {
+        if (ended.isDone()) {
             resultWriter.reset();
             try {
-                RemoteJobs.writeResult(job, resultWriter);
+                ended.job.writeResult(resultWriter);
             } catch (final RuntimeException e) {
                 return sendFailure(ended.ownerId, ended.ownerJobId, e.getClass().getName(),
                     "could not encode the result on node " + members.selfId() + ": " + e.getMessage(), stackTrace(e));
@@ -193,7 +191,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 (long)resultWriter.length();
             if (frameLength > sender.maxFrameBytes()) {
                 return sendFailure(ended.ownerId, ended.ownerJobId, DivvyException.class.getName(),
-                    "the result of job `" + RemoteJobs.displayName(job) + "` cannot be returned from node " + members.selfId() +
+                    "the result of job `" + ended.displayName() + "` cannot be returned from node " + members.selfId() +
                         ": its frame of " + frameLength + " bytes is larger than the " + sender.maxFrameBytes() +
                         " bytes the transport takes (maxMessageBytes)", "");
             }
@@ -203,8 +201,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
             jobResult.ownerJobId(ended.ownerJobId).value(resultWriter.buffer(), 0, resultWriter.length());
             return sender.sendTo(ended.ownerId, jobResult.frameLength());
         }
-        if (RemoteJobs.isFailed(job)) {
-            final Throwable t = RemoteJobs.failure(job);
+        if (ended.isFailed()) {
+            final Throwable t = ended.failure();
             return sendFailure(ended.ownerId, ended.ownerJobId, t.getClass().getName(), t.getMessage(), stackTrace(t));
         }
         final MutableDirectBuffer frame = sender.frameBuffer(JobResultFlyweight.PAYLOAD_OFFSET);

@@ -14,14 +14,13 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireReader;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.RemoteJobs;
 import org.divvy.scheduling.Scheduler;
-import org.divvy.wire.WireReader;
 
 /**
  * The owner side of results and aborts: jobs this node gave to remote thieves (the thesis'
@@ -93,7 +92,7 @@ public final class GivenJobs implements Duty, MembershipListener {
     public long claim(final Job job, final int thiefId) {
         final long ownerJobId = nextOwnerJobId++;
         final OutstandingJob entry = new OutstandingJob(this, job, thiefId, ownerJobId);
-        if (!RemoteJobs.claim(job, entry)) {
+        if (!entry.claim()) {
             return NOT_CLAIMED;
         }
         outstanding.put(ownerJobId, entry);
@@ -109,7 +108,7 @@ public final class GivenJobs implements Duty, MembershipListener {
     public void unclaim(final long ownerJobId) {
         final OutstandingJob entry = outstanding.remove(ownerJobId);
         if (entry != null) {
-            RemoteJobs.unclaimAndRunLocally(scheduler, entry.job);
+            entry.unclaimAndRunLocally(scheduler);
         }
     }
 
@@ -124,23 +123,23 @@ public final class GivenJobs implements Duty, MembershipListener {
                 Throwable failure = null;
                 try {
                     reader.wrap(buffer, offset + jobResult.resultOffset(), jobResult.resultLength());
-                    RemoteJobs.readResult(entry.job, reader);
+                    entry.job.readResult(reader);
                 } catch (final RuntimeException e) {
-                    failure = new DivvyException("the result of job `" + RemoteJobs.displayName(entry.job) + "` from node " +
+                    failure = new DivvyException("the result of job `" + entry.displayName() + "` from node " +
                         thiefId + " could not be decoded: " + e.getMessage(), e);
                 }
                 complete(entry, failure);
             }
             case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, new RemoteJobException(
-                RemoteJobs.displayName(entry.job), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
+                entry.displayName(), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
                 jobResult.exceptionStackTrace()));
-            default -> RemoteJobs.cancelClaimed(entry.job); // false when our own abort ended it first: the usual case
+            default -> entry.cancel(); // false when our own abort ended it first: the usual case
         }
         return 1;
     }
 
     private void complete(final OutstandingJob entry, final Throwable failure) {
-        if (!RemoteJobs.completeClaimed(entry.job, failure)) {
+        if (!entry.complete(failure)) {
             lateResults++;
         }
     }
@@ -197,10 +196,10 @@ public final class GivenJobs implements Duty, MembershipListener {
             outstanding.remove(entry.ownerJobId);
             final String how = member.state() == MemberState.LEFT ? "left" : "died";
             final NodeFailedException failure = new NodeFailedException("node " + member.id() + " (site " + member.site() +
-                ", " + member.endpoint() + ") " + how + " while running job " + entry.job.stamp() + " (`" +
-                RemoteJobs.displayName(entry.job) + "`) stolen from this node; recovering lost work arrives with fault tolerance",
+                ", " + member.endpoint() + ") " + how + " while running job " + entry.stamp() + " (`" +
+                entry.displayName() + "`) stolen from this node; recovering lost work arrives with fault tolerance",
                 member.id());
-            RemoteJobs.completeClaimed(entry.job, failure);
+            entry.complete(failure);
         }
     }
 }

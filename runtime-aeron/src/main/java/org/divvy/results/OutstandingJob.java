@@ -1,7 +1,6 @@
 package org.divvy.results;
 
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.RemoteJobs;
+import org.divvy.codegen.Job;
 import org.divvy.scheduling.RemoteLink;
 
 /**
@@ -10,28 +9,24 @@ import org.divvy.scheduling.RemoteLink;
  * death ends it first. The table holding it belongs to the agent thread; only {@link #onCancelRequested}
  * runs elsewhere, and it only ends the job and enqueues.
  */
-final class OutstandingJob implements RemoteLink {
+final class OutstandingJob extends RemoteLink {
     final GivenJobs table;
     final Job job;
     final int thiefId;
     final long ownerJobId;
 
     OutstandingJob(final GivenJobs table, final Job job, final int thiefId, final long ownerJobId) {
+        super(job);
         this.table = table;
         this.job = job;
         this.thiefId = thiefId;
         this.ownerJobId = ownerJobId;
     }
 
-    @Override
-    public void onRemoteJobEnded(final Job ended) {
-        // never called: this job has a local parent, which its completion notifies
-    }
-
     /** The parent aborted: the child counts as cancelled here at once, and the thief is told to stop. */
     @Override
-    public void onCancelRequested(final Job cancelled) {
-        if (RemoteJobs.cancelClaimed(job)) {
+    protected void onCancelRequested() {
+        if (cancel()) {
             table.abortQueue.add(this);
         }
     }

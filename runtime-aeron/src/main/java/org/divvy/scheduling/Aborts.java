@@ -22,18 +22,18 @@ final class Aborts {
      * Cancels every child of {@code frame} that is not done; running ones are asked to stop. Called only
      * on the thread running {@code frame}.
      */
-    static void abortChildren(final Job frame) {
-        for (Job child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
+    static void abortChildren(final Task frame) {
+        for (Task child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
             for (;;) {
                 final int status = child.status;
-                if (status == Job.NEW) {
+                if (status == Task.NEW) {
                     if (child.tryCancel()) {
                         Worker.completeCancelledBeforeStart(child, true);
                         break;
                     }
                     continue; // a thief started it meanwhile: look again
                 }
-                if (status == Job.RUNNING && !child.cancelRequested) {
+                if (status == Task.RUNNING && !child.cancelRequested) {
                     requestCancel(child);
                 }
                 break;
@@ -46,23 +46,23 @@ final class Aborts {
      * can be as deep as the computation. A job out on a remote thief (it has a local parent and a
      * {@link RemoteLink}) has no children here: its link forwards the abort to the thief.
      */
-    static void requestCancel(final Job running) {
-        final ArrayDeque<Job> toVisit = new ArrayDeque<>();
+    static void requestCancel(final Task running) {
+        final ArrayDeque<Task> toVisit = new ArrayDeque<>();
         toVisit.push(running);
         while (!toVisit.isEmpty()) {
-            final Job job = toVisit.pop();
-            job.cancelRequested = true;
+            final Task job = toVisit.pop();
+            job.markCancelRequested();
             final RemoteLink link = job.remoteLink();
             if (link != null && job.parent != null) {
-                link.onCancelRequested(job); // out on a remote thief: forward the abort there
+                link.onCancelRequested(); // out on a remote thief: forward the abort there
                 continue;
             }
             final Thread waiter = job.waiter();
             if (waiter != null) {
                 LockSupport.unpark(waiter);
             }
-            for (Job child = job.firstChildAcquire(); child != null; child = child.nextSibling) {
-                if (child.status == Job.RUNNING && !child.cancelRequested) {
+            for (Task child = job.firstChildAcquire(); child != null; child = child.nextSibling) {
+                if (child.status == Task.RUNNING && !child.cancelRequested) {
                     toVisit.push(child);
                 }
             }

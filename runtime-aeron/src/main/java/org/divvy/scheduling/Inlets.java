@@ -15,15 +15,13 @@ final class Inlets {
      * Runs inlets of finished children on this (the parent's) thread; adds children that failed without
      * a failure inlet to {@code failed} and returns its new head.
      */
-    static Job drainCompletions(final Job frame, final Job failed) {
-        Job failedHead = failed;
-        for (Job c = frame.takeCompletions(); c != null; ) {
-            final Job next = c.nextCompletion();
-            c.extras.nextCompletion = null;
+    static Task drainCompletions(final Task frame, final Task failed) {
+        Task failedHead = failed;
+        for (Task c = frame.takeCompletions(); c != null; ) {
+            final Task next = c.unlinkNextCompletion();
             try {
-                if (c.status == Job.DONE) {
-                    c.inletDelivered = true;
-                    c.runResultCallback();
+                if (c.status == Task.DONE) {
+                    c.deliverResult();
                 } else if (c.failureCallback() != null) {
                     c.failureCallback().accept(c.exception);
                 } else {
@@ -32,7 +30,7 @@ final class Inlets {
             } catch (final AbortSignal signal) {
                 // an inlet spawned in an aborted frame: the frame's cancellation is handled by sync
             } catch (final Throwable inletFailure) {
-                c.exception = inletFailure;
+                c.setException(inletFailure);
                 failedHead = SyncFailures.record(frame, failedHead, c);
             }
             c = next;
@@ -44,17 +42,16 @@ final class Inlets {
      * Runs the result inlets of children that finished before their inlet was registered (so they did
      * not queue themselves for the parent). Called when every child is done and all queued ones drained.
      */
-    static Job deliverMissedInlets(final Job frame, final Job failed) {
-        Job failedHead = failed;
-        for (Job c = frame.firstChildAcquire(); c != null; c = c.nextSibling) {
-            if (c.resultCallback != null && !c.inletDelivered && c.status == Job.DONE) {
+    static Task deliverMissedInlets(final Task frame, final Task failed) {
+        Task failedHead = failed;
+        for (Task c = frame.firstChildAcquire(); c != null; c = c.nextSibling) {
+            if (c.resultCallback != null && !c.inletDelivered && c.status == Task.DONE) {
                 try {
-                    c.inletDelivered = true;
-                    c.runResultCallback();
+                    c.deliverResult();
                 } catch (final AbortSignal signal) {
                     // see drainCompletions
                 } catch (final Throwable inletFailure) {
-                    c.exception = inletFailure;
+                    c.setException(inletFailure);
                     failedHead = SyncFailures.record(frame, failedHead, c);
                 }
             }

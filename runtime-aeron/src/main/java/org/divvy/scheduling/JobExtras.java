@@ -3,9 +3,9 @@ package org.divvy.scheduling;
 import java.util.function.Consumer;
 
 /**
- * The state few jobs need, kept out of {@link Job} because every field of a job widens the one
+ * The state few jobs need, kept out of {@link Task} because every field of a job widens the one
  * allocation of every spawn: a failure inlet, a remote stamp, the links of the completion stack, the
- * thread parked in the frame's sync. Installed on first need by CAS ({@link Job#extras()}), as the
+ * thread parked in the frame's sync. Installed on first need by CAS ({@link Task#extras()}), as the
  * parent's thread, the job's runner and finishing children may each be the first to need it.
  */
 final class JobExtras {
@@ -16,10 +16,10 @@ final class JobExtras {
     Stamp remoteStamp;
 
     /** Link in the parent's completion stack, later in the list of failures one sync found. */
-    Job nextCompletion;
+    Task nextCompletion;
 
     /** As a frame: lock-free stack of finished children that need parent-side work (inlet, failure). */
-    volatile Job completionHead;
+    volatile Task completionHead;
 
     /** As a frame: the thread parked in this invocation's sync, unparked when a child finishes or on abort. */
     volatile Thread waiter;

@@ -33,13 +33,13 @@ public final class Scheduler implements AutoCloseable {
      */
     final AtomicInteger idlingWorkers = new AtomicInteger();
 
-    private final ConcurrentLinkedQueue<Job> submissions = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Task> submissions = new ConcurrentLinkedQueue<>();
     /**
      * The inbox: jobs stolen from peers (and the rare job a failed remote reply gave back). Only a
      * deque's owner may push to it, so the network agent queues here; workers take from it after their
      * local steals fail, also while they wait in sync.
      */
-    private final ConcurrentLinkedQueue<Job> remoteJobs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Task> remoteJobs = new ConcurrentLinkedQueue<>();
     private final Object runLock = new Object();
     private volatile boolean closing;
     private boolean started;
@@ -88,14 +88,14 @@ public final class Scheduler implements AutoCloseable {
             if (closing || !started) {
                 throw new DivvyException(closing ? "the node is closed" : "the node is not started");
             }
-            final RootJob<T> root = new RootJob<>(task, Thread.currentThread());
+            final RootInvocation<T> root = new RootInvocation<>(task, Thread.currentThread());
             final long[] before = counters();
             final long[] idleBefore = idleNs();
             final long startNs = System.nanoTime();
             submissions.add(root);
             wakeIdleWorker();
             boolean interrupted = false;
-            while (root.status < Job.DONE) {
+            while (root.status < Task.DONE) {
                 LockSupport.park(this);
                 interrupted |= Thread.interrupted();
             }
@@ -104,7 +104,7 @@ public final class Scheduler implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             final RunStatistics statistics = statistics(before, idleBefore, elapsedNs);
-            if (root.status == Job.DONE) {
+            if (root.status == Task.DONE) {
                 return new RunResult<>(root.value(), elapsedNs, statistics);
             }
             final Throwable failure = root.exception;
@@ -152,7 +152,7 @@ public final class Scheduler implements AutoCloseable {
         return closing;
     }
 
-    Job pollSubmission() {
+    Task pollSubmission() {
         return submissions.isEmpty() ? null : submissions.poll();
     }
 
@@ -160,7 +160,7 @@ public final class Scheduler implements AutoCloseable {
         return !submissions.isEmpty();
     }
 
-    Job pollRemote() {
+    Task pollRemote() {
         return remoteJobs.isEmpty() ? null : remoteJobs.poll();
     }
 
@@ -169,10 +169,10 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
-     * Queues a job that arrived from a peer ({@link RemoteJobs#adopt adopted} first) and wakes a
+     * Queues a job that arrived from a peer ({@link RemoteLink#adopt adopted} first) and wakes a
      * worker. Any thread; used by the network agent.
      */
-    public void submitRemote(final Job job) {
+    public void submitRemote(final Task job) {
         remoteJobs.add(job);
         wakeIdleWorker();
     }
@@ -190,15 +190,16 @@ public final class Scheduler implements AutoCloseable {
      * Takes the oldest queued job (the base of a worker's deque), starting at worker {@code startWorker}
      * modulo the count, for a remote thief; null when every deque is empty. Any thread. Jobs whose parent
      * was asked to stop are cancelled on the way; the returned job is NEW but may be cancelled by its
-     * parent at any moment, so claim it with {@link RemoteJobs#claim}. Roots are never in a deque.
+     * parent at any moment, so claim it with {@link RemoteLink#claim}. Roots are never in a deque, so every
+     * job returned was spawned by generated code: an {@code org.divvy.codegen.Job}.
      */
-    public Job pollForRemoteThief(final int startWorker) {
+    public Task pollForRemoteThief(final int startWorker) {
         final int n = workers.length;
         final int start = Math.floorMod(startWorker, n);
         for (int i = 0; i < n; i++) {
             final Worker victim = workers[(start + i) % n];
             while (!victim.deque.isEmpty()) {
-                final Job job = victim.deque.poll();
+                final Task job = victim.deque.poll();
                 if (job == null) {
                     break;
                 }
@@ -208,7 +209,7 @@ public final class Scheduler implements AutoCloseable {
                     }
                     continue;
                 }
-                if (job.status == Job.NEW) {
+                if (job.status == Task.NEW) {
                     return job;
                 }
             }

@@ -2,10 +2,6 @@ package org.divvy.scheduling;
 
 import java.util.Arrays;
 
-import org.divvy.wire.WireDecodeException;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
-
 /**
  * The reproducible identity of a job: the level stamp of the thesis (§2.4). The root has the empty
  * stamp; a child's stamp is its parent's stamp followed by its child index (0-based, counting every
@@ -13,14 +9,15 @@ import org.divvy.wire.WireWriter;
  * job re-spawned after a crash gets the same stamp again.
  *
  * <p>Representation: an immutable byte array of unsigned LEB128 varints, one per level, so the common
- * small indices take one byte and the stamp travels on the wire as it is. Stamps are built on demand
- * from the (parent, childIndex) chain: spawns never pay for them.
+ * small indices take one byte and the stamp travels on the wire as it is ({@link #toByteArray},
+ * {@link #fromByteArray}; the network half frames them). Stamps are built on demand from the
+ * (parent, childIndex) chain: spawns never pay for them.
  */
 public final class Stamp implements Comparable<Stamp> {
     /** The stamp of a root job. */
     public static final Stamp ROOT = new Stamp(new byte[0]);
 
-    /** Upper bound of an encoded stamp, so a decoder never allocates more than this. */
+    /** Upper bound of an encoded stamp ({@link #toByteArray}), so a decoder never allocates more than this. */
     public static final int MAX_ENCODED_LENGTH = 64 * 1024;
 
     private final byte[] bytes;
@@ -31,10 +28,10 @@ public final class Stamp implements Comparable<Stamp> {
     }
 
     /** The stamp of {@code job}: its remote stamp if it came from another node, else derived. */
-    static Stamp of(final Job job) {
+    public static Stamp of(final Task job) {
         int depth = 0;
         int length = 0;
-        Job j = job;
+        Task j = job;
         while (j.remoteStamp() == null && j.parent != null) {
             length += varintLength(j.childIndex);
             depth++;
@@ -94,40 +91,39 @@ public final class Stamp implements Comparable<Stamp> {
         return out;
     }
 
-    /** Writes this stamp as a length-prefixed byte string. */
-    public void encode(final WireWriter writer) {
-        writer.writeLength(bytes.length);
-        writer.writeBytes(bytes, 0, bytes.length);
+    /** This stamp's bytes (its varints, without a length); a copy. */
+    public byte[] toByteArray() {
+        return bytes.clone();
     }
 
-    /** Reads a stamp written by {@link #encode(WireWriter)}, checking every varint is well formed. */
-    public static Stamp decode(final WireReader reader) {
-        final int length = reader.readLength(1);
-        if (length < 0) {
-            throw new WireDecodeException("stamp length=" + length + ", must be >= 0");
+    /**
+     * The stamp whose bytes are {@code encoded} (as {@link #toByteArray} returns them), checking that every
+     * varint is well formed; copies the array.
+     *
+     * @throws IllegalArgumentException if the bytes are longer than {@link #MAX_ENCODED_LENGTH}, a child
+     * index is wider than 31 bits or the bytes end inside one
+     */
+    public static Stamp fromByteArray(final byte[] encoded) {
+        if (encoded.length > MAX_ENCODED_LENGTH) {
+            throw new IllegalArgumentException("stamp length=" + encoded.length + ", must be <= " + MAX_ENCODED_LENGTH);
         }
-        if (length > MAX_ENCODED_LENGTH) {
-            throw new WireDecodeException("stamp length=" + length + ", must be <= " + MAX_ENCODED_LENGTH);
-        }
-        if (length == 0) {
+        if (encoded.length == 0) {
             return ROOT;
         }
-        final byte[] in = new byte[length];
-        reader.readBytes(in, 0, length);
         int bytesInVarint = 0;
-        for (final byte b : in) {
+        for (final byte b : encoded) {
             bytesInVarint++;
             if (bytesInVarint > 5 || (bytesInVarint == 5 && (b & 0xF8) != 0)) {
-                throw new WireDecodeException("stamp has a child index wider than 31 bits");
+                throw new IllegalArgumentException("stamp has a child index wider than 31 bits");
             }
             if (b >= 0) {
                 bytesInVarint = 0;
             }
         }
         if (bytesInVarint != 0) {
-            throw new WireDecodeException("stamp ends inside a child index");
+            throw new IllegalArgumentException("stamp ends inside a child index");
         }
-        return new Stamp(in);
+        return new Stamp(encoded.clone());
     }
 
     @Override

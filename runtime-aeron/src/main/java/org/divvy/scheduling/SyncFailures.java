@@ -19,8 +19,8 @@ final class SyncFailures {
      * Adds a failed child to the failures of the running sync of {@code frame} (a list linked through
      * {@code nextCompletion}) and returns the new head; the first failure aborts the other children.
      */
-    static Job record(final Job frame, final Job failedHead, final Job failedChild) {
-        failedChild.extras().nextCompletion = failedHead;
+    static Task record(final Task frame, final Task failedHead, final Task failedChild) {
+        failedChild.linkFailure(failedHead);
         if (failedHead == null) {
             Aborts.abortChildren(frame);
         }
@@ -28,16 +28,15 @@ final class SyncFailures {
     }
 
     /** Throws the failures a sync recorded, starting at {@code failedHead}. */
-    static void throwFailures(final Job failedHead) {
-        final List<Job> failed = new ArrayList<>();
-        for (Job c = failedHead; c != null; ) {
-            final Job next = c.nextCompletion();
-            c.extras.nextCompletion = null;
+    static void throwFailures(final Task failedHead) {
+        final List<Task> failed = new ArrayList<>();
+        for (Task c = failedHead; c != null; ) {
+            final Task next = c.unlinkNextCompletion();
             failed.add(c);
             c = next;
         }
         failed.sort(Comparator.comparingInt(c -> c.childIndex));
-        final Job first = failed.get(0);
+        final Task first = failed.get(0);
         final Throwable thrown = first.exception instanceof RuntimeException || first.exception instanceof Error ?
             first.exception : wrap(first, first.exception);
         for (int i = 1; i < failed.size(); i++) {
@@ -53,7 +52,7 @@ final class SyncFailures {
     }
 
     /** Unchecked exceptions as they are; errors thrown directly; checked ones wrapped, naming the job. */
-    static RuntimeException unchecked(final Job job, final Throwable t) {
+    static RuntimeException unchecked(final Task job, final Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
@@ -63,7 +62,7 @@ final class SyncFailures {
         return wrap(job, t);
     }
 
-    private static SpawnFailedException wrap(final Job job, final Throwable t) {
+    private static SpawnFailedException wrap(final Task job, final Throwable t) {
         return new SpawnFailedException("spawned job `" + job.displayName() + "` (child " + job.childIndex +
             ") failed with " + t, t);
     }

@@ -54,7 +54,7 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
     /** Upper bound of the capacity, so a runaway spawn loop fails loudly instead of exhausting memory. */
     static final int MAX_CAPACITY = 1 << 26;
 
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Job[].class);
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Task[].class);
     private static final VarHandle TOP;
     private static final VarHandle BASE;
     private static final VarHandle ARRAY;
@@ -64,19 +64,19 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             TOP = lookup.findVarHandle(WorkStealingDequeTopField.class, "top", int.class);
             BASE = lookup.findVarHandle(WorkStealingDequeBaseField.class, "base", int.class);
-            ARRAY = lookup.findVarHandle(WorkStealingDequeTopField.class, "array", Job[].class);
+            ARRAY = lookup.findVarHandle(WorkStealingDequeTopField.class, "array", Task[].class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     WorkStealingDeque() {
-        array = new Job[INITIAL_CAPACITY];
+        array = new Task[INITIAL_CAPACITY];
     }
 
     /** Owner only: adds {@code job} at the top. */
-    void push(final Job job) {
-        final Job[] a = array;
+    void push(final Task job) {
+        final Task[] a = array;
         final int s = top;
         final int mask = a.length - 1;
         SLOTS.set(a, s & mask, job);
@@ -87,14 +87,14 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
     }
 
     /** Owner only: removes and returns the newest job, or null when empty (or lost to a thief). */
-    Job pop() {
-        final Job[] a = array;
+    Task pop() {
+        final Task[] a = array;
         final int s = top - 1;
         if (s - (int)BASE.getAcquire(this) < 0) {
             return null;
         }
         final int k = s & (a.length - 1);
-        final Job job = (Job)SLOTS.getAcquire(a, k);
+        final Task job = (Task)SLOTS.getAcquire(a, k);
         if (job != null && SLOTS.compareAndSet(a, k, job, null)) {
             TOP.setRelease(this, s);
             return job;
@@ -106,20 +106,20 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
      * Any thread: removes and returns the oldest job, or null when empty or when another party won the
      * race for it (the caller then tries elsewhere: failing is always safe).
      */
-    Job poll() {
+    Task poll() {
         for (;;) {
             final int b = (int)BASE.getAcquire(this);
-            final Job[] a = (Job[])ARRAY.getAcquire(this);
+            final Task[] a = (Task[])ARRAY.getAcquire(this);
             if ((int)TOP.getAcquire(this) - b <= 0) {
                 return null;
             }
             final int k = b & (a.length - 1);
-            final Job job = (Job)SLOTS.getAcquire(a, k);
+            final Task job = (Task)SLOTS.getAcquire(a, k);
             if (b != (int)BASE.getAcquire(this)) {
                 continue;
             }
             if (job == null) {
-                if (a != (Job[])ARRAY.getAcquire(this)) {
+                if (a != (Task[])ARRAY.getAcquire(this)) {
                     continue;
                 }
                 return null;
@@ -143,18 +143,18 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
     }
 
     private void grow() {
-        final Job[] old = array;
+        final Task[] old = array;
         final int oldCapacity = old.length;
         if (oldCapacity >= MAX_CAPACITY) {
             throw new org.divvy.DivvyException("work queue holds " + oldCapacity + " jobs, must be < " + MAX_CAPACITY +
                 ": an invocation spawns without ever calling sync()?");
         }
-        final Job[] grown = new Job[oldCapacity << 1];
+        final Task[] grown = new Task[oldCapacity << 1];
         final int oldMask = oldCapacity - 1;
         final int newMask = grown.length - 1;
         final int s = top;
         for (int p = s - 1; p - (int)BASE.getAcquire(this) >= 0; p--) {
-            final Job job = (Job)SLOTS.getAndSet(old, p & oldMask, null);
+            final Task job = (Task)SLOTS.getAndSet(old, p & oldMask, null);
             if (job == null) {
                 break; // taken by a thief: so is every older position
             }
@@ -177,7 +177,7 @@ abstract class WorkStealingDequeTopField extends WorkStealingDequePadding1 {
     /** Next free position; written by the owner (release), read by thieves (acquire). */
     volatile int top;
     /** The ring; replaced by the owner when it grows. */
-    volatile Job[] array;
+    volatile Task[] array;
 }
 
 /** Padding between the owner's and the thieves' fields. */

@@ -33,7 +33,7 @@ final class Worker extends Thread {
     final WorkStealingDeque deque = new WorkStealingDeque();
 
     /** The job this thread is executing; null between jobs. */
-    Job current;
+    Task current;
 
     /** ACTIVE, PARKED (counted in the scheduler's idle count) or WOKEN (a spawner took it out). */
     volatile int parkState;
@@ -64,7 +64,7 @@ final class Worker extends Thread {
     @Override
     public void run() {
         while (!scheduler.isClosing()) {
-            Job job = deque.pop();
+            Task job = deque.pop();
             if (job != null) {
                 endIdle();
                 executeLocal(job);
@@ -92,33 +92,35 @@ final class Worker extends Thread {
      * frame ends only after its children), and only a frame's own thread cancels its queued children,
      * so nobody races for this job: start and completion need no atomic instruction.
      */
-    void executeLocal(final Job job) {
-        if (job.status != Job.NEW) {
+    void executeLocal(final Task job) {
+        if (job.status != Task.NEW) {
             return; // cancelled while queued, by this thread, which counted it then
         }
-        final Job parent = job.parent;
+        final Task parent = job.parent;
         if (parent.cancelRequested) {
             jobsCancelled++;
-            job.finish(Job.CANCELLED);
-            parent.completedLocally++;
+            job.finish(Task.CANCELLED);
+            parent.countCompletedLocally();
             return;
         }
         final int outcome = runGuarded(job, true);
         try {
             job.finish(outcome);
-            if (outcome == Job.FAILED || (outcome == Job.DONE && job.resultCallback != null)) {
+            if (outcome == Task.FAILED || (outcome == Task.DONE && job.resultCallback != null)) {
                 parent.pushCompletion(job);
             }
         } catch (final Throwable t) {
             job.exception = t; // overflow at the very edge of the stack: publish without calls
-            job.status = Job.FAILED;
+            job.status = Task.FAILED;
+            parent.completedLocally++;
+            return;
         }
-        parent.completedLocally++;
+        parent.countCompletedLocally();
     }
 
     /** Runs a job stolen from another worker or submitted as a root; races with cancellation by CAS. */
-    void executeForeign(final Job job) {
-        final Job parent = job.parent;
+    void executeForeign(final Task job) {
+        final Task parent = job.parent;
         if (parent != null ? parent.cancelRequested : job.cancelRequested) { // a remote job's owner aborted it
             if (job.tryCancel()) {
                 completeCancelledBeforeStart(job, false);
@@ -136,23 +138,24 @@ final class Worker extends Thread {
      * StackOverflowError, possibly inside the scheduler's own code. A job taken from a deque must then
      * still complete, or its parent waits forever. So: a locally taken job becomes RUNNING only inside
      * run's guarded block (if the overflow hits before, it is still NEW and its parent's abort cancels
-     * it), and every handler on this path only writes fields (a call could overflow again).
+     * it), and every handler on this path only writes fields (a call could overflow again). These
+     * handlers are the only writes of a job's state outside Task's own methods.
      */
 
     /** {@link #run}, also when the overflow hits on entering it: never throws. */
-    private int runGuarded(final Job job, final boolean local) {
+    private int runGuarded(final Task job, final boolean local) {
         try {
             return run(job, local);
         } catch (final Throwable t) {
             job.cancelRequested = true; // its children, if any, stop when they look
             job.exception = t;
-            return Job.FAILED;
+            return Task.FAILED;
         }
     }
 
     /** Starts (if local) and runs a job as the current frame; returns its outcome. */
-    private int run(final Job job, final boolean local) {
-        final Job saved = current;
+    private int run(final Task job, final boolean local) {
+        final Task saved = current;
         Throwable failure = null;
         try {
             if (local) {
@@ -171,7 +174,7 @@ final class Worker extends Thread {
         }
         current = saved;
         if (failure == null) {
-            return job.cancelRequested ? Job.CANCELLED : Job.DONE;
+            return job.cancelRequested ? Task.CANCELLED : Task.DONE;
         }
         try {
             if (!job.isQuiet()) {
@@ -184,30 +187,30 @@ final class Worker extends Thread {
         // A real exception stays a failure even if the job was asked to stop meanwhile, so sync
         // reports the lowest-index failure whatever the timing.
         if (failure == AbortSignal.INSTANCE) {
-            return Job.CANCELLED;
+            return Task.CANCELLED;
         }
-        job.exception = failure;
-        return Job.FAILED;
+        job.setException(failure);
+        return Task.FAILED;
     }
 
     /** Publishes the outcome and counts the job complete in its parent's frame. */
-    private static void complete(final Job job, final int outcome, final boolean byParentThread) {
+    private static void complete(final Task job, final int outcome, final boolean byParentThread) {
         job.finish(outcome);
         notifyParent(job, outcome, byParentThread);
     }
 
     /** Counts a job whose outcome is published complete in its parent's frame, or reports it if it has none. */
-    static void notifyParent(final Job job, final int outcome, final boolean byParentThread) {
-        final Job parent = job.parent;
+    static void notifyParent(final Task job, final int outcome, final boolean byParentThread) {
+        final Task parent = job.parent;
         if (parent == null) {
             job.onCompletedWithoutLocalParent();
             return;
         }
-        if (outcome == Job.FAILED || (outcome == Job.DONE && job.resultCallback != null)) {
+        if (outcome == Task.FAILED || (outcome == Task.DONE && job.resultCallback != null)) {
             parent.pushCompletion(job);
         }
         if (byParentThread) {
-            parent.completedLocally++;
+            parent.countCompletedLocally();
             return;
         }
         parent.countCompletedChild();
@@ -221,19 +224,19 @@ final class Worker extends Thread {
      * Completes a job its canceller took from NEW to CANCELLED: it never runs. {@code byParentThread}
      * when the canceller is the thread running the job's parent.
      */
-    static void completeCancelledBeforeStart(final Job job, final boolean byParentThread) {
+    static void completeCancelledBeforeStart(final Task job, final boolean byParentThread) {
         if (Thread.currentThread() instanceof Worker w) {
             w.jobsCancelled++;
         }
-        complete(job, Job.CANCELLED, byParentThread);
+        complete(job, Task.CANCELLED, byParentThread);
     }
 
     /**
      * The sync of frame {@code frame} (this thread's current job): runs inlets of finished children,
      * helps with local work while children are pending, then rethrows failures.
      */
-    void sync(final Job frame) {
-        Job failed = null; // failures without inlet, linked through nextCompletion
+    void sync(final Task frame) {
+        Task failed = null; // failures without inlet, linked through nextCompletion
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
             if (frame.hasCompletions()) {
@@ -242,14 +245,12 @@ final class Worker extends Thread {
             if (frame.cancelRequested) {
                 Aborts.abortChildren(frame);
                 quiesce(frame);
-                frame.syncedSpawns = frame.spawned;
-                frame.clearChildren();
+                frame.endSync();
                 endIdle();
                 throw AbortSignal.INSTANCE;
             }
             if (quiet) {
-                if (frame.inletsRegistered) {
-                    frame.inletsRegistered = false;
+                if (frame.takeInletsRegistered()) {
                     failed = Inlets.deliverMissedInlets(frame, failed);
                 }
                 if (frame.isQuiet() && !frame.hasCompletions()) {
@@ -262,8 +263,7 @@ final class Worker extends Thread {
             }
         }
         endIdle();
-        frame.syncedSpawns = frame.spawned;
-        frame.clearChildren();
+        frame.endSync();
         if (failed != null) {
             SyncFailures.throwFailures(failed);
         }
@@ -276,14 +276,12 @@ final class Worker extends Thread {
      * would sit above this frame on the stack, and has ended), so waiting suffices, and the error path
      * stays shallow even after a stack overflow.
      */
-    void quiesce(final Job frame) {
+    void quiesce(final Task frame) {
         Aborts.abortChildren(frame);
         for (;;) {
             final boolean quiet = frame.isQuiet();
-            for (Job c = frame.takeCompletions(); c != null; ) {
-                final Job next = c.nextCompletion();
-                c.extras.nextCompletion = null;
-                c = next;
+            for (Task c = frame.takeCompletions(); c != null; ) {
+                c = c.unlinkNextCompletion();
             }
             if (quiet) {
                 break;
@@ -295,7 +293,7 @@ final class Worker extends Thread {
 
     /** Pops a job of this worker's deque and runs it, or steals one and runs it; false if none found. */
     private boolean help() {
-        Job job = deque.pop();
+        Task job = deque.pop();
         if (job != null) {
             endIdle();
             executeLocal(job);
@@ -314,7 +312,7 @@ final class Worker extends Thread {
     }
 
     /** Polls other local workers' deques from a random start; null when none yields a job. */
-    private Job steal() {
+    private Task steal() {
         final Worker[] workers = scheduler.workers;
         final int n = workers.length;
         if (n < 2) {
@@ -332,7 +330,7 @@ final class Worker extends Thread {
                 continue;
             }
             stealAttempts++;
-            final Job job = victim.deque.poll();
+            final Task job = victim.deque.poll();
             if (job != null) {
                 steals++;
                 return job;
@@ -342,7 +340,7 @@ final class Worker extends Thread {
     }
 
     /** One step of backing off: spin, yield or park. {@code frame} is the frame waiting in sync, if any. */
-    private void idle(final Job frame) {
+    private void idle(final Task frame) {
         if (!idling) {
             idling = true;
             idleSinceNs = System.nanoTime();
@@ -363,9 +361,9 @@ final class Worker extends Thread {
      * costs more than it saves), so a spawn racing with this re-check may miss this worker; the park
      * timeout, at most {@code idleParkMaxNs}, bounds that delay.
      */
-    private void park(final Job frame, final long parkNs) {
+    private void park(final Task frame, final long parkNs) {
         if (frame != null) {
-            frame.extras().waiter = this;
+            frame.setWaiter(this);
         }
         parkState = PARKED;
         scheduler.idleWorkers.incrementAndGet();
@@ -378,7 +376,7 @@ final class Worker extends Thread {
             parkState = ACTIVE; // a waker moved it to WOKEN and decremented the count for us
         }
         if (frame != null) {
-            frame.extras.waiter = null;
+            frame.clearWaiter();
         }
         final long nowNs = System.nanoTime();
         idleNs += nowNs - idleSinceNs;
@@ -390,7 +388,7 @@ final class Worker extends Thread {
         return parkState == PARKED && PARK_STATE.compareAndSet(this, PARKED, WOKEN);
     }
 
-    private boolean workVisible(final Job frame) {
+    private boolean workVisible(final Task frame) {
         if (scheduler.isClosing() || !deque.isEmpty() || scheduler.hasRemote()) {
             return true;
         }

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.ServiceLoader;
 
 import org.divvy.DivvyException;
-import org.divvy.wire.JobType;
-import org.divvy.wire.JobTypeProvider;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.JobTypeProvider;
 
 /**
  * The job types a node can decode, by name: every {@link JobTypeProvider} on the class path

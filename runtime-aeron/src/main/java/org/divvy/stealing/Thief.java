@@ -9,16 +9,16 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.WireReader;
 import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.membership.Member;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.results.ForeignJobs;
-import org.divvy.scheduling.Job;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
 
 /**
  * The thief side of remote stealing. Its duty asks peers for work, as the {@link StealStrategy} decides,
@@ -140,7 +140,7 @@ public final class Thief implements Duty, MembershipListener {
         } else {
             try {
                 reader.wrap(buffer, offset + reply.stampOffset(), reply.stampLength());
-                stamp = Stamp.decode(reader);
+                stamp = StampCodec.decode(reader);
                 reader.wrap(buffer, offset + reply.argumentsOffset(), reply.argumentsLength());
                 job = type.decode(reader);
             } catch (final RuntimeException e) {

@@ -5,12 +5,13 @@ import org.agrona.MutableDirectBuffer;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.GivenJobs;
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.RemoteJobs;
 import org.divvy.scheduling.Scheduler;
-import org.divvy.wire.WireWriter;
+import org.divvy.scheduling.Stamp;
+import org.divvy.scheduling.Task;
 
 /**
  * The victim side of remote stealing: answers a STEAL_REQUEST with the oldest queued job the scheduler
@@ -55,9 +56,9 @@ public final class Victim {
     private int onStealRequest(final int thiefId, final DirectBuffer buffer, final int offset, final int length) {
         request.wrap(buffer, offset, length);
         final long requestId = request.requestId();
-        Job job;
-        while ((job = scheduler.pollForRemoteThief(victimCursor++)) != null) {
-            final int outcome = give(job, thiefId, requestId);
+        Task task;
+        while ((task = scheduler.pollForRemoteThief(victimCursor++)) != null) {
+            final int outcome = give((Job)task, thiefId, requestId); // a queued task is a spawned Job
             if (outcome == GIVEN) {
                 return 1;
             }
@@ -82,10 +83,10 @@ public final class Victim {
         argumentsWriter.reset();
         try {
             typeName = job.type().name();
-            job.stamp().encode(stampWriter);
+            StampCodec.encode(Stamp.of(job), stampWriter);
             job.encodeArguments(argumentsWriter);
         } catch (final RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "job `" + RemoteJobs.displayName(job) +
+            LOG.log(System.Logger.Level.WARNING, "job `" + job +
                 "` cannot be encoded for another node, it runs here: " + e);
             scheduler.submitRemote(job);
             return KEPT;
@@ -93,7 +94,7 @@ public final class Victim {
         final long frameLength = StealReplyFlyweight.JOB_TYPE_OFFSET + 3L * HeaderFlyweight.VAR_LENGTH_PREFIX +
             3L * typeName.length() + stampWriter.length() + argumentsWriter.length();
         if (frameLength > sender.maxFrameBytes()) {
-            LOG.log(System.Logger.Level.INFO, () -> "job `" + RemoteJobs.displayName(job) + "` stays on this node: its frame of " +
+            LOG.log(System.Logger.Level.INFO, () -> "job `" + job + "` stays on this node: its frame of " +
                 frameLength + " bytes is larger than the " + sender.maxFrameBytes() + " bytes the transport takes (maxMessageBytes)");
             scheduler.submitRemote(job);
             return KEPT;

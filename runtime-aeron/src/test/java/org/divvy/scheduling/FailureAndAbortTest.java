@@ -19,6 +19,7 @@ import org.divvy.JobAbortedException;
 import org.divvy.RunResult;
 import org.divvy.Spawn;
 import org.divvy.SpawnFailedException;
+import org.divvy.codegen.Spawns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

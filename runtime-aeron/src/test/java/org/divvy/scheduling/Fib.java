@@ -2,9 +2,12 @@ package org.divvy.scheduling;
 
 import org.divvy.LongSpawn;
 import org.divvy.Spawner;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.LongJob;
+import org.divvy.codegen.Spawns;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 
 /** Fib as a user writes it, with the stub and job the processor would generate, written by hand. */
 public final class Fib implements Spawner {

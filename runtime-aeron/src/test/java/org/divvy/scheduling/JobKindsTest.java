@@ -11,9 +11,15 @@ import org.divvy.DivvyNode;
 import org.divvy.DoubleSpawn;
 import org.divvy.IntSpawn;
 import org.divvy.VoidSpawn;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.BooleanJob;
+import org.divvy.codegen.DoubleJob;
+import org.divvy.codegen.IntJob;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.Spawns;
+import org.divvy.codegen.VoidJob;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.DivvyNode;
 import org.divvy.RunStatistics;
 import org.divvy.Spawn;
+import org.divvy.codegen.Spawns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -15,10 +15,11 @@ import org.divvy.NodeConfig;
 import org.divvy.RunResult;
 import org.divvy.Spawn;
 import org.divvy.SyncRequiredException;
+import org.divvy.codegen.Spawns;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class SpawnSyncTest {

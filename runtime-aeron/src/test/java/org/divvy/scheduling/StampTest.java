@@ -2,6 +2,7 @@ package org.divvy.scheduling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,9 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.divvy.DivvyNode;
 import org.divvy.Spawn;
-import org.divvy.wire.WireDecodeException;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.Spawns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,25 +28,21 @@ class StampTest {
     }
 
     @Test
-    void shouldRoundTripThroughWire() {
+    void shouldRoundTripThroughBytes() {
         final Stamp stamp = Stamp.ROOT.child(0).child(128).child(Integer.MAX_VALUE).child(7);
-        final WireWriter writer = new WireWriter();
-        stamp.encode(writer);
-        Stamp.ROOT.encode(writer);
-        final WireReader reader = new WireReader(writer.toByteArray());
-        assertEquals(stamp, Stamp.decode(reader));
-        assertEquals(Stamp.ROOT, Stamp.decode(reader));
-        reader.expectEnd();
+        assertEquals(stamp, Stamp.fromByteArray(stamp.toByteArray()));
+        assertEquals(0, Stamp.ROOT.toByteArray().length);
+        assertSame(Stamp.ROOT, Stamp.fromByteArray(new byte[0]));
     }
 
     @Test
     void shouldRejectMalformedStampBytes() {
-        final WireWriter writer = new WireWriter();
-        writer.writeLength(2).writeBytes(new byte[] {(byte)0x81, (byte)0x82}, 0, 2); // ends inside a varint
-        assertThrows(WireDecodeException.class, () -> Stamp.decode(new WireReader(writer.toByteArray())));
-        final WireWriter tooWide = new WireWriter();
-        tooWide.writeLength(6).writeBytes(new byte[] {(byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, 0x01}, 0, 6);
-        assertThrows(WireDecodeException.class, () -> Stamp.decode(new WireReader(tooWide.toByteArray())));
+        final IllegalArgumentException endsInside = assertThrows(IllegalArgumentException.class,
+            () -> Stamp.fromByteArray(new byte[] {(byte)0x81, (byte)0x82}));
+        assertEquals("stamp ends inside a child index", endsInside.getMessage());
+        final IllegalArgumentException tooWide = assertThrows(IllegalArgumentException.class,
+            () -> Stamp.fromByteArray(new byte[] {(byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, (byte)0xFF, 0x01}));
+        assertEquals("stamp has a child index wider than 31 bits", tooWide.getMessage());
     }
 
     @Test
@@ -91,7 +86,7 @@ class StampTest {
     }
 
     private static long fibRecordingLeaves(final int n, final ConcurrentLinkedQueue<Stamp> stamps) {
-        final Job self = ((Worker)Thread.currentThread()).current;
+        final Task self = ((Worker)Thread.currentThread()).current;
         if (n < 2) {
             stamps.add(self.stamp());
             return n;

@@ -1,9 +1,12 @@
 package org.divvy.scheduling;
 
 import org.divvy.Spawn;
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.ObjectJob;
+import org.divvy.codegen.Spawns;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 
 /** A hand-written job running a test's lambda, shaped like a generated {@link ObjectJob}. */
 public final class TaskJob<T> extends ObjectJob<T> {

@@ -12,14 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.divvy.wire.JobType;
-import org.divvy.wire.WireWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class WorkStealingDequeTest {
     /** A job that is only an id: the deque never runs jobs. */
-    static final class IdJob extends VoidJob {
+    static final class IdJob extends Task {
         final int id;
 
         IdJob(final int id) {
@@ -27,17 +25,16 @@ class WorkStealingDequeTest {
         }
 
         @Override
-        protected void call() {
+        protected void compute() {
         }
 
         @Override
-        public JobType type() {
-            throw new UnsupportedOperationException();
+        protected void runResultCallback() {
         }
 
         @Override
-        public void encodeArguments(final WireWriter writer) {
-            throw new UnsupportedOperationException();
+        protected String spawnableName() {
+            return "test.Ids#id";
         }
     }
 
@@ -80,7 +77,7 @@ class WorkStealingDequeTest {
                 try {
                     int misses = 0;
                     while (!ownerDone.get() || !deque.isEmpty()) {
-                        final Job job = deque.poll();
+                        final Task job = deque.poll();
                         if (job != null) {
                             taken.incrementAndGet(((IdJob)job).id);
                             stolen[thief]++;
@@ -107,7 +104,7 @@ class WorkStealingDequeTest {
                 deque.push(new IdJob(next++));
             }
             for (int i = 0; i < n / 2; i++) {
-                final Job job = deque.pop();
+                final Task job = deque.pop();
                 if (job == null) {
                     break;
                 }
@@ -116,7 +113,7 @@ class WorkStealingDequeTest {
             }
             burst = burst >= 2048 ? 1 : burst * 3 + 1;
         }
-        for (Job job; (job = deque.pop()) != null; ) {
+        for (Task job; (job = deque.pop()) != null; ) {
             taken.incrementAndGet(((IdJob)job).id);
             popped++;
         }

@@ -6,13 +6,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.LongSpawn;
 import org.divvy.Spawner;
-import org.divvy.scheduling.Job;
-import org.divvy.scheduling.LongJob;
-import org.divvy.scheduling.Spawns;
-import org.divvy.wire.JobType;
-import org.divvy.wire.JobTypeProvider;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.JobTypeProvider;
+import org.divvy.codegen.LongJob;
+import org.divvy.codegen.Spawns;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 
 /**
  * Hand-written spawnables with the jobs and job types the processor would generate, registered for

@@ -1,7 +1,7 @@
 package org.divvy.examples.mergesort;
 
-import org.divvy.wire.WireWriter;
-import org.divvy.wire.WireReader;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
 import org.divvy.examples.WireCopies;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 

@@ -1,13 +1,14 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.divvy.LongSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code long}; generated code implements {@link #call()}. */
 public abstract class LongJob extends Job implements LongSpawn {
+    protected LongJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected long result;
 
@@ -39,18 +40,19 @@ public abstract class LongJob extends Job implements LongSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((LongConsumer)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((LongConsumer)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeLong(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readLong();
     }
 }

@@ -1,13 +1,14 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 
 import org.divvy.BooleanSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code boolean}; generated code implements {@link #call()}. */
 public abstract class BooleanJob extends Job implements BooleanSpawn {
+    protected BooleanJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected boolean result;
 
@@ -39,18 +40,19 @@ public abstract class BooleanJob extends Job implements BooleanSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((BooleanSpawn.BooleanConsumer)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((BooleanSpawn.BooleanConsumer)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeBoolean(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readBoolean();
     }
 }

@@ -1,6 +1,4 @@
-package org.divvy.wire;
-
-import org.divvy.scheduling.Job;
+package org.divvy.codegen;
 
 /**
  * Decodes the jobs of one spawnable method. Generated, one per {@code @Spawnable} method; found

@@ -1,13 +1,14 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.divvy.IntSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code int}; generated code implements {@link #call()}. */
 public abstract class IntJob extends Job implements IntSpawn {
+    protected IntJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected int result;
 
@@ -39,18 +40,19 @@ public abstract class IntJob extends Job implements IntSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((IntConsumer)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((IntConsumer)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeInt(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readInt();
     }
 }

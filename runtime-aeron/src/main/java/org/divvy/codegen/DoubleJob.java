@@ -1,13 +1,14 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import org.divvy.DoubleSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code double}; generated code implements {@link #call()}. */
 public abstract class DoubleJob extends Job implements DoubleSpawn {
+    protected DoubleJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected double result;
 
@@ -39,18 +40,19 @@ public abstract class DoubleJob extends Job implements DoubleSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((DoubleConsumer)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((DoubleConsumer)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writer.writeDouble(result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = reader.readDouble();
     }
 }

@@ -1,4 +1,4 @@
-package org.divvy.wire;
+package org.divvy.codegen;
 
 import java.nio.ByteOrder;
 

@@ -1,13 +1,14 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 
 import org.divvy.VoidSpawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /** A job of a spawnable method returning {@code void}; generated code implements {@link #call()}. */
 public abstract class VoidJob extends Job implements VoidSpawn {
+    protected VoidJob() {
+    }
+
     /** Runs the spawnable method on the job's receiver and arguments. */
     protected abstract void call() throws Throwable;
 
@@ -35,16 +36,17 @@ public abstract class VoidJob extends Job implements VoidSpawn {
 
     @Override
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((Runnable)resultCallback).run();
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((Runnable)callback).run();
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
     }
 }

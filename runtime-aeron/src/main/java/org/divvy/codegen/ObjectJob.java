@@ -1,16 +1,17 @@
-package org.divvy.scheduling;
+package org.divvy.codegen;
 
 import java.util.function.Consumer;
 
 import org.divvy.Spawn;
-import org.divvy.wire.WireReader;
-import org.divvy.wire.WireWriter;
 
 /**
  * A job of a spawnable method returning a reference type {@code T} (boxes included); generated code
  * implements {@link #call()} and the result codec {@link #writeValue}/{@link #readValue}.
  */
 public abstract class ObjectJob<T> extends Job implements Spawn<T> {
+    protected ObjectJob() {
+    }
+
     /** The result; defined once the job has completed normally. */
     protected T result;
 
@@ -49,18 +50,19 @@ public abstract class ObjectJob<T> extends Job implements Spawn<T> {
     @Override
     @SuppressWarnings("unchecked")
     protected final void runResultCallback() {
-        if (resultCallback != null) {
-            ((Consumer<? super T>)resultCallback).accept(result);
+        final Object callback = resultCallback();
+        if (callback != null) {
+            ((Consumer<? super T>)callback).accept(result);
         }
     }
 
     @Override
-    protected final void writeResult(final WireWriter writer) {
+    public final void writeResult(final WireWriter writer) {
         writeValue(writer, result);
     }
 
     @Override
-    protected final void readResult(final WireReader reader) {
+    public final void readResult(final WireReader reader) {
         result = readValue(reader);
     }
 }
