@@ -193,11 +193,6 @@ public final class NetworkNode implements AutoCloseable {
         return thief.lateReplies() + given.lateResults();
     }
 
-    /** Stolen jobs whose type this node does not know. */
-    public long unknownJobTypes() {
-        return thief.unknownJobTypes();
-    }
-
     /**
      * A run starts on this node (any thread): peers are told at once, so deep-idle ones wake and steal
      * instead of noticing the new work only after their idle park and steal pause.

@@ -52,7 +52,6 @@ public final class Thief implements Duty, MembershipListener {
     private volatile long wideAreaStealAttempts;
     private volatile long wideAreaSteals;
     private volatile long lateReplies;
-    private volatile long unknownJobTypes;
 
     /**
      * @param deepIdle   whether the node is in deep idle now: failed steals then back off further.
@@ -134,7 +133,6 @@ public final class Thief implements Duty, MembershipListener {
         Job job = null;
         Stamp stamp = null;
         if (type == null) {
-            unknownJobTypes++;
             problem = "job type `" + jobTypeName + "` is unknown on node " + members.selfId() +
                 ": every node needs the same application classes (its generated *Jobs provider) on its class path";
         } else {
@@ -199,10 +197,5 @@ public final class Thief implements Duty, MembershipListener {
     /** Replies that came for no outstanding request (after it timed out or its victim was lost). */
     public long lateReplies() {
         return lateReplies;
-    }
-
-    /** Stolen jobs whose type this node does not know. */
-    public long unknownJobTypes() {
-        return unknownJobTypes;
     }
 }

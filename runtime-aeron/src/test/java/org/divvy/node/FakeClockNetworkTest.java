@@ -214,6 +214,13 @@ class FakeClockNetworkTest {
                 (times.get(k) - times.get(k - 1)) / MS + " ms apart");
         }
         assertTrue(times.size() >= 2, "asked again after the timeout: " + times.size());
+
+        // The victim wakes and answers every request it queued: the reply to the expired one is late, counted,
+        // and changes nothing (the reply to the outstanding one is an ordinary failed steal).
+        assertEquals(0, thief.network.lateReplies());
+        all.get(0).resume();
+        stepFor(10 * MS);
+        assertEquals(times.size() - 1, thief.network.lateReplies(), "every expired request's reply is late");
     }
 
     @Test
