@@ -12,15 +12,23 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 
 /**
- * The way to one peer endpoint: its {@link ExclusivePublication}, created on the first send, and a
- * bounded queue of messages not yet accepted by it (peer not connected yet, back pressure, admin action).
- * Messages leave in the order they were sent. A message above the publication's maximum message length
- * goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent message remembers its next chunk, so
- * back pressure in the middle of a large message resumes where it stopped.
+ * The way to one peer endpoint: its {@link ExclusivePublication}, created on the first send, and two
+ * bounded queues of messages not yet accepted by it (peer not connected yet, back pressure, admin action):
+ * one for control frames (at most {@link #CONTROL_MAX_FRAME_BYTES}: heartbeats, member lists, steal requests,
+ * small results) and one for bulk ones. Control goes first: a queued control frame is offered before any
+ * more bulk data in every duty cycle, also between the chunks of a large message, so a heartbeat never
+ * waits behind megabytes queued for the same peer (it did: a peer declared the registry silent). Messages
+ * of one kind leave in the order they were sent; a control frame may overtake bulk data. A message above
+ * the publication's maximum message length goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent
+ * message remembers its next chunk, so back pressure in the middle of a large message resumes where it
+ * stopped.
  *
  * <p>Owned by the network agent thread.
  */
 final class Link {
+    /** The largest control frame (1 KiB): well below a datagram and a chunk, so never chunked itself. */
+    static final int CONTROL_MAX_FRAME_BYTES = 1024;
+
     private final int linkId;
     private final String endpoint;
     private final String channel;
@@ -29,13 +37,16 @@ final class Link {
     private final TrafficCounters traffic;
     private final int maxQueueBytes;
     private final ExpandableRingBuffer queue;
+    private final ExpandableRingBuffer controlQueue = new ExpandableRingBuffer(4096, 1 << 20, false);
     private final UnsafeBuffer chunkHeaderBuffer = new UnsafeBuffer(new byte[ChunkFlyweight.PAYLOAD_OFFSET]);
     private final ChunkFlyweight chunkHeader = new ChunkFlyweight();
     private final ExpandableRingBuffer.MessageConsumer drainer = this::drainOne;
+    private final ExpandableRingBuffer.MessageConsumer controlDrainer = this::drainControl;
 
     private ExclusivePublication publication;
     private int queuedBytes;
     private int queuedMessages;
+    private int queuedControl;
     private int nextMessageId;
     /** Chunks of the message at the head of the queue (or being sent) already accepted by the publication. */
     private int headChunksSent;
@@ -67,11 +78,11 @@ final class Link {
     }
 
     boolean hasQueued() {
-        return queuedMessages > 0;
+        return queuedMessages + queuedControl > 0;
     }
 
     int queuedMessages() {
-        return queuedMessages;
+        return queuedMessages + queuedControl;
     }
 
     boolean isConnected() {
@@ -84,7 +95,19 @@ final class Link {
      * @return false if the queue is full: the message is dropped and counted.
      */
     boolean send(final DirectBuffer buffer, final int offset, final int length) {
-        if (queuedMessages == 0 && trySend(buffer, offset, length)) {
+        if (length <= CONTROL_MAX_FRAME_BYTES) {
+            if (queuedControl == 0 && trySend(buffer, offset, length)) {
+                return true;
+            }
+            if (queuedBytes + length > maxQueueBytes || !controlQueue.append(buffer, offset, length)) {
+                TrafficCounters.add(traffic.droppedQueueFull, 1);
+                return false;
+            }
+            queuedBytes += length;
+            queuedControl++;
+            return true;
+        }
+        if (queuedMessages == 0 && queuedControl == 0 && trySend(buffer, offset, length)) {
             return true;
         }
         if (queuedBytes + length > maxQueueBytes || !queue.append(buffer, offset, length)) {
@@ -96,12 +119,16 @@ final class Link {
         return true;
     }
 
-    /** Offers queued messages in order until the publication refuses one; returns how many left the queue. */
+    /**
+     * Offers queued control frames, then queued bulk messages, each in order until the publication refuses
+     * one; returns how many left the queues. Bulk waits while control frames are still queued.
+     */
     int drain(final int limit) {
-        if (queuedMessages == 0) {
-            return 0;
+        int sent = queuedControl == 0 ? 0 : controlQueue.consume(controlDrainer, limit);
+        if (queuedControl == 0 && queuedMessages > 0) {
+            sent += queue.consume(drainer, limit);
         }
-        return queue.consume(drainer, limit);
+        return sent;
     }
 
     private boolean drainOne(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
@@ -113,15 +140,26 @@ final class Link {
         return false;
     }
 
+    private boolean drainControl(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
+        if (trySend(buffer, offset, length)) {
+            queuedBytes -= length;
+            queuedControl--;
+            return true;
+        }
+        return false;
+    }
+
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
     int close() {
-        final int dropped = queuedMessages;
+        final int dropped = queuedMessages + queuedControl;
         if (dropped > 0) {
             TrafficCounters.add(traffic.droppedPeerGone, dropped);
         }
         queue.reset(4096);
+        controlQueue.reset(4096);
         queuedBytes = 0;
         queuedMessages = 0;
+        queuedControl = 0;
         headChunksSent = 0;
         if (publication != null) {
             publication.close();
