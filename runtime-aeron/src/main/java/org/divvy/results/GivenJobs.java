@@ -9,7 +9,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.divvy.DivvyException;
 import org.divvy.NodeFailedException;
-import org.divvy.RemoteJobException;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
@@ -130,7 +129,7 @@ public final class GivenJobs implements Duty, MembershipListener {
                 }
                 complete(entry, failure);
             }
-            case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, new RemoteJobException(
+            case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, RemoteExceptions.rebuild(
                 entry.displayName(), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
                 jobResult.exceptionStackTrace()));
             default -> entry.cancel(); // false when our own abort ended it first: the usual case
