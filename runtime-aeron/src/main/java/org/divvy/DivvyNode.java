@@ -1,9 +1,12 @@
 package org.divvy;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.agent.ErrorLog;
 import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.node.NetworkNode;
 import org.divvy.scheduling.Scheduler;
@@ -80,9 +83,14 @@ public final class DivvyNode implements AutoCloseable {
         }
         NetworkNode network = null;
         try {
+            // A name that does not resolve fails here, in one line, not as a stack trace per join retry.
+            resolve("bind", config.bind(), config.bind());
+            if (config.join() != null) {
+                resolve("join", config.join(), config.join().substring(0, config.join().lastIndexOf(':')));
+            }
             network = NetworkNode.builder(config, scheduler)
                 .seed(System.nanoTime() ^ ((long)name.hashCode() << 32))
-                .errorHandler(DivvyNode::onNetworkError)
+                .errorHandler(new ErrorLog((line, first) -> LOG.log(System.Logger.Level.WARNING, line, first)))
                 .build();
             network.start();
             final int id = network.lifecycle().awaitJoined(
@@ -101,8 +109,13 @@ public final class DivvyNode implements AutoCloseable {
         }
     }
 
-    private static void onNetworkError(final Throwable t) {
-        LOG.log(System.Logger.Level.WARNING, "network agent error", t);
+    private static void resolve(final String setting, final String value, final String host) {
+        try {
+            InetAddress.getByName(host);
+        } catch (final UnknownHostException e) {
+            throw new DivvyException("cannot resolve host `" + host + "` of " + setting + "=" + value +
+                ": check the name (or give an IP address)");
+        }
     }
 
     /**

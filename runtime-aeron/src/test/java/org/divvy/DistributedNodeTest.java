@@ -335,6 +335,15 @@ class DistributedNodeTest {
     }
 
     @Test
+    void shouldRejectAnUnresolvableJoinHostInOneLine() {
+        // the message is the resolution check's, which runs before any JOIN: no join timeout is waited for
+        final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(NodeConfig.builder().workers(1)
+            .networked(true).aeronDirectory(driver.aeronDirectoryName()).join("notahost.invalid:40000").build()));
+        assertEquals("cannot resolve host `notahost.invalid` of join=notahost.invalid:40000: check the name (or give an IP " +
+            "address)", e.getMessage());
+    }
+
+    @Test
     void shouldReportTooFewMembers() {
         final DivvyNode master = start(1, "A", null, StealPolicy.CRS, 3000);
         final DivvyException e = assertThrows(DivvyException.class, () -> master.awaitMembers(3, Duration.ofMillis(300)));
