@@ -1,5 +1,6 @@
 package org.divvy.transport;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -113,6 +114,13 @@ public final class AeronTransport implements Transport {
                     .publicationTermBufferLength(termLengthBytes)
                     .ipcTermBufferLength(termLengthBytes)
                     .errorHandler(errorHandler);
+                if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
+                    // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
+                    // node cannot delete its own (tens of MiB in /dev/shm each).
+                    final File base = DriverDirectories.base();
+                    DriverDirectories.removeStale(base);
+                    driverContext.aeronDirectoryName(DriverDirectories.newDirectory(base).getPath());
+                }
                 if (System.getProperty(Configuration.ASYNC_EXECUTOR_IDLE_STRATEGY_PROP_NAME) == null) {
                     // The driver's one own thread (name resolution for new channels) parks up to 1 ms by
                     // default: ~2% of a core on an idle node. New channels are rare; a 50 ms cap costs ~0.1%
