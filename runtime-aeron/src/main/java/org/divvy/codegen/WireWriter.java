@@ -25,6 +25,7 @@ public final class WireWriter {
 
     private final ExpandableArrayBuffer buffer;
     private int position;
+    private int limit = Integer.MAX_VALUE;
 
     public WireWriter() {
         this(256);
@@ -32,6 +33,25 @@ public final class WireWriter {
 
     public WireWriter(final int initialCapacity) {
         buffer = new ExpandableArrayBuffer(initialCapacity);
+    }
+
+    /**
+     * Makes every later write fail with {@link WireLimitException} once more than {@code maxBytes} would have
+     * been written since the last reset: an encode that cannot be sent anyway stops at the bound instead of
+     * encoding (and allocating) the whole value. Without a limit there is none.
+     */
+    public WireWriter limit(final int maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes=" + maxBytes + ", must be >= 0");
+        }
+        limit = maxBytes;
+        return this;
+    }
+
+    private void require(final int bytes) {
+        if (bytes > limit - position) {
+            throw new WireLimitException(limit);
+        }
     }
 
     /** Rewinds to the start, keeping the buffer. */
@@ -58,48 +78,56 @@ public final class WireWriter {
     }
 
     public WireWriter writeBoolean(final boolean value) {
+        require(1);
         buffer.putByte(position, value ? (byte)1 : (byte)0);
         position += 1;
         return this;
     }
 
     public WireWriter writeByte(final byte value) {
+        require(1);
         buffer.putByte(position, value);
         position += 1;
         return this;
     }
 
     public WireWriter writeShort(final short value) {
+        require(2);
         buffer.putShort(position, value, ORDER);
         position += 2;
         return this;
     }
 
     public WireWriter writeChar(final char value) {
+        require(2);
         buffer.putChar(position, value, ORDER);
         position += 2;
         return this;
     }
 
     public WireWriter writeInt(final int value) {
+        require(4);
         buffer.putInt(position, value, ORDER);
         position += 4;
         return this;
     }
 
     public WireWriter writeLong(final long value) {
+        require(8);
         buffer.putLong(position, value, ORDER);
         position += 8;
         return this;
     }
 
     public WireWriter writeFloat(final float value) {
+        require(4);
         buffer.putFloat(position, value, ORDER);
         position += 4;
         return this;
     }
 
     public WireWriter writeDouble(final double value) {
+        require(8);
         buffer.putDouble(position, value, ORDER);
         position += 8;
         return this;
@@ -122,6 +150,7 @@ public final class WireWriter {
         }
         final byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         writeInt(utf8.length);
+        require(utf8.length);
         buffer.putBytes(position, utf8);
         position += utf8.length;
         return this;
@@ -129,6 +158,7 @@ public final class WireWriter {
 
     /** Writes raw bytes (no length); for callers that wrote the length themselves. */
     public WireWriter writeBytes(final byte[] bytes, final int offset, final int length) {
+        require(length);
         buffer.putBytes(position, bytes, offset, length);
         position += length;
         return this;

@@ -58,6 +58,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
+        resultWriter.limit(sender.maxFrameBytes()); // a result too large to return stops encoding at the bound
     }
 
     /** Registers ABORT, the message this side receives. */

@@ -6,6 +6,7 @@ import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
+import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.GivenJobs;
@@ -44,6 +45,8 @@ public final class Victim {
         this.scheduler = scheduler;
         this.given = given;
         this.sender = sender;
+        // a job whose arguments alone pass the largest frame is refused after encoding at most that much
+        argumentsWriter.limit(sender.maxFrameBytes());
     }
 
     /** Registers STEAL_REQUEST. */
@@ -85,6 +88,11 @@ public final class Victim {
             typeName = job.type().name();
             StampCodec.encode(Stamp.of(job), stampWriter);
             job.encodeArguments(argumentsWriter);
+        } catch (final WireLimitException tooLarge) {
+            // the encode stopped at the transport's largest message: it could not be sent anyway
+            LOG.log(System.Logger.Level.INFO, () -> "job `" + job + "` stays on this node: " + tooLarge.getMessage());
+            scheduler.submitRemote(job);
+            return KEPT;
         } catch (final RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "job `" + job +
                 "` cannot be encoded for another node, it runs here: " + e);
