@@ -61,7 +61,7 @@ public final class DivvyNode implements AutoCloseable {
         this.nodeId = nodeId;
         this.endpoint = endpoint;
         if (network != null) {
-            closeOnExit = new Thread(this::close, "divvy-close-on-exit-" + nodeId);
+            closeOnExit = new Thread(this::closeOnExit, "divvy-close-on-exit-" + nodeId);
             Runtime.getRuntime().addShutdownHook(closeOnExit);
         } else {
             closeOnExit = null;
@@ -222,6 +222,15 @@ public final class DivvyNode implements AutoCloseable {
             network.close();
         }
         scheduler.close();
+    }
+
+    /** On JVM exit (Ctrl-C, SIGTERM): closes, and says in one line what could not stop, without a trace. */
+    private void closeOnExit() {
+        try {
+            close();
+        } catch (final RuntimeException e) {
+            System.err.println("divvy: closing node " + nodeId + " on exit: " + e.getMessage());
+        }
     }
 
     /** Tests: this node's network half, or null for a single node. */

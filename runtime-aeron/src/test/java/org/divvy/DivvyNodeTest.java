@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -107,6 +109,21 @@ class DivvyNodeTest {
             final DivvyException e = assertThrows(DivvyException.class, () -> node.run(() -> node.run(() -> 1)));
             assertTrue(e.getMessage().contains("spawn"), e.getMessage());
         }
+    }
+
+    @Test
+    void closeShouldCancelARunUnderWaySoTheWorkersStopAtTheirNextSpawnOrSync() throws Exception {
+        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(2).build());
+        final CompletableFuture<Long> run = CompletableFuture.supplyAsync(
+            () -> node.run(() -> new Fib(10).fib(60)).value()); // would run for days
+        while (!run.isDone() && Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(t -> t.getName().contains("-worker-") && t.getState() == Thread.State.RUNNABLE)) {
+            Thread.sleep(1); // until the run is under way
+        }
+        node.close(); // before the fix: "worker ... did not stop within 10000 ms"
+        final ExecutionException e = assertThrows(ExecutionException.class, () -> run.get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof DivvyException && e.getCause().getMessage().contains("cancelled"),
+            String.valueOf(e.getCause()));
     }
 
     @Test

@@ -42,6 +42,8 @@ public final class Scheduler implements AutoCloseable {
     private final ConcurrentLinkedQueue<Task> remoteJobs = new ConcurrentLinkedQueue<>();
     private final Object runLock = new Object();
     private volatile boolean closing;
+    /** The root of the run under way, for {@link #close()} to cancel; null between runs. */
+    private volatile RootInvocation<?> current;
     private boolean started;
 
     /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
@@ -92,12 +94,17 @@ public final class Scheduler implements AutoCloseable {
             final long[] before = counters();
             final long[] idleBefore = idleNs();
             final long startNs = System.nanoTime();
+            current = root;
             submissions.add(root);
             wakeIdleWorker();
             boolean interrupted = false;
-            while (root.status < Task.DONE) {
-                LockSupport.park(this);
-                interrupted |= Thread.interrupted();
+            try {
+                while (root.status < Task.DONE) {
+                    LockSupport.park(this);
+                    interrupted |= Thread.interrupted();
+                }
+            } finally {
+                current = null;
             }
             final long elapsedNs = System.nanoTime() - startNs;
             if (interrupted) {
@@ -108,6 +115,9 @@ public final class Scheduler implements AutoCloseable {
                 return new RunResult<>(root.value(), elapsedNs, statistics);
             }
             final Throwable failure = root.exception;
+            if (failure == null) {
+                throw new DivvyException("the run was cancelled: the node is closing");
+            }
             if (failure instanceof RuntimeException r) {
                 throw r;
             }
@@ -118,10 +128,18 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    /** Stops the workers after the current run and waits for their threads to end. Idempotent. */
+    /**
+     * Stops the workers and waits for their threads to end: a run under way is cancelled (its jobs stop at
+     * their next spawn or sync, and its caller gets a {@link DivvyException}), so closing takes as long as
+     * the longest stretch of a job without a spawn or sync, not the rest of the run. Idempotent.
+     */
     @Override
     public void close() {
         closing = true;
+        final RootInvocation<?> running = current;
+        if (running != null) {
+            Aborts.requestCancel(running);
+        }
         for (final Worker w : workers) {
             LockSupport.unpark(w);
         }
