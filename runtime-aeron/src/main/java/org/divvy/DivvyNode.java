@@ -199,7 +199,8 @@ public final class DivvyNode implements AutoCloseable {
     /**
      * Stops the node: a master that has not terminated yet terminates with 0; then the node leaves the
      * others, stops its agent (deleting its embedded driver's Aeron directory), cancels the jobs it still
-     * ran for other nodes and stops its workers. Idempotent.
+     * ran for other nodes and stops its workers. A run under way on this node is cancelled (its jobs stop at
+     * their next spawn or sync, and {@link #run} throws {@link DivvyException}). Idempotent.
      */
     @Override
     public synchronized void close() {
