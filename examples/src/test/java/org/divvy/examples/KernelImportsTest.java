@@ -17,13 +17,16 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A kernel (every class of an app's package but its {@code *App} launcher class) imports only the JDK,
- * the runtime API ({@code org.divvy.X}, {@code org.divvy.annotations}) and its own package: it is what a
+ * the runtime API ({@code org.divvy.X}, {@code org.divvy.annotations}), the shared simulated work
+ * ({@code org.divvy.examples.simulated}) and its own package: it is what a
  * user would write, and it runs on whichever node steals it, so it must not lean on the launcher's CLI.
  */
 @Timeout(30)
 class KernelImportsTest {
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)\\s*;", Pattern.MULTILINE);
-    private static final Pattern ALLOWED = Pattern.compile("java\\..*|org\\.divvy\\.[A-Z]\\w*(\\.\\w+)?|org\\.divvy\\.annotations\\..*");
+    /** The JDK, the runtime API, and the simulated work fib and uts share (it runs with their leaves). */
+    private static final Pattern ALLOWED = Pattern.compile(
+        "java\\..*|org\\.divvy\\.[A-Z]\\w*(\\.\\w+)?|org\\.divvy\\.annotations\\..*|org\\.divvy\\.examples\\.simulated\\..*");
 
     @Test
     void kernelsShouldImportOnlyTheJdkTheRuntimeApiAndTheirOwnPackage() throws IOException {

@@ -7,8 +7,8 @@ import picocli.CommandLine.Option;
  * The {@code --simulate-leaf-us} option (a picocli mixin of the apps that support it, fib and uts):
  * each leaf job parks for that many microseconds instead of computing, so a run of 24 to 64 nodes fits
  * on a 2-core machine and measures scheduling and stealing rather than arithmetic. Every output of such
- * a run says {@value #BANNER}. The park itself belongs to each kernel ({@code fib.SimulatedLeaf},
- * {@code uts.SimulatedLeaf}), since it runs wherever a leaf job runs.
+ * a run says {@value #BANNER}. The park itself is {@code simulated.SimulatedLeaf}, which the kernels
+ * call, since it runs wherever a leaf job runs.
  */
 public final class SimulationOptions {
     /** What the output of a simulated run says, so its times are never mistaken for real ones. */

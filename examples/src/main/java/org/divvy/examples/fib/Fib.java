@@ -2,6 +2,7 @@ package org.divvy.examples.fib;
 
 import org.divvy.LongSpawn;
 import org.divvy.annotations.Spawnable;
+import org.divvy.examples.simulated.SimulatedLeaf;
 
 /**
  * Fibonacci with Divvy: {@link FibSequential#fib(int)} with its two recursive calls spawned. Below the

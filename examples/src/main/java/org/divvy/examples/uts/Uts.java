@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.divvy.Spawn;
 import org.divvy.annotations.Spawnable;
+import org.divvy.examples.simulated.SimulatedLeaf;
 
 /**
  * UTS with Divvy: {@link UtsSequential#search(UtsTree, int[], int)} with one spawn per child for nodes

@@ -13,7 +13,7 @@ import org.divvy.RunResult;
 import org.divvy.StealPolicy;
 import org.divvy.examples.fib.Fib;
 import org.divvy.examples.fib.FibSequential;
-import org.divvy.examples.fib.SimulatedLeaf;
+import org.divvy.examples.simulated.SimulatedLeaf;
 import org.divvy.perf.wan.WanRelay;
 
 /**

@@ -1,4 +1,4 @@
-package org.divvy.examples.fib;
+package org.divvy.examples.simulated;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,14 +1,15 @@
-package org.divvy.examples.uts;
+package org.divvy.examples.simulated;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * SIMULATED WORK for {@link Uts}: a subtree at the spawn depth parks instead of being searched. It
- * lives in the kernel's package (not the launcher's) because it runs wherever the job runs, and a
- * kernel depends only on the runtime API and its own package; fib has the same few lines.
+ * SIMULATED WORK for the leaves of fib and uts: a leaf parks instead of computing, so a run of 24 to 64
+ * nodes fits on a 2-core machine and measures scheduling and stealing rather than arithmetic. It lives
+ * apart from the launcher because it runs wherever a leaf job runs: the one package besides the runtime
+ * API that kernels may import. Public so a benchmark can calibrate the same park.
  */
-final class SimulatedLeaf {
+public final class SimulatedLeaf {
     private SimulatedLeaf() {
     }
 
@@ -16,7 +17,7 @@ final class SimulatedLeaf {
      * Parks the calling worker for {@code leafUs} microseconds (again after an early wake-up, unless
      * interrupted), using no CPU meanwhile.
      */
-    static void park(final int leafUs) {
+    public static void park(final int leafUs) {
         final long deadlineNs = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs);
         long remainingNs;
         while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
