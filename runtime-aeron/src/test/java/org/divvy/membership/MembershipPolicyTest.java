@@ -148,6 +148,20 @@ class MembershipPolicyTest {
     }
 
     @Test
+    void shouldRefuseAJoinWhoseEndpointCannotBeSentTo() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox);
+        // a hostile or broken joiner: channel syntax, no port, a port out of range, a bad host
+        for (final String endpoint : new String[] {"h:1|interface=eth9", "h", "h:", "h:0", "h:70000", "h:12x", ":1", "h/x:1"}) {
+            assertFalse(registry.onJoin(join("a", endpoint), 0), endpoint);
+        }
+        assertTrue(registry.members().isEmpty(), "nobody added");
+        assertTrue(outbox.sent.isEmpty(), "nothing sent to such an endpoint");
+        assertTrue(registry.onJoin(join("a", "node-1.example:40123"), 0));
+        assertEquals(1, registry.members().size());
+    }
+
+    @Test
     void shouldDeclareSilentMemberDeadAfterTimeoutAndBroadcast() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
