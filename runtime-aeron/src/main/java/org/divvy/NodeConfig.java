@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * The configuration of one node, immutable (Aeron's {@code MediaDriver.Context}, made immutable): one
  * value for every row of {@link NodeSettings}, the table that declares each setting's name, unit, type,
  * default, check, property and flag. {@link Builder#build()} checks every value once, then the checks
- * across settings; errors name the value and the bound ({@code heartbeatTimeoutMs=0, must be > 0}).
+ * across settings; errors name the value and the bound ({@code heartbeatIntervalMs=0, must be > 0}).
  * {@link #fromProperties} is the only reader of {@code divvy.*} properties, {@link #describe()} prints the
  * effective values.
  *
@@ -171,9 +171,14 @@ public final class NodeConfig {
         return get(NodeSettings.HEARTBEAT_INTERVAL_MS);
     }
 
-    /** {@link NodeSettings#HEARTBEAT_TIMEOUT_MS}: silence after which a node is declared dead, ms. */
-    public long heartbeatTimeoutMs() {
-        return get(NodeSettings.HEARTBEAT_TIMEOUT_MS);
+    /** {@link NodeSettings#ACCEPTABLE_HEARTBEAT_PAUSE_MS}: silence the failure detector accepts beyond the rhythm, ms. */
+    public long acceptableHeartbeatPauseMs() {
+        return get(NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS);
+    }
+
+    /** {@link NodeSettings#FAILURE_PHI_THRESHOLD}: phi at which a silent node is suspected. */
+    public int failurePhiThreshold() {
+        return get(NodeSettings.FAILURE_PHI_THRESHOLD);
     }
 
     /** {@link NodeSettings#JOIN_TIMEOUT_MS}: how long joining may take, ms. */
@@ -365,9 +370,14 @@ public final class NodeConfig {
             return set(NodeSettings.HEARTBEAT_INTERVAL_MS, heartbeatIntervalMs);
         }
 
-        /** {@link NodeSettings#HEARTBEAT_TIMEOUT_MS}: > 2 * heartbeatIntervalMs. */
-        public Builder heartbeatTimeoutMs(final long heartbeatTimeoutMs) {
-            return set(NodeSettings.HEARTBEAT_TIMEOUT_MS, heartbeatTimeoutMs);
+        /** {@link NodeSettings#ACCEPTABLE_HEARTBEAT_PAUSE_MS}: > 2 * heartbeatIntervalMs. */
+        public Builder acceptableHeartbeatPauseMs(final long acceptableHeartbeatPauseMs) {
+            return set(NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS, acceptableHeartbeatPauseMs);
+        }
+
+        /** {@link NodeSettings#FAILURE_PHI_THRESHOLD}: in [1, 100]. */
+        public Builder failurePhiThreshold(final int failurePhiThreshold) {
+            return set(NodeSettings.FAILURE_PHI_THRESHOLD, failurePhiThreshold);
         }
 
         /** {@link NodeSettings#JOIN_TIMEOUT_MS}: > 0. */
@@ -426,8 +436,9 @@ public final class NodeConfig {
                 "idleParkMaxNs=" + c.idleParkMaxNs() + ", must be >= idleParkMinNs=" + c.idleParkMinNs());
             require(c.idleDeepParkNs() >= c.idleParkMaxNs(),
                 "idleDeepParkNs=" + c.idleDeepParkNs() + ", must be >= idleParkMaxNs=" + c.idleParkMaxNs());
-            require(c.heartbeatTimeoutMs() > 2 * c.heartbeatIntervalMs(), "heartbeatTimeoutMs=" + c.heartbeatTimeoutMs() +
-                ", must be > 2 * heartbeatIntervalMs=" + 2 * c.heartbeatIntervalMs() + " or one lost heartbeat kills a node");
+            require(c.acceptableHeartbeatPauseMs() > 2 * c.heartbeatIntervalMs(), "acceptableHeartbeatPauseMs=" +
+                c.acceptableHeartbeatPauseMs() + ", must be > 2 * heartbeatIntervalMs=" + 2 * c.heartbeatIntervalMs() +
+                " or one lost heartbeat kills a node");
             if (!c.networked()) {
                 for (final Setting<?> setting : NodeSettings.ALL) {
                     require(setting.scope() != Setting.Scope.NETWORK || c.isDefault(setting), setting.name() + "=" +

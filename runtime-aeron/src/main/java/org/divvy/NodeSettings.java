@@ -21,12 +21,12 @@ import java.util.Optional;
 /**
  * The table of every node setting, one {@link Setting} constant per row:
  * {@code scope(name, type, default, check, description)}. The name carries the unit
- * ({@code heartbeatTimeoutMs}, {@code idleParkMaxNs}, {@code termLengthBytes}); the system property is
- * {@code divvy.<name>} and the command-line flag the name in kebab case ({@code --heartbeat-timeout-ms}).
+ * ({@code heartbeatIntervalMs}, {@code idleParkMaxNs}, {@code termLengthBytes}); the system property is
+ * {@code divvy.<name>} and the command-line flag the name in kebab case ({@code --heartbeat-interval-ms}).
  * Each constant's Javadoc gives the meaning, the unit, the reason for the default, the property and the flag.
  *
  * <p>This table is the only place a setting is declared. {@link NodeConfig} stores one value per row and
- * its builder checks each row; checks across rows (a timeout longer than two intervals, ...) are in
+ * its builder checks each row; checks across rows (an acceptable pause longer than two intervals, ...) are in
  * {@link NodeConfig.Builder#build()}. Defaults are literals here, not read from the classes that use
  * them, so the table is the one source; {@code NodeSettingsDefaultsTest} checks they equal the runtime's
  * own values.
@@ -170,21 +170,39 @@ public final class NodeSettings {
         powerOfTwoIn(64 * KIB, 1 << 30), "Aeron term buffer of each publication; larger messages are split");
 
     /**
-     * Interval of heartbeats between nodes and the registry, in ms. Default 100 ms: 20 per heartbeat
-     * timeout, so a few lost datagrams never look like a dead node, at a cost of a few datagrams a second.
+     * Interval of heartbeats between nodes and the registry, in ms. Default 100 ms: the failure detector
+     * learns each peer's rhythm from dozens of heartbeats a few seconds, so a few lost datagrams never look
+     * like a dead node, at a cost of a few datagrams a second.
      * Property {@code divvy.heartbeatIntervalMs}, flag {@code --heartbeat-interval-ms}.
      */
     public static final Setting<Long> HEARTBEAT_INTERVAL_MS = Setting.network("heartbeatIntervalMs", LONG, 100L,
         greaterThan(0), "heartbeat period between nodes and the registry");
 
     /**
-     * Silence after which the registry declares a node dead (and a node its registry lost), in ms; more
-     * than two {@link #HEARTBEAT_INTERVAL_MS}, or one lost heartbeat kills a node. Default 2 s: survives
-     * a GC pause or a burst of lost datagrams, yet cuts a crashed node off within seconds.
-     * Property {@code divvy.heartbeatTimeoutMs}, flag {@code --heartbeat-timeout-ms}.
+     * Silence beyond a node's usual heartbeat rhythm that the phi-accrual failure detector accepts before
+     * it starts to suspect it, in ms; more than two {@link #HEARTBEAT_INTERVAL_MS}, or one lost heartbeat
+     * kills a node. The registry suspects a silent node (and a node its registry) about this long plus
+     * {@code 5.2 x 100 ms} after the last heartbeat: 7.6 s with the defaults. Default 7 s: a node stopped for
+     * 5 s (a long GC pause, SIGSTOP, a suspended laptop or a busy hypervisor) is survived, and a killed one
+     * is suspected within 10 s. A node that was itself stopped for more than half this time notices it and
+     * restarts its own detection instead of suspecting everyone it could not hear.
+     * Property {@code divvy.acceptableHeartbeatPauseMs}, flag {@code --acceptable-heartbeat-pause-ms}.
      */
-    public static final Setting<Long> HEARTBEAT_TIMEOUT_MS = Setting.network("heartbeatTimeoutMs", LONG, 2_000L,
-        greaterThan(0), "silence after which a node is declared dead; its traffic is cut from then on");
+    public static final Setting<Long> ACCEPTABLE_HEARTBEAT_PAUSE_MS = Setting.network("acceptableHeartbeatPauseMs", LONG,
+        7_000L, greaterThan(0), "silence beyond the usual heartbeat rhythm the failure detector accepts: a node "
+            + "stopped for less (GC, SIGSTOP, suspend) stays in the run; a dead one is suspected about 0.6 s later");
+
+    /**
+     * Phi at which the failure detector suspects a silent node: {@code -log10} of the probability that a
+     * heartbeat still comes after this silence, given the rhythm measured so far (the last 1000 intervals,
+     * deviation at least 100 ms) shifted by {@link #ACCEPTABLE_HEARTBEAT_PAUSE_MS}. Default 8, as in Akka
+     * and Cassandra: a one-in-10^8 chance of a false suspicion; each unit more waits about 0.03 s longer
+     * with a steady rhythm.
+     * Property {@code divvy.failurePhiThreshold}, flag {@code --failure-phi-threshold}.
+     */
+    public static final Setting<Integer> FAILURE_PHI_THRESHOLD = Setting.network("failurePhiThreshold", INT, 8,
+        inRange(1, 100), "phi at which a silent node is suspected (phi-accrual): 8 = a one-in-10^8 chance that it "
+            + "was alive");
 
     /**
      * How long {@link DivvyNode#start} keeps trying to join before it fails with a message naming the
@@ -249,13 +267,13 @@ public final class NodeSettings {
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
-        HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
+        HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
         DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES);
 
     private NodeSettings() {
     }
 
-    /** The row named {@code name} ({@code heartbeatTimeoutMs}), if there is one. */
+    /** The row named {@code name} ({@code heartbeatIntervalMs}), if there is one. */
     public static Optional<Setting<?>> named(final String name) {
         return ALL.stream().filter(s -> s.name().equals(name)).findFirst();
     }

@@ -4,14 +4,14 @@ import java.util.Objects;
 
 /**
  * One row of the node configuration table {@link NodeSettings}: a setting's name (its unit in the name,
- * e.g. {@code heartbeatTimeoutMs}), type, default, check and one-line description. The rest derives from
+ * e.g. {@code heartbeatIntervalMs}), type, default, check and one-line description. The rest derives from
  * the name: the system property is {@code divvy.<name>} ({@link #property()}) and the command-line flag
- * is the name in kebab case ({@link #flag()}, {@code --heartbeat-timeout-ms}). {@link NodeConfig}'s
+ * is the name in kebab case ({@link #flag()}, {@code --heartbeat-interval-ms}). {@link NodeConfig}'s
  * builder, {@link NodeConfig#fromProperties}, {@link NodeConfig#describe()}, the README's table and the
  * {@code divvy} launcher's flags all iterate {@link NodeSettings#ALL} instead of naming settings again.
  *
  * <p>Errors name the value and the bound in the words of the source that gave the value: the setting's
- * name for the builder ({@code heartbeatTimeoutMs=0, must be > 0}), its property for
+ * name for the builder ({@code heartbeatIntervalMs=0, must be > 0}), its property for
  * {@link NodeConfig#fromProperties} and its flag for the launcher. Immutable; the only instances are the
  * constants of {@link NodeSettings}.
  *
@@ -71,7 +71,7 @@ public final class Setting<T> {
         return scope;
     }
 
-    /** The name, with the unit in it: {@code heartbeatTimeoutMs}; also the builder's method and the getter. */
+    /** The name, with the unit in it: {@code heartbeatIntervalMs}; also the builder's method and the getter. */
     public String name() {
         return name;
     }
@@ -81,7 +81,7 @@ public final class Setting<T> {
         return "divvy." + name;
     }
 
-    /** The command-line flag: the name in kebab case, {@code --heartbeat-timeout-ms}. */
+    /** The command-line flag: the name in kebab case, {@code --heartbeat-interval-ms}. */
     public String flag() {
         final StringBuilder flag = new StringBuilder("--");
         for (int i = 0; i < name.length(); i++) {

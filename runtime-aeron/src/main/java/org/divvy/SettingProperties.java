@@ -50,7 +50,7 @@ final class SettingProperties {
     }
 
     /**
-     * ", here divvy.heartbeatTimeoutMs" when {@code key} spells a setting with other separators or case,
+     * ", here divvy.heartbeatIntervalMs" when {@code key} spells a setting with other separators or case,
      * or with a prefix as the old names had ({@code divvy.net.deepIdleParkMs}); else an example.
      */
     private static String closest(final String key) {
@@ -62,6 +62,6 @@ final class SettingProperties {
                 closest = setting;
             }
         }
-        return closest != null ? ", here " + closest.property() : ", e.g. " + NodeSettings.HEARTBEAT_TIMEOUT_MS.property();
+        return closest != null ? ", here " + closest.property() : ", e.g. " + NodeSettings.HEARTBEAT_INTERVAL_MS.property();
     }
 }

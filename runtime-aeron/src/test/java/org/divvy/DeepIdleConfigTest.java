@@ -42,7 +42,7 @@ class DeepIdleConfigTest {
 
     @Test
     void theParkShouldBeCappedAtTheHeartbeatInterval() {
-        final NodeConfig config = networked().heartbeatIntervalMs(20).heartbeatTimeoutMs(500).build();
+        final NodeConfig config = networked().heartbeatIntervalMs(20).build();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(20), config.effectiveDeepIdleParkNs());
     }
 

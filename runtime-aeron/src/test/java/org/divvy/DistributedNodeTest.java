@@ -53,12 +53,12 @@ class DistributedNodeTest {
     }
 
     private DivvyNode start(final int workers, final String site, final String join, final StealPolicy policy,
-        final long heartbeatTimeoutMs) {
+        final long acceptablePauseMs) {
         final NodeConfig config = NodeConfig.builder().workers(workers).networked(true)
             .aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024)
             .site(site).join(join).policy(policy)
-            .heartbeatIntervalMs(100).heartbeatTimeoutMs(heartbeatTimeoutMs).joinTimeoutMs(10_000)
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(acceptablePauseMs).joinTimeoutMs(10_000)
             .build();
         final DivvyNode node = DivvyNode.start(config);
         nodes.add(node);
@@ -66,10 +66,10 @@ class DistributedNodeTest {
     }
 
     /** Node 0 (the master, hosting the registry) and the others joined; {@code sites[i]} is node i's site. */
-    private List<DivvyNode> cluster(final StealPolicy policy, final long heartbeatTimeoutMs, final String... sites) {
-        final DivvyNode master = start(1, sites[0], null, policy, heartbeatTimeoutMs);
+    private List<DivvyNode> cluster(final StealPolicy policy, final long acceptablePauseMs, final String... sites) {
+        final DivvyNode master = start(1, sites[0], null, policy, acceptablePauseMs);
         for (int i = 1; i < sites.length; i++) {
-            start(1, sites[i], master.endpoint(), policy, heartbeatTimeoutMs);
+            start(1, sites[i], master.endpoint(), policy, acceptablePauseMs);
         }
         master.awaitMembers(sites.length, Duration.ofSeconds(15));
         for (final DivvyNode node : nodes) {
@@ -196,7 +196,7 @@ class DistributedNodeTest {
 
     @Test
     void shouldFailTheRunWithNodeFailedExceptionWhenAThiefCrashes() throws Exception {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 800, "A", "B");
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 300, "A", "B");
         final DivvyNode master = cluster.get(0);
         final DivvyNode thief = cluster.get(1);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
@@ -246,7 +246,7 @@ class DistributedNodeTest {
         @Test
     void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
         final NodeConfig.Builder config = NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024)
-            .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000);
+            .heartbeatIntervalMs(100);
         final DivvyNode master = DivvyNode.start(config.build());
         final DivvyNode worker;
         try {
@@ -298,7 +298,7 @@ class DistributedNodeTest {
 
     @Test
     void awaitTerminationShouldThrowWhenTheRegistryIsLost() {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 800, "A", "A");
+        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 300, "A", "A");
         cluster.get(0).crashForTest(); // node 0 hosts the registry
         final DivvyException e = assertThrows(DivvyException.class, () -> cluster.get(1).awaitTermination());
         assertTrue(e.getMessage().contains("registry") && e.getMessage().contains("silent"), e.getMessage());
@@ -308,14 +308,14 @@ class DistributedNodeTest {
     void awaitTerminationShouldThrowWhenTheMasterCrashesBesideAStandaloneRegistry() {
         final org.divvy.membership.StandaloneRegistry registry = org.divvy.membership.StandaloneRegistry.launch(
             NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-                .heartbeatIntervalMs(100).heartbeatTimeoutMs(800).build(),
+                .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).build(),
             new org.agrona.concurrent.SystemNanoClock(), Throwable::printStackTrace);
         final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
             new org.agrona.concurrent.SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, registry);
         org.agrona.concurrent.AgentRunner.startOnThread(runner);
         try {
-            final DivvyNode master = start(1, "A", registry.endpoint(), StealPolicy.RS, 800);
-            final DivvyNode worker = start(1, "A", registry.endpoint(), StealPolicy.RS, 800);
+            final DivvyNode master = start(1, "A", registry.endpoint(), StealPolicy.RS, 300);
+            final DivvyNode worker = start(1, "A", registry.endpoint(), StealPolicy.RS, 300);
             worker.awaitMembers(2, Duration.ofSeconds(15));
             assertEquals(1L, master.run(() -> 1L).value());
             master.crashForTest();

@@ -53,7 +53,8 @@ class NodeConfigTest {
         assertEquals("idleYieldCount=-2, must be >= 0", error(NodeConfig.builder().idleYieldCount(-2)));
         assertEquals("idleParkMinNs=0, must be in [1, 1000000000]", error(NodeConfig.builder().idleParkMinNs(0)));
         assertEquals("workerStackSizeBytes=1024, must be >= 65536", error(NodeConfig.builder().workerStackSizeBytes(1024)));
-        assertEquals("heartbeatTimeoutMs=0, must be > 0", error(networked().heartbeatTimeoutMs(0)));
+        assertEquals("acceptableHeartbeatPauseMs=0, must be > 0", error(networked().acceptableHeartbeatPauseMs(0)));
+        assertEquals("failurePhiThreshold=0, must be in [1, 100]", error(networked().failurePhiThreshold(0)));
         assertEquals("port=70000, must be in [0, 65535]", error(networked().port(70000)));
         assertEquals("join=nowhere, must be HOST:PORT with a port in [1, 65535], e.g. 192.168.1.10:40123",
             error(networked().join("nowhere")));
@@ -69,8 +70,8 @@ class NodeConfigTest {
     void shouldCheckAcrossSettingsInBuild() {
         assertEquals("idleParkMaxNs=500, must be >= idleParkMinNs=1000", error(NodeConfig.builder().idleParkMaxNs(500)));
         assertEquals("idleDeepParkNs=10, must be >= idleParkMaxNs=1000000", error(NodeConfig.builder().idleDeepParkNs(10)));
-        assertEquals("heartbeatTimeoutMs=150, must be > 2 * heartbeatIntervalMs=200 or one lost heartbeat kills a node",
-            error(networked().heartbeatTimeoutMs(150)));
+        assertEquals("acceptableHeartbeatPauseMs=150, must be > 2 * heartbeatIntervalMs=200 or one lost heartbeat kills a node",
+            error(networked().acceptableHeartbeatPauseMs(150)));
     }
 
     @Test
@@ -97,18 +98,18 @@ class NodeConfigTest {
         p.setProperty("divvy.join", "10.0.0.5:40123");
         p.setProperty("divvy.site", "B");
         p.setProperty("divvy.policy", "rs");
-        p.setProperty("divvy.heartbeatTimeoutMs", "5000");
+        p.setProperty("divvy.acceptableHeartbeatPauseMs", "5000");
         p.setProperty("divvy.peerRoutes", "127.0.0.1:21001=127.0.0.1:40000, 127.0.0.1:21002=127.0.0.1:40001");
         final NodeConfig c = NodeConfig.fromProperties(p);
         assertEquals("10.0.0.5:40123", c.join());
         assertEquals("B", c.site());
         assertEquals(StealPolicy.RS, c.policy());
-        assertEquals(5000, c.heartbeatTimeoutMs());
+        assertEquals(5000, c.acceptableHeartbeatPauseMs());
         assertEquals(Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001"), c.peerRoutes());
         assertEquals(c, c.toBuilder().build());
         assertEquals(c, NodeConfig.fromProperties(c.toProperties()));
         assertEquals(Set.of("divvy.workers", "divvy.idleParkMaxNs", "divvy.workerStackSizeBytes", "divvy.networked",
-            "divvy.join", "divvy.site", "divvy.policy", "divvy.heartbeatTimeoutMs", "divvy.peerRoutes"),
+            "divvy.join", "divvy.site", "divvy.policy", "divvy.acceptableHeartbeatPauseMs", "divvy.peerRoutes"),
             c.toProperties().stringPropertyNames(), "only the values that differ from the defaults");
     }
 
@@ -130,9 +131,9 @@ class NodeConfigTest {
     @Test
     void shouldRejectAPropertyThatNamesNoSettingAndSuggestTheRightOne() {
         final Properties p = new Properties();
-        p.setProperty("divvy.heartbeat.timeoutMs", "5000");
-        assertEquals("divvy.heartbeat.timeoutMs is not a Divvy setting: properties are divvy.<setting name>, here "
-            + "divvy.heartbeatTimeoutMs (NodeSettings lists them)",
+        p.setProperty("divvy.heartbeat.intervalMs", "50");
+        assertEquals("divvy.heartbeat.intervalMs is not a Divvy setting: properties are divvy.<setting name>, here "
+            + "divvy.heartbeatIntervalMs (NodeSettings lists them)",
             assertThrows(DivvyException.class, () -> NodeConfig.fromProperties(p)).getMessage());
         final Properties other = new Properties();
         other.setProperty("divvy.host", "10.0.0.1");
@@ -145,9 +146,9 @@ class NodeConfigTest {
         final NodeConfig single = NodeConfig.builder().workers(7).build();
         final String text = single.describe();
         assertTrue(text.contains("single node") && text.matches("(?s).*\\n  workers +7 .*"), text);
-        assertTrue(text.contains("workerStackSizeBytes") && !text.contains("heartbeatTimeoutMs"), text);
-        final String net = networked().heartbeatTimeoutMs(5000).build().describe();
-        assertTrue(net.matches("(?s).*\\n  heartbeatTimeoutMs +5000 +\\(default 2000\\).*"), net);
+        assertTrue(text.contains("workerStackSizeBytes") && !text.contains("acceptableHeartbeatPauseMs"), text);
+        final String net = networked().acceptableHeartbeatPauseMs(5000).build().describe();
+        assertTrue(net.matches("(?s).*\\n  acceptableHeartbeatPauseMs +5000 +\\(default 7000\\).*"), net);
         assertTrue(net.matches("(?s).*\\n  join +none\\R.*"), net);
         assertTrue(single.toString().contains("workers=7"), single.toString());
         assertEquals(single.toString(), single.toBuilder().build().toString());

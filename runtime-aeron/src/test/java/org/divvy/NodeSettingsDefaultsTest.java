@@ -25,7 +25,8 @@ class NodeSettingsDefaultsTest {
         assertEquals(256 * 1024, NodeSettings.TERM_LENGTH_BYTES.defaultValue());
         assertEquals("default", NodeSettings.SITE.defaultValue());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(100), ns(NodeSettings.HEARTBEAT_INTERVAL_MS));
-        assertEquals(TimeUnit.SECONDS.toNanos(2), ns(NodeSettings.HEARTBEAT_TIMEOUT_MS));
+        assertEquals(TimeUnit.SECONDS.toNanos(7), ns(NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS));
+        assertEquals(8, NodeSettings.FAILURE_PHI_THRESHOLD.defaultValue());
         assertEquals(TimeUnit.SECONDS.toNanos(10), ns(NodeSettings.JOIN_TIMEOUT_MS));
         assertEquals(TimeUnit.MILLISECONDS.toNanos(200), ns(NodeSettings.JOIN_RETRY_INTERVAL_MS));
         assertEquals(TimeUnit.SECONDS.toNanos(1), ns(NodeSettings.DEEP_IDLE_AFTER_MS));
@@ -37,7 +38,7 @@ class NodeSettingsDefaultsTest {
     @Test
     void theShortestDeepIdleParkShouldBeTheAgentsAwakePark() {
         // the shortest deep-idle park a configuration can give is the agent's awake park, its lower bound
-        final NodeConfig shortHeartbeat = NodeConfig.builder().networked(true).heartbeatIntervalMs(1).heartbeatTimeoutMs(100)
+        final NodeConfig shortHeartbeat = NodeConfig.builder().networked(true).heartbeatIntervalMs(1)
             .deepIdleParkMs(1).build();
         assertEquals(NodeIdleStrategy.AWAKE_MAX_PARK_NS, shortHeartbeat.effectiveDeepIdleParkNs());
     }

@@ -30,7 +30,8 @@ class NodeSettingsTest {
         Map.entry("workerStackSizeBytes", 1L << 20), Map.entry("networked", true), Map.entry("bind", "10.0.0.1"),
         Map.entry("port", 40123), Map.entry("join", "10.0.0.5:40123"), Map.entry("site", "B"),
         Map.entry("policy", StealPolicy.RS), Map.entry("aeronDirectory", "/dev/shm/aeron-shared"),
-        Map.entry("termLengthBytes", 128 * 1024), Map.entry("heartbeatIntervalMs", 50L), Map.entry("heartbeatTimeoutMs", 3_000L),
+        Map.entry("termLengthBytes", 128 * 1024), Map.entry("heartbeatIntervalMs", 50L), Map.entry("acceptableHeartbeatPauseMs", 3_000L),
+        Map.entry("failurePhiThreshold", 10),
         Map.entry("joinTimeoutMs", 5_000L), Map.entry("joinRetryIntervalMs", 100L), Map.entry("deepIdleAfterMs", 500L),
         Map.entry("deepIdleParkMs", 50L), Map.entry("deepIdleStealBackoffMs", 300L),
         Map.entry("peerRoutes", Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001")));
@@ -57,9 +58,9 @@ class NodeSettingsTest {
             assertEquals(s.name().toLowerCase(), s.flag().substring(2).replace("-", ""));
             assertTrue(!s.description().isBlank() && !s.description().contains("\n"), s.name());
         }
-        assertEquals("--heartbeat-timeout-ms", NodeSettings.HEARTBEAT_TIMEOUT_MS.flag());
-        assertEquals("divvy.heartbeatTimeoutMs", NodeSettings.HEARTBEAT_TIMEOUT_MS.property());
-        assertEquals("MS", NodeSettings.HEARTBEAT_TIMEOUT_MS.valueLabel());
+        assertEquals("--acceptable-heartbeat-pause-ms", NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS.flag());
+        assertEquals("divvy.acceptableHeartbeatPauseMs", NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS.property());
+        assertEquals("MS", NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS.valueLabel());
         assertEquals("BYTES", NodeSettings.TERM_LENGTH_BYTES.valueLabel());
         assertEquals("RS|CRS", NodeSettings.POLICY.valueLabel());
     }

@@ -28,7 +28,7 @@ class RunStartedWakeTest {
     private static DivvyNode start(final MediaDriver driver, final String join) {
         return DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build());
+            .deepIdleAfterMs(100).build());
     }
 
     /** Parks in small steps until {@code node}'s agent entered deep idle more than {@code entriesBefore} times. */

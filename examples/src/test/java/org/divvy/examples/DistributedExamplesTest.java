@@ -66,7 +66,7 @@ class DistributedExamplesTest {
             .aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(64 * 1024)
             .site(site).join(join).policy(policy)
-            .heartbeatIntervalMs(100).heartbeatTimeoutMs(3000)
+            .heartbeatIntervalMs(100)
             .build();
     }
 

@@ -1,6 +1,7 @@
 package org.divvy.membership;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.MutableDirectBuffer;
@@ -12,13 +13,21 @@ import org.divvy.protocol.HeaderFlyweight;
 /**
  * A node's side of membership: JOIN through the bootstrap endpoint, retried until the join timeout;
  * heartbeats to the registry; the member list as the registry last sent it, applied to {@link Members};
- * and a graceful LEAVE when asked. A node that stops hearing the registry for the heartbeat timeout
- * reports it once and stops heartbeating; so does a node that finds itself dead in a list.
+ * and a graceful LEAVE when asked. A node whose failure detector suspects the registry
+ * ({@link PhiAccrualFailureDetector}) reports it once and stops heartbeating; so does a node that finds
+ * itself dead in a list.
+ *
+ * <p>A node that was stopped itself ({@link OwnPauseDetector}: a gap between its duty cycles of more than
+ * half the acceptable pause) restarts its detection of the registry first, since it could hear nothing
+ * while stopped; if the others removed it meanwhile, its report says that it was paused, for how long, and
+ * that it was removed, rather than blaming the registry.
  *
  * <p>Its {@link #doWork} is a housekeeping duty: joins and heartbeats keep the node in the run but are no
  * work of the computation. Owned by the network agent thread, except {@link #requestLeave()}.
  */
 public final class MembershipClient implements Duty {
+    private static final System.Logger LOG = System.getLogger(MembershipClient.class.getName());
+
     /** Where a node is in its membership life. */
     public enum Phase { NOT_STARTED, JOINING, JOINED, JOIN_FAILED, REGISTRY_LOST, LEFT }
 
@@ -26,7 +35,7 @@ public final class MembershipClient implements Duty {
     private final long joinTimeoutNs;
     private final long joinRetryIntervalNs;
     private final long heartbeatIntervalNs;
-    private final long heartbeatTimeoutNs;
+    private final long acceptablePauseNs;
     private final String registryEndpoint;
     private final String selfEndpoint;
     private final Members members;
@@ -35,12 +44,17 @@ public final class MembershipClient implements Duty {
     private final JoinFlyweight join = new JoinFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final MemberListFlyweight.MemberConsumer memberApplier = this::applyMember;
+    /** Watches the registry alone (id {@link Registry#REGISTRY_ID}). */
+    private final PhiAccrualFailureDetector registryDetector;
+    private final OwnPauseDetector ownPause;
+    private final PhiAccrualFailureDetector.SuspicionHandler onRegistrySuspected = this::onRegistrySuspected;
 
     private Phase phase = Phase.NOT_STARTED;
     private long joinDeadlineNs;
     private long nextJoinNs;
     private long nextHeartbeatNs;
-    private long registryHeardNs;
+    /** The current duty cycle's time, for messages written in callbacks. */
+    private long cycleNs;
     private int changesApplied;
     /** Set by any thread; the agent thread sends the LEAVE in its next cycle. */
     private volatile boolean leaveRequested;
@@ -59,7 +73,9 @@ public final class MembershipClient implements Duty {
         // a retry interval beyond the timeout would never retry
         this.joinRetryIntervalNs = Math.min(TimeUnit.MILLISECONDS.toNanos(config.joinRetryIntervalMs()), joinTimeoutNs);
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
-        this.heartbeatTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs());
+        this.registryDetector = PhiAccrualFailureDetector.of(config);
+        this.acceptablePauseNs = registryDetector.acceptablePauseNs();
+        this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(acceptablePauseNs, heartbeatIntervalNs));
         this.selfEndpoint = selfEndpoint;
         this.registryEndpoint = config.join() == null ? selfEndpoint : config.join();
         this.members = members;
@@ -97,9 +113,16 @@ public final class MembershipClient implements Duty {
         return true;
     }
 
-    /** Sends JOINs, heartbeats or the LEAVE when due and checks the deadlines; returns the work done. */
+    /**
+     * Restarts the registry's detection after a pause of this node, sends JOINs, heartbeats or the LEAVE
+     * when due and checks the deadlines; returns the work done.
+     */
     @Override
     public int doWork(final long nowNs) {
+        cycleNs = nowNs;
+        if (ownPause.onCycle(nowNs) > 0) {
+            registryDetector.restartAll(nowNs); // it could not be heard while this process was stopped
+        }
         if (leaveRequested && phase != Phase.LEFT) {
             leave();
             return 1;
@@ -127,9 +150,7 @@ public final class MembershipClient implements Duty {
                 }
                 return 0;
             case JOINED:
-                if (nowNs - (registryHeardNs + heartbeatTimeoutNs) > 0) {
-                    registryLost("the registry at " + registryEndpoint + " was silent for " +
-                        formatSeconds(heartbeatTimeoutNs) + ": it crashed, or the network to it is cut");
+                if (registryDetector.pollSuspected(nowNs, onRegistrySuspected) > 0) {
                     return 1;
                 }
                 if (nowNs - nextHeartbeatNs >= 0) {
@@ -149,7 +170,6 @@ public final class MembershipClient implements Duty {
      * @return how many members changed (work for the computation: a joiner may be the start of a run).
      */
     int onMemberList(final MemberListFlyweight list, final long nowNs) {
-        registryHeardNs = nowNs;
         if (phase == Phase.JOINING && list.assignedId() >= 0) {
             members.selfId(list.assignedId());
             phase = Phase.JOINED;
@@ -158,7 +178,11 @@ public final class MembershipClient implements Duty {
                 listener.onJoined(members.selfId());
             }
         }
-        if (phase != Phase.JOINED || list.epoch() <= members.epoch()) {
+        if (phase != Phase.JOINED) {
+            return 0;
+        }
+        registryDetector.onHeard(Registry.REGISTRY_ID, nowNs);
+        if (list.epoch() <= members.epoch()) {
             return 0;
         }
         members.epoch(list.epoch());
@@ -166,14 +190,56 @@ public final class MembershipClient implements Duty {
         list.forEachMember(memberApplier);
         final Member self = members.member(members.selfId());
         if (self != null && !self.isAlive()) {
-            registryLost("the registry declared this node " + self.state() + " at epoch " + members.epoch());
+            registryLost(removedMessage(self, nowNs));
         }
         return changesApplied;
     }
 
     /** A heartbeat from the registry. */
     void onRegistryHeartbeat(final long nowNs) {
-        registryHeardNs = nowNs;
+        if (phase == Phase.JOINED) {
+            registryDetector.onHeard(Registry.REGISTRY_ID, nowNs);
+        }
+    }
+
+    /** Why this node is no longer a member, in the words of what most likely happened. */
+    private String removedMessage(final Member self, final long nowNs) {
+        final String declared = "declared " + self.state() + " at epoch " + members.epoch();
+        final long pausedNs = ownPause.recentPauseNs(nowNs, 2 * acceptablePauseNs);
+        if (pausedNs > 0) {
+            return "this node was paused for " + formatTenths(pausedNs) + " (the process or its machine was stopped: "
+                + "SIGSTOP, a long GC pause, a suspended machine) and was removed from the run by the registry ("
+                + declared + "); the others wait acceptableHeartbeatPauseMs=" + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs)
+                + " for a silent node";
+        }
+        return "the registry " + declared + ": it did not hear this node's heartbeats for longer than its failure "
+            + "detector accepts (acceptableHeartbeatPauseMs=" + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs)
+            + "); this node was stalled or the network to the registry is cut";
+    }
+
+    private void onRegistrySuspected(final int id, final long silenceNs, final double phi) {
+        final long pausedNs = ownPause.recentPauseNs(cycleNs, 2 * acceptablePauseNs);
+        if (pausedNs > 0) {
+            registryLost("this node was paused for " + formatTenths(pausedNs) + " (the process or its machine was "
+                + "stopped: SIGSTOP, a long GC pause, a suspended machine) and has not heard the registry at "
+                + registryEndpoint + " for " + formatTenths(silenceNs) + " since: the registry most likely removed it "
+                + "from the run");
+            return;
+        }
+        registryLost("the registry at " + registryEndpoint + registryHost() + " was silent for " + formatTenths(silenceNs)
+            + " (failure detector phi " + String.format(Locale.ROOT, "%.1f", phi) + " >= " + (int) registryDetector.threshold()
+            + "): it crashed, was stopped for longer than acceptableHeartbeatPauseMs="
+            + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs) + ", or the network to it is cut");
+    }
+
+    /** " (node 0, site a)" when a member hosts the registry, else "". */
+    private String registryHost() {
+        for (final Member member : members.list()) {
+            if (member.endpoint().equals(registryEndpoint)) {
+                return " (node " + member.id() + ", site " + member.site() + ")";
+            }
+        }
+        return "";
     }
 
     private void leave() {
@@ -190,10 +256,17 @@ public final class MembershipClient implements Duty {
             return;
         }
         final Member member = new Member(id, site, endpoint, state);
+        final Member known = members.member(id);
         if (!members.update(member)) {
             return;
         }
         changesApplied++;
+        if (state == MemberState.DEAD && id != members.selfId() && known != null && known.isAlive()) {
+            LOG.log(System.Logger.Level.WARNING, "node " + id + " (site " + site + ", " + endpoint + ") was declared "
+                + "dead by the registry at epoch " + members.epoch() + ": no heartbeat for longer than its failure "
+                + "detector accepts (killed, crashed, stopped for more than acceptableHeartbeatPauseMs="
+                + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs) + ", or cut off)");
+        }
         if (!member.isAlive() && id != members.selfId()) {
             sender.cut(endpoint);
         }
@@ -214,6 +287,11 @@ public final class MembershipClient implements Duty {
         header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
         header.headerDefaults(type).senderId(members.selfId()).epoch(members.epoch());
         sender.sendToEndpoint(registryEndpoint, HeaderFlyweight.HEADER_LENGTH);
+    }
+
+    /** A duration in seconds with one decimal: {@code "12.3 s"}. */
+    static String formatTenths(final long ns) {
+        return String.format(Locale.ROOT, "%.1f s", ns / 1e9);
     }
 
     static String formatSeconds(final long ns) {

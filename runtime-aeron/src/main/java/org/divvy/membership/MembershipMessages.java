@@ -90,6 +90,9 @@ public final class MembershipMessages {
             registry.onHeartbeat(senderId, cycleClock.nanoTime());
         } else {
             FrameCounters.count(counters.fromDeadPeer);
+            if (registry != null) {
+                registry.onHeartbeatFromRemoved(senderId, cycleClock.nanoTime()); // it may not know yet
+            }
         }
         return 0;
     }

@@ -3,9 +3,9 @@ package org.divvy.membership;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
@@ -15,7 +15,14 @@ import org.divvy.protocol.HeaderFlyweight;
  * The registry role (the Ibis Registry of the thesis, §2.2): assigns node ids in join order, keeps the
  * member list with site labels and an epoch that grows with every change, sends the whole list to a
  * joiner (its JOIN_ACK) and to every alive member after each join, leave or death, heartbeats the
- * members and declares a member dead when it is silent for the heartbeat timeout.
+ * members and declares a member dead when its phi-accrual failure detector suspects it
+ * ({@link PhiAccrualFailureDetector}: silent for about the acceptable heartbeat pause plus its usual rhythm).
+ *
+ * <p>When the registry itself was stopped (its duty cycles stopped for more than half the acceptable
+ * pause: {@link OwnPauseDetector}), it heard nobody meanwhile, so it restarts every member's detection
+ * instead of declaring them all dead. A member declared dead that is heard again (it was stopped longer
+ * than the others wait) is sent the list that shows it dead, at most once a second, so it learns why it
+ * was removed instead of blaming the registry's silence.
  *
  * <p>Ids are never reused, and dead or departed members stay in the list with their state, so a late
  * frame from them is recognised and cut. A repeated JOIN from the same endpoint (the ack was lost) is
@@ -27,24 +34,31 @@ import org.divvy.protocol.HeaderFlyweight;
 public final class Registry implements Duty {
     /** The sender id on the registry's frames; not a node id. */
     public static final int REGISTRY_ID = -2;
+    /** How often a removed member that is still heard is told it was removed. */
+    private static final long REMOVED_NOTICE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final long heartbeatIntervalNs;
     private final FrameSender sender;
-    private final FailureDetector detector;
+    private final PhiAccrualFailureDetector detector;
+    private final OwnPauseDetector ownPause;
+    /** When each removed member that spoke again was last told so. */
+    private final Long2LongHashMap removedNoticeNs = new Long2LongHashMap(Long.MIN_VALUE);
     private final List<Member> members = new ArrayList<>();
     private final MemberListFlyweight list = new MemberListFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private int epoch;
-    private final IntConsumer onSilent = id -> changeState(id, MemberState.DEAD);
+    private final PhiAccrualFailureDetector.SuspicionHandler onSuspected = (id, silenceNs, phi) ->
+        changeState(id, MemberState.DEAD);
     private long nextHeartbeatNs;
     /** Whether {@link #nextHeartbeatNs} was set: deadlines start from the first clock reading, whatever its origin. */
     private boolean heartbeating;
 
-    /** @param config the heartbeat interval and timeout. */
+    /** @param config the heartbeat interval and the failure detector's settings. */
     public Registry(final NodeConfig config, final FrameSender sender) {
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
         this.sender = sender;
-        this.detector = new FailureDetector(TimeUnit.MILLISECONDS.toNanos(config.heartbeatTimeoutMs()));
+        this.detector = PhiAccrualFailureDetector.of(config);
+        this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(detector.acceptablePauseNs(), heartbeatIntervalNs));
     }
 
     int epoch() {
@@ -89,6 +103,22 @@ public final class Registry implements Duty {
         }
     }
 
+    /**
+     * A heartbeat from a member this registry declared dead: it was stopped for longer than the others wait
+     * and runs again. It is sent the list that shows it dead (at most once a second), so it stops and says
+     * why instead of waiting for a registry that no longer answers it.
+     */
+    void onHeartbeatFromRemoved(final int senderId, final long nowNs) {
+        if (senderId < 0 || senderId >= members.size() || members.get(senderId).state() != MemberState.DEAD) {
+            return;
+        }
+        final long toldNs = removedNoticeNs.get(senderId);
+        if (toldNs == Long.MIN_VALUE || nowNs - (toldNs + REMOVED_NOTICE_INTERVAL_NS) >= 0) {
+            removedNoticeNs.put(senderId, nowNs);
+            sendList(members.get(senderId).endpoint(), MemberListFlyweight.NO_ASSIGNED_ID);
+        }
+    }
+
     /** A member leaves gracefully. */
     void onLeave(final int senderId) {
         if (isAlive(senderId)) {
@@ -102,10 +132,16 @@ public final class Registry implements Duty {
         return true;
     }
 
-    /** Sends heartbeats when due and declares silent members dead; returns the work done. */
+    /**
+     * Restarts failure detection after a pause of the registry itself, declares suspected members dead
+     * and sends heartbeats when due; returns the work done.
+     */
     @Override
     public int doWork(final long nowNs) {
-        int work = detector.pollExpired(nowNs, onSilent);
+        if (ownPause.onCycle(nowNs) > 0) {
+            detector.restartAll(nowNs); // nobody could be heard while this process was stopped
+        }
+        int work = detector.pollSuspected(nowNs, onSuspected);
         if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
             heartbeating = true;
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;

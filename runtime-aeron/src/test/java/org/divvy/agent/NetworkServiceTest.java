@@ -37,7 +37,7 @@ class NetworkServiceTest {
     void shouldJoinLeaveAndShutDownCleanlyWithoutThreadsOrDirectories() throws InterruptedException {
         final AtomicLong errors = new AtomicLong();
         final NodeConfig.Builder net = NodeConfig.builder().networked(true).workers(1).termLengthBytes(64 * 1024)
-            .heartbeatIntervalMs(50).heartbeatTimeoutMs(1000);
+            .heartbeatIntervalMs(50);
         try (Scheduler firstScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "first");
             Scheduler secondScheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "second")) {
             firstScheduler.start();

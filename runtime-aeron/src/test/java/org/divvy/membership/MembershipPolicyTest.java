@@ -3,7 +3,6 @@ package org.divvy.membership;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
@@ -29,7 +27,7 @@ class MembershipPolicyTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final NodeConfig settings = NodeConfig.builder().networked(true)
-        .heartbeatIntervalMs(100).heartbeatTimeoutMs(2000).joinTimeoutMs(10_000).joinRetryIntervalMs(200).build();
+        .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(7000).failurePhiThreshold(8).joinTimeoutMs(10_000).joinRetryIntervalMs(200).build();
 
     /** Records frames per endpoint and cuts: what membership sends, checked as a receiver would. */
     private static final class RecordingSender implements FrameSender {
@@ -109,23 +107,6 @@ class MembershipPolicyTest {
     }
 
     @Test
-    void shouldExpireOnlySilentIdsOnceAfterTimeout() {
-        final FailureDetector detector = new FailureDetector(1000);
-        detector.onHeard(1, 0);
-        detector.onHeard(2, 0);
-        final List<Integer> expired = new ArrayList<>();
-        assertEquals(0, detector.pollExpired(1000, expired::add));
-        detector.onHeard(2, 900);
-        assertEquals(1, detector.pollExpired(1001, expired::add));
-        assertEquals(List.of(1), expired);
-        assertEquals(0, detector.pollExpired(1500, expired::add));
-        assertEquals(1, detector.pollExpired(1901, expired::add));
-        assertEquals(List.of(1, 2), expired);
-        assertFalse(detector.isWatched(2));
-        assertThrows(DivvyException.class, () -> new FailureDetector(0));
-    }
-
-    @Test
     void shouldAssignIdsAckJoinersAndBroadcastEveryChange() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
@@ -162,26 +143,79 @@ class MembershipPolicyTest {
     }
 
     @Test
-    void shouldDeclareSilentMemberDeadAfterTimeoutAndBroadcast() {
+    void shouldDeclareASuspectedMemberDeadBroadcastAndTellItWhenItSpeaksAgain() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
         registry.onJoin(join("a", "h:1"), 0);
         registry.onJoin(join("b", "h:2"), 0);
-        for (long t = 0; t <= 1900 * MS; t += 100 * MS) {
+        // member 1 was last heard at its join; phi reaches 8 after 0.1 + 7 + 5.23 x 0.1 = 7.62 s
+        for (long t = 0; t <= 7600 * MS; t += 100 * MS) {
             registry.onHeartbeat(0, t);
             registry.doWork(t);
         }
         assertEquals(MemberState.ALIVE, registry.members().get(1).state());
         outbox.clear();
-        registry.onHeartbeat(0, 2001 * MS);
-        registry.doWork(2001 * MS);
+        registry.onHeartbeat(0, 7650 * MS);
+        registry.doWork(7650 * MS);
         assertEquals(MemberState.DEAD, registry.members().get(1).state());
         assertEquals(List.of("h:2"), outbox.cuts);
         assertTrue(outbox.sent.contains("h:1 MEMBER_LIST"));
-        assertFalse(outbox.sent.contains("h:2 MEMBER_LIST"), "the dead member gets nothing");
+        assertFalse(outbox.sent.contains("h:2 MEMBER_LIST"), "the dead member is not sent the broadcast");
         assertFalse(registry.isAlive(1));
-        registry.onHeartbeat(1, 2100 * MS);
+
+        // It was only stopped, and heartbeats again: it is told, with the list that shows it dead, once a second.
+        outbox.clear();
+        registry.onHeartbeat(1, 7700 * MS);
         assertEquals(MemberState.DEAD, registry.members().get(1).state(), "a late heartbeat does not revive");
+        registry.onHeartbeatFromRemoved(1, 7700 * MS);
+        registry.onHeartbeatFromRemoved(1, 8000 * MS);
+        assertEquals(List.of("h:2 MEMBER_LIST"), outbox.sent);
+        assertEquals(MemberState.DEAD.code(), memberState(outbox.lastList(), 1));
+        registry.onHeartbeatFromRemoved(1, 8700 * MS);
+        assertEquals(List.of("h:2 MEMBER_LIST", "h:2 MEMBER_LIST"), outbox.sent);
+        registry.onHeartbeatFromRemoved(0, 8700 * MS);
+        registry.onHeartbeatFromRemoved(9, 8700 * MS);
+        assertEquals(2, outbox.sent.size(), "alive and unknown ids are not told anything");
+    }
+
+    @Test
+    void aRegistryThatWasStoppedItselfShouldRestartDetectionInsteadOfDeclaringEveryoneDead() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox);
+        registry.onJoin(join("a", "h:1"), 0);
+        registry.onJoin(join("b", "h:2"), 0);
+        long t = 0;
+        for (; t <= 1000 * MS; t += 100 * MS) {
+            registry.onHeartbeat(0, t);
+            registry.onHeartbeat(1, t);
+            registry.doWork(t);
+        }
+        // The registry's process is stopped for 20 s (a duty cycle 20 s after the last): nobody is suspected.
+        t += 20_000 * MS;
+        registry.doWork(t);
+        assertTrue(registry.isAlive(0) && registry.isAlive(1), "the registry's own pause is not the members' silence");
+        // Member 0 heartbeats again, member 1 does not: it is suspected 7.6 s after the pause ended.
+        final long resumedNs = t;
+        for (; t <= resumedNs + 7600 * MS; t += 100 * MS) {
+            registry.onHeartbeat(0, t);
+            registry.doWork(t);
+        }
+        assertTrue(registry.isAlive(1));
+        t = resumedNs + 7650 * MS;
+        registry.onHeartbeat(0, t);
+        registry.doWork(t);
+        assertFalse(registry.isAlive(1));
+        assertTrue(registry.isAlive(0));
+    }
+
+    private static int memberState(final MemberListFlyweight list, final int id) {
+        final int[] state = {-1};
+        list.forEachMember((memberId, stateCode, site, endpoint) -> {
+            if (memberId == id) {
+                state[0] = stateCode;
+            }
+        });
+        return state[0];
     }
 
     @Test
@@ -268,13 +302,94 @@ class MembershipPolicyTest {
         assertEquals(List.of("h:1"), outbox.cuts);
         assertEquals(MemberState.LEFT, members.member(0).state());
 
+        // last heard at 20 ms: suspected once phi reaches 8, about 7.6 s later (duty cycles every 10 ms, no pause)
         listener.events.clear();
-        client.doWork(2010 * MS);
-        assertTrue(listener.events.isEmpty());
-        client.doWork(2021 * MS);
+        long t = 20 * MS;
+        for (; t <= 7600 * MS; t += 10 * MS) {
+            client.doWork(t);
+        }
+        assertTrue(listener.events.isEmpty(), listener.events.toString());
+        for (; t <= 7700 * MS; t += 10 * MS) {
+            client.doWork(t);
+        }
         assertEquals(MembershipClient.Phase.REGISTRY_LOST, client.phase());
-        assertTrue(listener.events.get(0).startsWith("lost the registry at r:1 was silent for 2 s"), listener.events.toString());
+        assertTrue(listener.events.get(0).startsWith("lost the registry at r:1 was silent for 7.6 s (failure detector phi "),
+            listener.events.toString());
+        assertTrue(listener.events.get(0).endsWith(">= 8): it crashed, was stopped for longer than "
+            + "acceptableHeartbeatPauseMs=7000, or the network to it is cut"), listener.events.toString());
         assertNull(members.member(5));
+    }
+
+    @Test
+    void aNodeThatWasStoppedAndRemovedShouldSaySoInsteadOfBlamingTheRegistry() {
+        final RecordingSender registrySender = new RecordingSender();
+        final Registry registry = new Registry(settings, registrySender);
+        registry.onJoin(join("a", "h:1"), 0);
+        registry.onJoin(join("b", "h:2"), 0);
+        final RecordingSender outbox = new RecordingSender();
+        final RecordingListener listener = new RecordingListener();
+        final MembershipClient client = new MembershipClient(
+            NodeConfig.builder().networked(true).join("r:1").site("b").build(), "h:2", new Members("b"), outbox,
+            List.of(listener));
+        client.start(0);
+        final MemberListFlyweight ack = new MemberListFlyweight();
+        final byte[] ackBytes = registrySender.frames.get(1);
+        ack.wrap(new UnsafeBuffer(ackBytes), 0, ackBytes.length);
+        client.onMemberList(ack, 0);
+        long t = 0;
+        for (; t <= 1000 * MS; t += 100 * MS) {
+            client.onRegistryHeartbeat(t);
+            client.doWork(t);
+            registry.onHeartbeat(0, t);
+            registry.onHeartbeat(1, t);
+            registry.doWork(t);
+        }
+        // node 1 is stopped for 12.3 s after its last duty cycle; the registry (running) declares it dead meanwhile
+        final long stoppedNs = t - 100 * MS;
+        for (; t <= stoppedNs + 12_300 * MS; t += 100 * MS) {
+            registry.onHeartbeat(0, t);
+            registry.doWork(t);
+        }
+        assertFalse(registry.isAlive(1));
+        // It resumes: its first duty cycle notices the pause and suspects nobody; its heartbeat gets the list back.
+        t = stoppedNs + 12_300 * MS;
+        client.doWork(t);
+        assertEquals(MembershipClient.Phase.JOINED, client.phase(), "the pause is its own, not the registry's silence");
+        registrySender.clear();
+        registry.onHeartbeatFromRemoved(1, t);
+        client.onMemberList(registrySender.lastList(), t + MS);
+        assertEquals(MembershipClient.Phase.REGISTRY_LOST, client.phase());
+        final String lost = listener.events.get(listener.events.size() - 1);
+        assertTrue(lost.startsWith("lost this node was paused for 12.3 s (the process or its machine was stopped: SIGSTOP, "
+            + "a long GC pause, a suspended machine) and was removed from the run by the registry (declared DEAD at epoch 3)"),
+            lost);
+    }
+
+    @Test
+    void aNodeThatWasStoppedShouldNotBlameTheRegistryWhenItIsNeverHeardAgain() {
+        final RecordingSender outbox = new RecordingSender();
+        final RecordingListener listener = new RecordingListener();
+        final RecordingSender registrySender = new RecordingSender();
+        final Registry counting = new Registry(settings, registrySender);
+        counting.onJoin(join("a", "h:1"), 0);
+        final MembershipClient client = new MembershipClient(
+            NodeConfig.builder().networked(true).join("r:1").build(), "h:1", new Members("a"), outbox, List.of(listener));
+        client.start(0);
+        final MemberListFlyweight ack = new MemberListFlyweight();
+        final byte[] ackBytes = registrySender.frames.get(0);
+        ack.wrap(new UnsafeBuffer(ackBytes), 0, ackBytes.length);
+        client.onMemberList(ack, 0);
+        client.doWork(0);
+        // stopped for 20 s; then the registry is never heard again (its notice was lost)
+        long t = 20_000 * MS;
+        for (; client.phase() == MembershipClient.Phase.JOINED && t < 40_000 * MS; t += 10 * MS) {
+            client.doWork(t);
+        }
+        assertTrue(t - 20_000 * MS > 7600 * MS, "the registry is suspected only an acceptable pause after this node resumed");
+        final String lost = listener.events.get(listener.events.size() - 1);
+        assertTrue(lost.startsWith("lost this node was paused for 20.0 s (the process or its machine was stopped: SIGSTOP, a "
+            + "long GC pause, a suspended machine) and has not heard the registry at r:1 for 7.6 s since: the registry most "
+            + "likely removed it from the run"), lost);
     }
 
     @Test

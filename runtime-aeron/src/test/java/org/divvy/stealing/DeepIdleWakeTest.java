@@ -26,7 +26,7 @@ class DeepIdleWakeTest {
     private static DivvyNode start(final MediaDriver driver, final String join) {
         return DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatTimeoutMs(3000).deepIdleAfterMs(100).build());
+            .deepIdleAfterMs(100).build());
     }
 
     @Test

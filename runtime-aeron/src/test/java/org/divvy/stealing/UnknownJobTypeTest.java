@@ -34,12 +34,12 @@ class UnknownJobTypeTest {
     void shouldReturnAFailureForAJobOfAnUnknownType() throws Exception {
         try (MediaDriver driver = TestDriver.launch()) {
             final NodeConfig config = NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
-                .termLengthBytes(64 * 1024).policy(StealPolicy.RS).heartbeatTimeoutMs(3000).build();
+                .termLengthBytes(64 * 1024).policy(StealPolicy.RS).build();
             try (DivvyNode node = DivvyNode.start(config)) {
                 final CompletableFuture<String> failure = new CompletableFuture<>();
                 final ProtocolPeer victim = new ProtocolPeer(NodeConfig.builder().networked(true)
                     .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(node.endpoint())
-                    .heartbeatTimeoutMs(3000).build(), new MembershipListener() { }, new SystemNanoClock(), Throwable::printStackTrace);
+                    .build(), new MembershipListener() { }, new SystemNanoClock(), Throwable::printStackTrace);
                 final StealRequestFlyweight request = new StealRequestFlyweight();
                 final StealReplyFlyweight reply = new StealReplyFlyweight();
                 final JobResultFlyweight result = new JobResultFlyweight();

@@ -20,10 +20,10 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * The node settings as flags of a {@code divvy} sub-command, derived from the table
  * {@link NodeSettings}: one option per row the command offers, with the row's flag
- * ({@code --heartbeat-timeout-ms}), value label, description and default. No command declares a node
+ * ({@code --heartbeat-interval-ms}), value label, description and default. No command declares a node
  * setting itself, so a new row is a new flag everywhere at once. A value stays text until
  * {@link #applyTo} parses and checks it with its row, so an error names the flag:
- * {@code --heartbeat-timeout-ms=0, must be > 0}.
+ * {@code --heartbeat-interval-ms=0, must be > 0}.
  *
  * <p>A command opts in with {@code @Command(modelTransformer = NodeSettingOptions.AddOptions.class)}
  * and by implementing {@link Owner}. Not thread-safe: one per command instance, filled by one parse.

@@ -18,9 +18,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code divvy registry}: a registry process that runs no jobs. Nodes (and the master, with
  * {@code divvy run --join}) join it at the address it prints; it runs until it is stopped (Ctrl-C,
- * SIGTERM) or for {@code --duration-seconds}. Where it listens and the heartbeat timing it shares with
- * the nodes are node settings ({@code --bind}, {@code --port}, {@code --heartbeat-interval-ms},
- * {@code --heartbeat-timeout-ms}, {@code --term-length-bytes}; see {@link NodeSettingOptions}).
+ * SIGTERM) or for {@code --duration-seconds}. Where it listens and the heartbeat timing and failure
+ * detection it shares with the nodes are node settings ({@code --bind}, {@code --port},
+ * {@code --heartbeat-interval-ms}, {@code --acceptable-heartbeat-pause-ms}, {@code --failure-phi-threshold},
+ * {@code --term-length-bytes}; see {@link NodeSettingOptions}).
  */
 @Command(name = "registry", mixinStandardHelpOptions = true,
     description = "Runs a standalone registry that nodes join; prints its address.",
@@ -29,10 +30,10 @@ public final class RegistryCommand implements CliCommand, NodeSettingOptions.Own
     /** The registry's agent has little to do; sleeping 1 ms when idle costs nothing and adds at most 1 ms. */
     private static final long IDLE_SLEEP_MS = 1;
 
-    /** The node settings a registry uses: its endpoint, and the heartbeat timing the nodes must share. */
+    /** The node settings a registry uses: its endpoint, and the heartbeat timing and failure detection the nodes share. */
     private final NodeSettingOptions nodeSettings = new NodeSettingOptions(NodeSettingOptions.only(NodeSettings.BIND,
-        NodeSettings.PORT, NodeSettings.HEARTBEAT_INTERVAL_MS, NodeSettings.HEARTBEAT_TIMEOUT_MS,
-        NodeSettings.TERM_LENGTH_BYTES));
+        NodeSettings.PORT, NodeSettings.HEARTBEAT_INTERVAL_MS, NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS,
+        NodeSettings.FAILURE_PHI_THRESHOLD, NodeSettings.TERM_LENGTH_BYTES));
     /** The registry's endpoint and timing as a node's configuration, built by {@link #validate()}. */
     private NodeConfig config;
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  * ends the computation on every node.
  *
  * <p>Every node setting of {@link NodeSettings} is a flag ({@code --policy rs}, {@code --workers 1},
- * {@code --heartbeat-timeout-ms 5000}, ...; see {@link NodeSettingOptions}) except {@code --networked}
+ * {@code --acceptable-heartbeat-pause-ms 10000}, ...; see {@link NodeSettingOptions}) except {@code --networked}
  * (a run is networked) and {@code --site} ({@code --sites} places each node). Node 0 runs with them, and
  * every child gets those that differ from the defaults, but its own port, site and registry address.
  */

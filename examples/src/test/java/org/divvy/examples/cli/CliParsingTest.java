@@ -89,12 +89,12 @@ class CliParsingTest {
             usageError("node", "--join", "10.0.0.5"));
         assertEquals("--join=h:70000, must be HOST:PORT with a port in [1, 65535], e.g. 192.168.1.10:40123",
             usageError("run", "--join", "h:70000", "fib"));
-        assertEquals("--heartbeat-timeout-ms=0, must be > 0", usageError("run", "--heartbeat-timeout-ms", "0", "fib"));
-        assertEquals("--heartbeat-timeout-ms=soon, must be an integer",
-            usageError("node", "--join", "h:1", "--heartbeat-timeout-ms", "soon"));
+        assertEquals("--acceptable-heartbeat-pause-ms=0, must be > 0", usageError("run", "--acceptable-heartbeat-pause-ms", "0", "fib"));
+        assertEquals("--acceptable-heartbeat-pause-ms=soon, must be an integer",
+            usageError("node", "--join", "h:1", "--acceptable-heartbeat-pause-ms", "soon"));
         assertEquals("--workers=0, must be in [1, 1024]", usageError("node", "--join", "h:1", "--workers", "0"));
-        assertEquals("heartbeatTimeoutMs=150, must be > 2 * heartbeatIntervalMs=200 or one lost heartbeat kills a node",
-            usageError("run", "--heartbeat-timeout-ms", "150", "fib"));
+        assertEquals("acceptableHeartbeatPauseMs=150, must be > 2 * heartbeatIntervalMs=200 or one lost heartbeat kills a node",
+            usageError("run", "--acceptable-heartbeat-pause-ms", "150", "fib"));
     }
 
     @Test
@@ -108,7 +108,7 @@ class CliParsingTest {
                 "run " + setting.flag());
             assertEquals(everywhere, node.getCommandSpec().findOption(setting.flag()) != null, "node " + setting.flag());
         }
-        assertNotNull(registry.getCommandSpec().findOption("--heartbeat-timeout-ms"));
+        assertNotNull(registry.getCommandSpec().findOption("--acceptable-heartbeat-pause-ms"));
         assertNull(registry.getCommandSpec().findOption("--workers"));
         final NodeCommand parsed = assertInstanceOf(NodeCommand.class, Launcher.parse("node", "--join", "127.0.0.1:40123",
             "--idle-park-max-ns", "2000000", "--deep-idle-after-ms", "500", "--peer-routes", "127.0.0.1:1=127.0.0.1:2").command());
@@ -121,12 +121,12 @@ class CliParsingTest {
     @Test
     void shouldPassTheSettingsThatDifferFromTheDefaultsToChildrenButNotTheirOwn() {
         final RunCommand run = assertInstanceOf(RunCommand.class, Launcher.parse("run", "--nodes", "2", "--port", "40123",
-            "--policy", "rs", "--heartbeat-timeout-ms", "5000", "--idle-park-max-ns", "2000000", "--bind", "127.0.0.2",
+            "--policy", "rs", "--acceptable-heartbeat-pause-ms", "5000", "--idle-park-max-ns", "2000000", "--bind", "127.0.0.2",
             "--workers", "1", "fib").command());
         assertEquals(40123, run.nodeConfig().port());
         assertEquals(List.of("--idle-park-max-ns", "2000000", "--bind", "127.0.0.2", "--policy", "RS",
-            "--heartbeat-timeout-ms", "5000"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
-        assertEquals(List.of("--idle-park-max-ns", "2000000", "--policy", "RS", "--heartbeat-timeout-ms", "5000"),
+            "--acceptable-heartbeat-pause-ms", "5000"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
+        assertEquals(List.of("--idle-park-max-ns", "2000000", "--policy", "RS", "--acceptable-heartbeat-pause-ms", "5000"),
             NodeSettingOptions.flags(run.nodeConfig(), MasterRun.REMOTE_SETTINGS));
         final NodeCommand child = assertInstanceOf(NodeCommand.class, Launcher.parse(concat(List.of("node", "--join",
             "127.0.0.1:40123"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS))).command());

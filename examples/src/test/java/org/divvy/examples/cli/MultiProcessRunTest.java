@@ -66,7 +66,7 @@ class MultiProcessRunTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldFailClearlyWhenAChildIsKilledMidRun() throws Exception {
         // 1597 leaves of 20 ms on 3 workers: about 10 s, so the kill lands mid-run.
-        final Launched run = launch("run", "--nodes", "3", "--workers", "1", "--heartbeat-timeout-ms", "1000", "fib",
+        final Launched run = launch("run", "--nodes", "3", "--workers", "1", "fib",
             "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
         run.awaitLine("nodes joined", 40);
         Thread.sleep(1_500);

@@ -144,7 +144,7 @@ final class EfficiencyBenchmark {
                         .site(topology.siteName(i)).policy(policy)
                         .termLengthBytes(TERM_LENGTH_BYTES)
                         // Many nodes share two cores here: be lenient so a descheduled node is not declared dead.
-                        .heartbeatIntervalMs(200).heartbeatTimeoutMs(10_000).joinTimeoutMs(30_000)
+                        .heartbeatIntervalMs(200).acceptableHeartbeatPauseMs(10_000).joinTimeoutMs(30_000)
                         .peerRoutes(relay == null ? java.util.Map.of() : topology.routesOf(i, relay))
                         .build();
                     nodes[i] = DivvyNode.start(config);

@@ -1,0 +1,237 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.divvy.examples.Launcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 7, finding 2, with the default failure detector: real {@code divvy run} and {@code divvy node}
+ * processes, one of them stopped for 5 s ({@code kill -STOP}, then {@code kill -CONT}) or killed mid-run.
+ * A stop is what a long GC pause, a suspended laptop or a busy hypervisor looks like to the other nodes;
+ * the run must survive it and still print the right answer. A killed node must be named in the run's
+ * error within 10 s. Only processes this test started are signalled, by their pid.
+ */
+class PauseAndCrashRunTest {
+    /** 987 leaves of 20 ms on 2 single-worker nodes: about 10 s of run, so a stop 2 s in lands mid-run. */
+    private static final String[] FIB_RUN = {"--workers", "1", "fib", "-n", "29", "--threshold", "16",
+        "--simulate-leaf-us", "20000", "--progress-seconds", "0"};
+    private static final String FIB_ANSWER = "fib(29) = 514229";
+    private static final long STOP_MS = 5_000;
+    /** In `divvy run`, node 0 prints where it is: "local node 0 (this process, pid 1, site default) at 127.0.0.1:40123". */
+    private static final Pattern NODE0_ENDPOINT = Pattern.compile("local node 0 \\(this process[^)]*\\) at (\\S+?),");
+    private static final Pattern NODE_JOINED = Pattern.compile("node id (\\d+) \\((\\S+), site (\\S+),");
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killAll() {
+        for (final Process process : started) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly); // SIGKILL ends a stopped process too
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldSurviveAFiveSecondStopOfAWorkerNode() throws Exception {
+        final Launched run = launch(args(List.of("run", "--nodes", "2")));
+        run.awaitLine("nodes joined", 60);
+        Thread.sleep(2_000);
+        final List<ProcessHandle> children = run.process.children().toList();
+        assertEquals(1, children.size(), run.output());
+        stopFor(children.get(0).pid(), STOP_MS);
+        final int exit = run.awaitExit(90);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(FIB_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
+    }
+
+    /**
+     * In {@code divvy run} the master is node 0, the run process itself, and it also hosts the registry:
+     * stopping it stops both, so every other node hears neither for 5 s.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldSurviveAFiveSecondStopOfTheMasterAndRegistry() throws Exception {
+        final Launched run = launch(args(List.of("run", "--nodes", "2")));
+        run.awaitLine("nodes joined", 60);
+        assertTrue(run.output().contains("hosting the registry"), run.output());
+        Thread.sleep(2_000);
+        stopFor(run.process.pid(), STOP_MS);
+        final int exit = run.awaitExit(90);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(FIB_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
+    }
+
+    /**
+     * A node that is no child of the run ({@code divvy node --join}, as on another machine), so only the
+     * failure detector can tell it died: killed mid-run while it holds stolen jobs, it is named (id,
+     * endpoint, site) in the run's error within 10 s.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldNameAKilledRemoteNodeInTheRunsErrorWithinTenSeconds() throws Exception {
+        final Launched run = launch(args(List.of("run", "--nodes", "1", "--await", "1")));
+        final String registry = run.awaitMatch(NODE0_ENDPOINT, 60).group(1);
+        final Launched node = launch("node", "--join", registry, "--workers", "1");
+        final Matcher joined = node.awaitMatch(NODE_JOINED, 60);
+        final String nodeName = "node " + joined.group(1) + " (site " + joined.group(3) + ", " + joined.group(2) + ")";
+        run.awaitLine("nodes joined", 60);
+        Thread.sleep(2_000);
+        node.process.destroyForcibly(); // SIGKILL
+        final long killedNs = System.nanoTime();
+        final int exit = run.awaitExit(60);
+        final String output = run.output();
+        assertNotEquals(Launcher.EXIT_OK, exit, output);
+        final long errorNs = run.timeOfFirstLine("divvy run failed");
+        final String error = output.lines().filter(l -> l.contains("divvy run failed")).findFirst().orElseThrow();
+        assertTrue(error.contains(nodeName), "the error names " + nodeName + ": " + error);
+        final long detectedMs = TimeUnit.NANOSECONDS.toMillis(errorNs - killedNs);
+        System.out.println("PauseAndCrashRunTest: a SIGKILLed remote node was named in the run's error after "
+            + detectedMs + " ms");
+        assertTrue(detectedMs < 10_000, "named after " + detectedMs + " ms:\n" + output);
+    }
+
+    private static List<String> args(final List<String> runArgs) {
+        final List<String> all = new ArrayList<>(runArgs);
+        all.addAll(List.of(FIB_RUN));
+        return all;
+    }
+
+    /** {@code kill -STOP pid}, waits {@code ms}, {@code kill -CONT pid}. */
+    private static void stopFor(final long pid, final long ms) throws InterruptedException {
+        signal("STOP", pid);
+        try {
+            Thread.sleep(ms);
+        } finally {
+            signal("CONT", pid);
+        }
+    }
+
+    private static void signal(final String signal, final long pid) {
+        try {
+            final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+                .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+                throw new AssertionError("kill -" + signal + " " + pid + " did not return");
+            }
+        } catch (final IOException e) {
+            throw new AssertionError("cannot run kill -" + signal + " " + pid, e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    private Launched launch(final List<String> args) throws IOException {
+        return launch(args.toArray(new String[0]));
+    }
+
+    private Launched launch(final String... args) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
+            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        started.add(process);
+        return new Launched(process);
+    }
+
+    /** A started process and its output, read by a daemon thread that notes when each line arrived. */
+    private static final class Launched {
+        private final Process process;
+        private final StringBuilder output = new StringBuilder();
+        private final List<String> lines = new ArrayList<>();
+        private final List<Long> lineTimesNs = new ArrayList<>();
+        private final Thread reader;
+
+        Launched(final Process process) {
+            this.process = process;
+            reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        synchronized (output) {
+                            output.append(line).append('\n');
+                            lines.add(line);
+                            lineTimesNs.add(System.nanoTime());
+                            output.notifyAll();
+                        }
+                    }
+                } catch (final IOException e) {
+                    // The process is gone.
+                }
+            }, "test-output-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        int awaitExit(final int seconds) throws InterruptedException {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new AssertionError("still running after " + seconds + " s:\n" + output());
+            }
+            reader.join(5_000);
+            return process.exitValue();
+        }
+
+        void awaitLine(final String text, final int seconds) throws InterruptedException {
+            awaitMatch(Pattern.compile(Pattern.quote(text)), seconds);
+        }
+
+        Matcher awaitMatch(final Pattern pattern, final int seconds) throws InterruptedException {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            synchronized (output) {
+                while (true) {
+                    final Matcher matcher = pattern.matcher(output);
+                    if (matcher.find()) {
+                        return matcher;
+                    }
+                    final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+                    if (remainingMs <= 0) {
+                        throw new AssertionError("no match of '" + pattern + "' after " + seconds + " s:\n" + output);
+                    }
+                    output.wait(remainingMs);
+                }
+            }
+        }
+
+        /** When the first line containing {@code text} was read (System.nanoTime). */
+        long timeOfFirstLine(final String text) {
+            synchronized (output) {
+                for (int i = 0; i < lines.size(); i++) {
+                    if (lines.get(i).contains(text)) {
+                        return lineTimesNs.get(i);
+                    }
+                }
+            }
+            throw new AssertionError("no line with '" + text + "':\n" + output());
+        }
+
+        String output() {
+            synchronized (output) {
+                return output.toString();
+            }
+        }
+    }
+}
