@@ -190,7 +190,7 @@ public final class NodeSettings {
      */
     public static final Setting<Long> ACCEPTABLE_HEARTBEAT_PAUSE_MS = Setting.network("acceptableHeartbeatPauseMs", LONG,
         7_000L, greaterThan(0), "silence beyond the usual heartbeat rhythm the failure detector accepts: a node "
-            + "stopped for less (GC, SIGSTOP, suspend) stays in the run; a dead one is suspected about 0.6 s later");
+            + "stopped for less (GC, SIGSTOP, suspend) stays in the run; a silent one is suspected about 0.6 s after it");
 
     /**
      * Phi at which the failure detector suspects a silent node: {@code -log10} of the probability that a
