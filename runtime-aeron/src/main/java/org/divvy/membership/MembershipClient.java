@@ -139,7 +139,7 @@ public final class MembershipClient implements Duty {
                 if (nowNs - joinDeadlineNs >= 0) {
                     phase = Phase.JOIN_FAILED;
                     final String message = "no registry answered at " + registryEndpoint + " within " +
-                        formatSeconds(joinTimeoutNs) + ": check --join and that the first node is running";
+                        formatSeconds(joinTimeoutNs) + ": check --join, that the first node is running, and that this node has the run's cluster secret";
                     for (final MembershipListener listener : listeners) {
                         listener.onJoinFailed(message);
                     }

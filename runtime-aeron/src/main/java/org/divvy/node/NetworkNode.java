@@ -247,7 +247,8 @@ public final class NetworkNode implements AutoCloseable {
             bytes[type] = traffic.bytesSent(type);
         }
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
-            thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names());
+            thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names(),
+            transport.authenticationCounters().totalDropped(), frameCounters.totalDropped());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */

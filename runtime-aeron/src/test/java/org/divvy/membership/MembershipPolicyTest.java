@@ -264,7 +264,7 @@ class MembershipPolicyTest {
         assertTrue(listener.events.isEmpty());
         client.doWork(10_000 * MS);
         assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
-        assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join and that the first node is running"),
+        assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join, that the first node is running, and that this node has the run's cluster secret"),
             listener.events);
     }
 
@@ -320,7 +320,7 @@ class MembershipPolicyTest {
         assertEquals(1, outbox.sent.size(), "a retry interval of 200 ms would never retry within 100 ms");
         client.doWork(100 * MS);
         assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
-        assertTrue(listener.events.get(0).endsWith("within 100 ms: check --join and that the first node is running"),
+        assertTrue(listener.events.get(0).endsWith("within 100 ms: check --join, that the first node is running, and that this node has the run's cluster secret"),
             listener.events.toString());
     }
 

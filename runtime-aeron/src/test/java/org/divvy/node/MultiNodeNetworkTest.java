@@ -349,7 +349,7 @@ class MultiNodeNetworkTest {
         await("join failure", 5000, () -> lonely.network.lifecycle().joinFailureOrNull() != null, List.of(lonely));
         final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
         assertTrue(tookMs < 3000, "took " + tookMs + " ms");
-        assertEquals("no registry answered at 127.0.0.1:9 within 1 s: check --join and that the first node is running",
+        assertEquals("no registry answered at 127.0.0.1:9 within 1 s: check --join, that the first node is running, and that this node has the run's cluster secret",
             lonely.network.lifecycle().joinFailureOrNull());
         assertFalse(lonely.network.lifecycle().isJoined());
     }
