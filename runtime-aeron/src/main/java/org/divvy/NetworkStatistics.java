@@ -2,7 +2,9 @@ package org.divvy;
 
 /**
  * An immutable snapshot of one node's network counters: remote steals it made (inside its site and
- * wide-area), jobs it gave to and ran for peers, and messages and bytes it sent per message type.
+ * wide-area), jobs it gave to and ran for peers, messages and bytes it sent per message type, and the
+ * received frames it did not hear: those that failed authentication (from processes without the cluster
+ * secret, replays, another run's) and the authentic ones it dropped (malformed, from no member).
  * A run's statistics hold the difference over the run ({@link RunStatistics#network()}).
  */
 public final class NetworkStatistics {
@@ -15,6 +17,8 @@ public final class NetworkStatistics {
     private final long[] messagesSent;
     private final long[] bytesSent;
     private final String[] typeNames;
+    private final long framesUnauthenticated;
+    private final long framesDropped;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -26,10 +30,14 @@ public final class NetworkStatistics {
      * @param messagesSent          messages sent, indexed by message type code
      * @param bytesSent             bytes sent, indexed by message type code
      * @param typeNames             the name of each message type code (null where none is registered)
+     * @param framesUnauthenticated received frames dropped because they failed authentication
+     * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
-        final long[] bytesSent, final String[] typeNames) {
+        final long[] bytesSent, final String[] typeNames, final long framesUnauthenticated, final long framesDropped) {
+        this.framesUnauthenticated = framesUnauthenticated;
+        this.framesDropped = framesDropped;
         this.siteStealAttempts = siteStealAttempts;
         this.siteSteals = siteSteals;
         this.wideAreaStealAttempts = wideAreaStealAttempts;
@@ -70,6 +78,16 @@ public final class NetworkStatistics {
         return remoteJobsRun;
     }
 
+    /** Received frames dropped because they failed authentication: wrong or no key, replayed, bad tag. */
+    public long framesUnauthenticated() {
+        return framesUnauthenticated;
+    }
+
+    /** Authentic received frames dropped: malformed, of an unknown type, from a sender that is no member. */
+    public long framesDropped() {
+        return framesDropped;
+    }
+
     /** Messages of {@code type} (a message type code, such as {@code StealRequestFlyweight.TYPE}) sent. */
     public long messagesSent(final int type) {
         return type >= 0 && type < messagesSent.length ? messagesSent[type] : 0;
@@ -96,15 +114,20 @@ public final class NetworkStatistics {
         }
         return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
-            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames);
+            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
+            framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped);
     }
 
-    /** A compact table: remote steals, then messages and bytes sent per type that was used. */
+    /** A compact table: remote steals, received frames not heard (if any), then messages and bytes sent per type used. */
     @Override
     public String toString() {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format("remote steals: site %d/%d, wide-area %d/%d; jobs given %d, run for peers %d%n",
             siteSteals, siteStealAttempts, wideAreaSteals, wideAreaStealAttempts, jobsGiven, remoteJobsRun));
+        if (framesUnauthenticated != 0 || framesDropped != 0) {
+            sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",
+                framesUnauthenticated, framesDropped));
+        }
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
         for (int type = 1; type < messagesSent.length; type++) {
             if (messagesSent[type] != 0) {

@@ -30,9 +30,12 @@ import java.util.concurrent.TimeUnit;
 public final class NodeConfig {
     /** One value per row of {@link NodeSettings#ALL}; null only where a row means "none". */
     private final Map<Setting<?>, Object> values;
+    /** Given to {@link Builder#secret}, not a table row: a secret is never a property or a flag. Null: none given. */
+    private final ClusterSecret secret;
 
-    private NodeConfig(final Map<Setting<?>, Object> values) {
+    private NodeConfig(final Map<Setting<?>, Object> values, final ClusterSecret secret) {
         this.values = values;
+        this.secret = secret;
     }
 
     /** A builder holding every default. */
@@ -44,6 +47,7 @@ public final class NodeConfig {
     public Builder toBuilder() {
         final Builder b = new Builder();
         b.values.putAll(values);
+        b.secret = secret;
         return b;
     }
 
@@ -211,6 +215,32 @@ public final class NodeConfig {
         return get(NodeSettings.PEER_ROUTES);
     }
 
+    /** {@link NodeSettings#SECRET_FILE}: the file holding the cluster secret, or null. */
+    public String secretFile() {
+        return get(NodeSettings.SECRET_FILE);
+    }
+
+    /**
+     * The cluster secret this node authenticates its frames with: the one {@linkplain Builder#secret given},
+     * else the content of {@link #secretFile()}, else {@code $DIVVY_SECRET}; null if there is none (a networked
+     * node then refuses to start). Read when called, so a file's error surfaces when the node starts.
+     */
+    public ClusterSecret clusterSecret() {
+        if (secret != null) {
+            return secret;
+        }
+        final String file = secretFile();
+        return file != null ? ClusterSecret.fromFile(java.nio.file.Path.of(file)) : ClusterSecret.fromEnvironment();
+    }
+
+    /** The error a networked node without a secret ends with: what to set. */
+    public static String missingSecretMessage() {
+        return "no cluster secret: set the environment variable " + ClusterSecret.ENVIRONMENT_VARIABLE +
+            " (the same value on every node of the run, at least " + ClusterSecret.MIN_BYTES + " bytes) or " +
+            NodeSettings.SECRET_FILE.flag() + " FILE (" + NodeSettings.SECRET_FILE.property() +
+            "); `divvy run` makes one for the nodes it starts";
+    }
+
     /**
      * The park the network agent uses in deep idle, in ns: {@link #deepIdleParkMs()}, but at most the
      * heartbeat interval, since parking longer would make heartbeats late. Both are whole milliseconds,
@@ -242,7 +272,7 @@ public final class NodeConfig {
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof NodeConfig other && values.equals(other.values);
+        return o instanceof NodeConfig other && values.equals(other.values) && Objects.equals(secret, other.secret);
     }
 
     @Override
@@ -266,6 +296,7 @@ public final class NodeConfig {
     public static final class Builder {
         /** Every row's value; starts as the defaults. A HashMap, since "none" values are null. */
         private final Map<Setting<?>, Object> values = new HashMap<>();
+        private ClusterSecret secret;
 
         private Builder() {
             for (final Setting<?> setting : NodeSettings.ALL) {
@@ -288,6 +319,20 @@ public final class NodeConfig {
         public Builder properties(final Properties properties) {
             SettingProperties.read(properties, this);
             return this;
+        }
+
+        /**
+         * The cluster secret, given in code (in-process nodes, tests); otherwise it is read from
+         * {@link NodeSettings#SECRET_FILE} or {@code $DIVVY_SECRET}. Null: none given.
+         */
+        public Builder secret(final ClusterSecret secret) {
+            this.secret = secret;
+            return this;
+        }
+
+        /** {@link NodeSettings#SECRET_FILE}: a file holding the cluster secret; null: none. */
+        public Builder secretFile(final String secretFile) {
+            return set(NodeSettings.SECRET_FILE, secretFile);
         }
 
         /** {@link NodeSettings#WORKERS}: 1 to 1024. */
@@ -421,7 +466,7 @@ public final class NodeConfig {
             final Map<Setting<?>, Object> copy = new HashMap<>();
             // a map value is copied, so a caller's later change cannot reach the immutable configuration
             values.forEach((setting, value) -> copy.put(setting, value instanceof Map<?, ?> m ? Map.copyOf(m) : value));
-            final NodeConfig config = new NodeConfig(Collections.unmodifiableMap(copy));
+            final NodeConfig config = new NodeConfig(Collections.unmodifiableMap(copy), secret);
             checkAcross(config);
             return config;
         }

@@ -263,12 +263,22 @@ public final class NodeSettings {
     public static final Setting<Map<String, String>> PEER_ROUTES = Setting.network("peerRoutes", ROUTES, Map.of(),
         routes(), "peer `HOST:PORT` to the `HOST:PORT` its datagrams go to instead (e.g. a WAN relay)");
 
+    /**
+     * A file holding the cluster secret that authenticates this run's frames (at least 16 bytes; see
+     * {@link ClusterSecret}). Default none: the secret comes from the environment variable
+     * {@code DIVVY_SECRET}, and a networked node without either refuses to start. {@code divvy run} makes a
+     * secret for the nodes it starts itself. Never the secret itself on a command line: {@code ps} shows it.
+     * Property {@code divvy.secretFile}, flag {@code --secret-file}.
+     */
+    public static final Setting<String> SECRET_FILE = Setting.network("secretFile", SettingType.text("FILE"), null,
+        any(), "file with the cluster secret; none = `$DIVVY_SECRET` (`divvy run` makes one for its nodes)");
+
     /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES);
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE);
 
     private NodeSettings() {
     }

@@ -11,6 +11,15 @@ public interface JobType {
      */
     String name();
 
+    /**
+     * What a peer must agree on to decode this type's jobs: by default its {@link #name()}; generated types
+     * add their parameters' and codecs' shapes. Nodes compare a digest of every type's signature when they
+     * join (see {@code JobTypeRegistry#digest}), so a mismatched build is refused instead of decoding garbage.
+     */
+    default String wireSignature() {
+        return name();
+    }
+
     /** Decodes the receiver and arguments written by {@link Job#encodeArguments(WireWriter)} into a new job. */
     Job decode(WireReader reader);
 }

@@ -1,8 +1,10 @@
 package org.divvy.membership;
 
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 import org.agrona.MutableDirectBuffer;
 import org.divvy.NodeConfig;
@@ -11,7 +13,9 @@ import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
 
 /**
- * A node's side of membership: JOIN through the bootstrap endpoint, retried until the join timeout;
+ * A node's side of membership: JOIN through the bootstrap endpoint, retried until the join timeout, with
+ * the cookie of the registry's challenge once it came (which also names the run key, handed to
+ * {@code onRunKey}) and this build's digest, which the registry may refuse;
  * heartbeats to the registry; the member list as the registry last sent it, applied to {@link Members};
  * and a graceful LEAVE when asked. A node whose failure detector suspects the registry
  * ({@link PhiAccrualFailureDetector}) reports it once and stops heartbeating; so does a node that finds
@@ -41,6 +45,8 @@ public final class MembershipClient implements Duty {
     private final Members members;
     private final FrameSender sender;
     private final MembershipListener[] listeners;
+    private final byte[] buildDigest;
+    private final IntConsumer onRunKey;
     private final JoinFlyweight join = new JoinFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final MemberListFlyweight.MemberConsumer memberApplier = this::applyMember;
@@ -50,6 +56,11 @@ public final class MembershipClient implements Duty {
     private final PhiAccrualFailureDetector.SuspicionHandler onRegistrySuspected = this::onRegistrySuspected;
 
     private Phase phase = Phase.NOT_STARTED;
+    private long joinNonce;
+    /** The cookie of the registry's challenge to {@link #joinNonce}; 0 until it came. */
+    private long joinCookie;
+    /** The run key id the registry's challenge named; 0 until then. */
+    private int runKeyId;
     private long joinDeadlineNs;
     private long nextJoinNs;
     private long nextHeartbeatNs;
@@ -68,6 +79,18 @@ public final class MembershipClient implements Duty {
      */
     public MembershipClient(final NodeConfig config, final String selfEndpoint, final Members members,
         final FrameSender sender, final List<? extends MembershipListener> listeners) {
+        this(config, selfEndpoint, members, sender, listeners, new byte[0], id -> { });
+    }
+
+    /**
+     * @param buildDigest the digest of this node's job types and codecs (empty: it runs no jobs).
+     * @param onRunKey    told the run key id the registry's challenge names.
+     */
+    public MembershipClient(final NodeConfig config, final String selfEndpoint, final Members members,
+        final FrameSender sender, final List<? extends MembershipListener> listeners, final byte[] buildDigest,
+        final IntConsumer onRunKey) {
+        this.buildDigest = buildDigest.clone();
+        this.onRunKey = onRunKey;
         this.site = config.site();
         this.joinTimeoutNs = TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs());
         // a retry interval beyond the timeout would never retry
@@ -91,9 +114,16 @@ public final class MembershipClient implements Duty {
         return members;
     }
 
+    /** The id of the run's key, as the registry's challenge named it; 0 before. */
+    public int runKeyId() {
+        return runKeyId;
+    }
+
     /** Starts joining at {@code nowNs}. */
     public void start(final long nowNs) {
         phase = Phase.JOINING;
+        joinNonce = new SecureRandom().nextLong();
+        joinCookie = 0;
         joinDeadlineNs = nowNs + joinTimeoutNs;
         nextJoinNs = nowNs;
     }
@@ -132,7 +162,7 @@ public final class MembershipClient implements Duty {
                 if (nowNs - joinDeadlineNs >= 0) {
                     phase = Phase.JOIN_FAILED;
                     final String message = "no registry answered at " + registryEndpoint + " within " +
-                        formatSeconds(joinTimeoutNs) + ": check --join and that the first node is running";
+                        formatSeconds(joinTimeoutNs) + ": check --join, that the first node is running, and that this node has the run's cluster secret";
                     for (final MembershipListener listener : listeners) {
                         listener.onJoinFailed(message);
                     }
@@ -140,11 +170,11 @@ public final class MembershipClient implements Duty {
                 }
                 if (nowNs - nextJoinNs >= 0) {
                     nextJoinNs = nowNs + joinRetryIntervalNs;
-                    final MutableDirectBuffer frame = sender.frameBuffer(JoinFlyweight.HEADER_LENGTH +
-                        JoinFlyweight.MIN_BODY_LENGTH + 3L * (site.length() + selfEndpoint.length()));
+                    final MutableDirectBuffer frame = sender.frameBuffer(
+                        JoinFlyweight.lengthBound(site, selfEndpoint, buildDigest));
                     join.wrap(frame, 0, frame.capacity());
                     join.headerDefaults(JoinFlyweight.TYPE);
-                    join.siteAndEndpoint(site, selfEndpoint);
+                    join.fields(joinNonce, joinCookie, site, selfEndpoint, buildDigest);
                     sender.sendToEndpoint(registryEndpoint, join.frameLength());
                     return 1;
                 }
@@ -170,7 +200,7 @@ public final class MembershipClient implements Duty {
      * @return how many members changed (work for the computation: a joiner may be the start of a run).
      */
     int onMemberList(final MemberListFlyweight list, final long nowNs) {
-        if (phase == Phase.JOINING && list.assignedId() >= 0) {
+        if (phase == Phase.JOINING && list.assignedId() >= 0 && listsSelfAs(list, list.assignedId())) {
             members.selfId(list.assignedId());
             phase = Phase.JOINED;
             nextHeartbeatNs = nowNs;
@@ -193,6 +223,51 @@ public final class MembershipClient implements Duty {
             registryLost(removedMessage(self, nowNs));
         }
         return changesApplied;
+    }
+
+    /**
+     * The registry's challenge: if it answers this node's current JOIN, use the run key it names and send
+     * the JOIN again with its cookie at once.
+     *
+     * @return whether it answered the current JOIN (a stale or replayed one is counted by the caller).
+     */
+    boolean onJoinChallenge(final JoinChallengeFlyweight challenge, final long nowNs) {
+        if (phase != Phase.JOINING || challenge.nonce() != joinNonce || challenge.runKeyId() == 0) {
+            return false;
+        }
+        runKeyId = challenge.runKeyId();
+        onRunKey.accept(runKeyId);
+        joinCookie = challenge.cookie();
+        nextJoinNs = nowNs;
+        return true;
+    }
+
+    /**
+     * The registry refused this node: the join fails with its reason.
+     *
+     * @return whether it answered the current JOIN.
+     */
+    boolean onJoinRefused(final JoinRefusedFlyweight refusal) {
+        if (phase != Phase.JOINING || refusal.nonce() != joinNonce) {
+            return false;
+        }
+        phase = Phase.JOIN_FAILED;
+        final String message = "the registry at " + registryEndpoint + " refused this node: " + refusal.reason();
+        for (final MembershipListener listener : listeners) {
+            listener.onJoinFailed(message);
+        }
+        return true;
+    }
+
+    /**
+     * Whether the list has id {@code id} at this node's endpoint: an ack meant for another joiner (a frame
+     * redirected on its way) must not give this node that joiner's id. Joins are rare: a lambda is fine.
+     */
+    private boolean listsSelfAs(final MemberListFlyweight list, final int id) {
+        final boolean[] found = {false};
+        list.forEachMember((memberId, state, memberSite, endpoint) -> found[0] |= memberId == id &&
+            endpoint.equals(selfEndpoint));
+        return found[0];
     }
 
     /** A heartbeat from the registry. */

@@ -26,6 +26,8 @@ public final class MembershipMessages {
     private final FrameCounters counters;
     private final NanoClock cycleClock;
     private final JoinFlyweight join = new JoinFlyweight();
+    private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+    private final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
     private final MemberListFlyweight memberList = new MemberListFlyweight();
 
     private MembershipMessages(final MembershipClient client, final Registry registry, final FrameCounters counters,
@@ -37,7 +39,15 @@ public final class MembershipMessages {
     }
 
     /**
-     * Registers the four membership types for a node: its client, and the registry role when the node
+     * The types of the join handshake (JOIN, JOIN_CHALLENGE, JOIN_REFUSED): the only ones that travel under the
+     * join key, since a joiner does not know the run's key yet.
+     */
+    public static boolean isHandshakeType(final int type) {
+        return type == JoinFlyweight.TYPE || type == JoinChallengeFlyweight.TYPE || type == JoinRefusedFlyweight.TYPE;
+    }
+
+    /**
+     * Registers the membership types for a node: its client, and the registry role when the node
      * hosts it ({@code registry} may be null).
      */
     public static void registerNode(final FrameDispatcher dispatcher, final MembershipClient client, final Registry registry,
@@ -56,6 +66,10 @@ public final class MembershipMessages {
     private static void register(final FrameDispatcher dispatcher, final MembershipMessages messages) {
         dispatcher.register(JoinFlyweight.TYPE, "JOIN", new JoinFlyweight(), JoinFlyweight.MIN_BODY_LENGTH, Senders.ANY,
             messages::onJoin);
+        dispatcher.register(JoinChallengeFlyweight.TYPE, "JOIN_CHALLENGE", new JoinChallengeFlyweight(),
+            JoinChallengeFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onJoinChallenge);
+        dispatcher.register(JoinRefusedFlyweight.TYPE, "JOIN_REFUSED", new JoinRefusedFlyweight(),
+            JoinRefusedFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onJoinRefused);
         dispatcher.register(MemberListFlyweight.TYPE, "MEMBER_LIST", new MemberListFlyweight(),
             MemberListFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onMemberList);
         dispatcher.register(LEAVE, "LEAVE", new HeaderFlyweight(), 0, Senders.ANY, messages::onLeave);
@@ -70,6 +84,22 @@ public final class MembershipMessages {
         join.wrap(buffer, offset, length);
         if (!registry.onJoin(join, cycleClock.nanoTime())) {
             FrameCounters.count(counters.malformed); // an endpoint nobody can be sent to
+        }
+        return 0;
+    }
+
+    private int onJoinChallenge(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        challenge.wrap(buffer, offset, length);
+        if (client == null || senderId != Registry.REGISTRY_ID || !client.onJoinChallenge(challenge, cycleClock.nanoTime())) {
+            FrameCounters.count(counters.fromUnknownSender); // not an answer to this node's JOIN
+        }
+        return 0;
+    }
+
+    private int onJoinRefused(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        refusal.wrap(buffer, offset, length);
+        if (client == null || senderId != Registry.REGISTRY_ID || !client.onJoinRefused(refusal)) {
+            FrameCounters.count(counters.fromUnknownSender);
         }
         return 0;
     }

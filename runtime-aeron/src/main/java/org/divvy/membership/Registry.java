@@ -1,11 +1,20 @@
 package org.divvy.membership;
 
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
+import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
@@ -28,6 +37,12 @@ import org.divvy.protocol.HeaderFlyweight;
  * frame from them is recognised and cut. A repeated JOIN from the same endpoint (the ack was lost) is
  * answered with the same id.
  *
+ * <p>Joins are challenged: a JOIN is accepted only with the cookie of a {@link JoinChallengeFlyweight
+ * JOIN_CHALLENGE} for its nonce and endpoint, so a recorded JOIN replayed later joins nobody. The challenge
+ * also tells the joiner the run key id this registry chose at random, under which every other frame of the
+ * run travels. The first member that runs jobs fixes the run's build digest; a joiner with another one is
+ * {@link JoinRefusedFlyweight refused} with a message.
+ *
  * <p>Its {@link #doWork} (heartbeats, deaths) is a housekeeping duty. Owned by the agent thread that
  * hosts it (a node's network agent, or a {@link StandaloneRegistry}).
  */
@@ -46,6 +61,13 @@ public final class Registry implements Duty {
     private final List<Member> members = new ArrayList<>();
     private final MemberListFlyweight list = new MemberListFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
+    private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+    private final JoinRefusedFlyweight refused = new JoinRefusedFlyweight();
+    private final int runKeyId;
+    /** Keyed with random bytes only this registry holds: a cookie needs no state per challenge. */
+    private final Mac cookieMac;
+    /** The build digest of the run: the first member's that runs jobs; null until then. */
+    private byte[] runDigest;
     private int epoch;
     private final PhiAccrualFailureDetector.SuspicionHandler onSuspected = (id, silenceNs, phi) ->
         changeState(id, MemberState.DEAD);
@@ -59,6 +81,25 @@ public final class Registry implements Duty {
         this.sender = sender;
         this.detector = PhiAccrualFailureDetector.of(config);
         this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(detector.acceptablePauseNs(), heartbeatIntervalNs));
+        final SecureRandom random = new SecureRandom();
+        int id;
+        do {
+            id = random.nextInt();
+        } while (id == 0); // 0 is the join key's id
+        this.runKeyId = id;
+        final byte[] cookieKey = new byte[32];
+        random.nextBytes(cookieKey);
+        try {
+            cookieMac = Mac.getInstance("HmacSHA256");
+            cookieMac.init(new SecretKeySpec(cookieKey, "HmacSHA256"));
+        } catch (final GeneralSecurityException e) {
+            throw new DivvyException("this JVM has no HmacSHA256, which join challenges need: " + e);
+        }
+    }
+
+    /** The id of this run's key (random, never 0), told to every joiner in its challenge. */
+    public int runKeyId() {
+        return runKeyId;
     }
 
     int epoch() {
@@ -71,7 +112,8 @@ public final class Registry implements Duty {
     }
 
     /**
-     * A JOIN arrived: assign an id (or repeat the one given to that endpoint) and send the lists.
+     * A JOIN arrived: challenge it if it has no valid cookie, refuse it if its build differs from the run's,
+     * else assign an id (or repeat the one given to that endpoint) and send the lists.
      *
      * @return false, with nobody added, when its endpoint is not a {@code host:port} to send to.
      */
@@ -79,6 +121,26 @@ public final class Registry implements Duty {
         final String endpoint = join.endpoint();
         if (!isHostPort(endpoint)) {
             return false;
+        }
+        final long expectedCookie = cookie(join.nonce(), endpoint);
+        if (join.cookie() != expectedCookie) {
+            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.FRAME_LENGTH);
+            challenge.wrap(frame, 0, JoinChallengeFlyweight.FRAME_LENGTH);
+            challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+            challenge.fields(join.nonce(), expectedCookie, runKeyId);
+            sender.sendToEndpoint(endpoint, JoinChallengeFlyweight.FRAME_LENGTH);
+            return true;
+        }
+        final byte[] digest = join.digest();
+        if (digest.length > 0) {
+            if (runDigest == null) {
+                runDigest = digest;
+            } else if (!Arrays.equals(runDigest, digest)) {
+                refuse(endpoint, join.nonce(), "its build of the application differs from the run's (job types and " +
+                    "codecs digest " + shortHex(digest) + ", the run's " + shortHex(runDigest) + "): start every node " +
+                    "from the same application jar");
+                return true;
+            }
         }
         for (final Member member : members) {
             if (member.endpoint().equals(endpoint) && member.isAlive()) {
@@ -94,6 +156,33 @@ public final class Registry implements Duty {
         sendList(joiner.endpoint(), joiner.id());
         broadcastList(joiner.id());
         return true;
+    }
+
+    private void refuse(final String endpoint, final long nonce, final String reason) {
+        final MutableDirectBuffer frame = sender.frameBuffer(JoinRefusedFlyweight.REASON_OFFSET +
+            JoinRefusedFlyweight.VAR_LENGTH_PREFIX + 3L * reason.length());
+        refused.wrap(frame, 0, frame.capacity());
+        refused.headerDefaults(JoinRefusedFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+        refused.fields(nonce, reason);
+        sender.sendToEndpoint(endpoint, refused.frameLength());
+    }
+
+    /** The cookie for a joiner's nonce and endpoint: a MAC only this registry can make; never 0 (no cookie). */
+    private long cookie(final long nonce, final String endpoint) {
+        for (int i = 0; i < 8; i++) {
+            cookieMac.update((byte) (nonce >>> (8 * i)));
+        }
+        cookieMac.update(endpoint.getBytes(StandardCharsets.UTF_8));
+        final byte[] mac = cookieMac.doFinal();
+        long cookie = 0;
+        for (int i = 0; i < 8; i++) {
+            cookie |= (mac[i] & 0xFFL) << (8 * i);
+        }
+        return cookie == 0 ? 1 : cookie;
+    }
+
+    private static String shortHex(final byte[] digest) {
+        return HexFormat.of().formatHex(digest, 0, Math.min(6, digest.length));
     }
 
     /** A member's heartbeat (or any frame that proves it alive). */

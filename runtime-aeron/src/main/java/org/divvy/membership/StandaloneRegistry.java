@@ -11,6 +11,7 @@ import org.divvy.agent.NetworkAgent;
 import org.divvy.agent.Outbound;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.security.FrameAuthenticator;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
@@ -35,6 +36,7 @@ public final class StandaloneRegistry implements Agent {
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
         this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
+        transport.useRunKey(registry.runKeyId());
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
         this.agent = NetworkAgent.builder().transport(transport).clock(clock, cycleClock).dispatcher(dispatcher)
@@ -48,7 +50,7 @@ public final class StandaloneRegistry implements Agent {
     public static StandaloneRegistry launch(final NodeConfig config, final NanoClock clock, final ErrorHandler errorHandler) {
         final FrameCounters counters = new FrameCounters();
         final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters), new TrafficCounters(),
-            errorHandler);
+            FrameAuthenticator.of(config, MembershipMessages::isHandshakeType), errorHandler);
         return new StandaloneRegistry(transport, counters, config, clock, errorHandler);
     }
 

@@ -29,6 +29,8 @@ import org.divvy.protocol.FrameValidator;
 import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.security.AuthenticationCounters;
+import org.divvy.security.FrameAuthenticator;
 import org.divvy.stealing.JobTypeRegistry;
 import org.divvy.stealing.StealStrategy;
 import org.divvy.stealing.Thief;
@@ -79,7 +81,7 @@ public final class NetworkNode implements AutoCloseable {
         frameCounters = b.frameCounters != null ? b.frameCounters : new FrameCounters();
         transport = b.transport != null ? b.transport
             : new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(),
-                this::onError);
+                FrameAuthenticator.of(config, MembershipMessages::isHandshakeType), this::onError);
         final CachedNanoClock cycleClock = new CachedNanoClock();
         members = new Members(config.site());
         final Outbound outbound = new Outbound(transport, members, transport.maxMessageBytes());
@@ -95,8 +97,11 @@ public final class NetworkNode implements AutoCloseable {
         final Victim victim = new Victim(b.scheduler, given, outbound);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
         registry = config.join() == null ? new Registry(config, outbound) : null;
+        if (registry != null) {
+            transport.useRunKey(registry.runKeyId());
+        }
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
-            List.of(lifecycleHandler, thief, given, foreign));
+            List.of(lifecycleHandler, thief, given, foreign), b.jobTypes.digest(), transport::useRunKey);
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);
         victim.register(dispatcher);
@@ -175,6 +180,16 @@ public final class NetworkNode implements AutoCloseable {
         return registry;
     }
 
+    /** The id of this run's frame key (tests: a forger that knows it); 0 before the join. */
+    int runKeyId() {
+        return membership.runKeyId();
+    }
+
+    /** Received frames dropped by authentication, per reason (all zero with a transport that does not authenticate). */
+    public AuthenticationCounters authenticationCounters() {
+        return transport.authenticationCounters();
+    }
+
     public FrameCounters frameCounters() {
         return frameCounters;
     }
@@ -232,7 +247,8 @@ public final class NetworkNode implements AutoCloseable {
             bytes[type] = traffic.bytesSent(type);
         }
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
-            thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names());
+            thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names(),
+            transport.authenticationCounters().totalDropped(), frameCounters.totalDropped());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */

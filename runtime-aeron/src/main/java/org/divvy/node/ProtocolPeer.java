@@ -24,6 +24,7 @@ import org.divvy.membership.MembershipListener;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.security.FrameAuthenticator;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
@@ -60,7 +61,8 @@ public final class ProtocolPeer implements AutoCloseable {
     public ProtocolPeer(final NodeConfig config, final MembershipListener listener, final NanoClock clock,
         final ErrorHandler errorHandler) {
         this.frameCounters = new FrameCounters();
-        this.transport = new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(), errorHandler);
+        this.transport = new AeronTransport(config, new FrameValidator(frameCounters), new TrafficCounters(),
+            FrameAuthenticator.of(config, MembershipMessages::isHandshakeType), errorHandler);
         this.clock = clock;
         this.errorHandler = errorHandler;
         members = new Members(config.site());
@@ -70,7 +72,8 @@ public final class ProtocolPeer implements AutoCloseable {
         if (config.join() == null) {
             throw new DivvyException("a protocol peer joins a running node: give its configuration a join address");
         }
-        membership = new MembershipClient(config, transport.endpoint(), members, outbound, List.of(listener));
+        membership = new MembershipClient(config, transport.endpoint(), members, outbound, List.of(listener), new byte[0],
+            transport::useRunKey);
         MembershipMessages.registerNode(dispatcher, membership, null, cycleClock);
     }
 

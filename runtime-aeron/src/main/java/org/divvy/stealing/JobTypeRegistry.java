@@ -1,5 +1,8 @@
 package org.divvy.stealing;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -53,6 +56,26 @@ public final class JobTypeRegistry {
     /** The type named {@code name}, or null if this node does not know it. */
     public JobType get(final String name) {
         return byName.get(name);
+    }
+
+    /**
+     * SHA-256 of every type's {@link JobType#wireSignature()}, in name order: the build digest nodes compare
+     * when they join. Empty (no bytes) when there are no types: a member that runs no jobs agrees with any run.
+     */
+    public byte[] digest() {
+        if (byName.isEmpty()) {
+            return new byte[0];
+        }
+        try {
+            final MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byName.keySet().stream().sorted().forEach(name -> {
+                sha.update(byName.get(name).wireSignature().getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) '\n');
+            });
+            return sha.digest();
+        } catch (final NoSuchAlgorithmException e) {
+            throw new DivvyException("this JVM has no SHA-256: " + e);
+        }
     }
 
     public int size() {

@@ -18,6 +18,8 @@ import org.divvy.NodeConfig;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.security.AuthenticationCounters;
+import org.divvy.security.FrameAuthenticator;
 
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
@@ -37,8 +39,9 @@ import io.aeron.logbuffer.Header;
  * {@link NodeConfig#aeronDirectory()} set it is a client of an external driver instead. The
  * client conductor is stepped by the agent too, so a node's network side is exactly one thread.
  *
- * <p>{@link #poll} delivers only whole frames with a valid header: every received frame's header is
- * checked by the {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message
+ * <p>{@link #poll} delivers only authentic whole frames with a valid header: every received Aeron message is
+ * first checked by the {@link FrameAuthenticator} (its trailer: key, replay window, tag; see the README's
+ * threat model), then its header by the {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message
  * they carry is checked and delivered. Checking a body against its type is the receiver's part.
  * {@link #send} never blocks and never throws: what a publication does not take now waits in the
  * {@link Link}'s bounded queue, drained by {@link #doOutboundWork}.
@@ -67,6 +70,7 @@ public final class AeronTransport implements Transport {
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
     private final TrafficCounters traffic;
+    private final FrameAuthenticator authenticator;
     private final MediaDriver driver;
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
@@ -83,12 +87,14 @@ public final class AeronTransport implements Transport {
     /**
      * Starts the driver (if embedded), the client and the subscription, and resolves the bound port.
      *
-     * @param errorHandler receives Aeron's asynchronous errors; it must count, not throw.
+     * @param authenticator signs what is sent and checks what is received.
+     * @param errorHandler  receives Aeron's asynchronous errors; it must count, not throw.
      */
     public AeronTransport(
         final NodeConfig config,
         final FrameValidator validator,
         final TrafficCounters traffic,
+        final FrameAuthenticator authenticator,
         final ErrorHandler errorHandler) {
         this.host = config.bind();
         this.port = config.port();
@@ -97,6 +103,7 @@ public final class AeronTransport implements Transport {
         this.errorHandler = errorHandler;
         this.validator = validator;
         this.traffic = traffic;
+        this.authenticator = authenticator;
         this.reassembler = new Reassembler(MAX_REASSEMBLY_BYTES, validator.counters());
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
@@ -208,7 +215,11 @@ public final class AeronTransport implements Transport {
         return subscription.poll(assembler, fragmentLimit);
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header) {
+    private void onFragment(final DirectBuffer buffer, final int offset, final int received, final Header header) {
+        final int length = authenticator.verify(buffer, offset, received);
+        if (length < 0) {
+            return; // counted by the authenticator
+        }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
             return;
@@ -247,7 +258,8 @@ public final class AeronTransport implements Transport {
             // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
-            link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, MAX_OUTBOUND_QUEUE_BYTES, aeron, traffic);
+            link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, MAX_OUTBOUND_QUEUE_BYTES, aeron, traffic,
+                authenticator);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -275,6 +287,16 @@ public final class AeronTransport implements Transport {
             errorHandler.onError(e);
             return false;
         }
+    }
+
+    @Override
+    public void useRunKey(final int runKeyId) {
+        authenticator.useRunKey(runKeyId);
+    }
+
+    @Override
+    public AuthenticationCounters authenticationCounters() {
+        return authenticator.counters();
     }
 
     /** Whether the link's publication is connected to the peer's subscription. */

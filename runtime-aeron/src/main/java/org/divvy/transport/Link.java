@@ -6,8 +6,10 @@ import org.agrona.ExpandableRingBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.security.FrameAuthenticator;
 
 import io.aeron.Aeron;
+import io.aeron.DirectBufferVector;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 
@@ -21,7 +23,9 @@ import io.aeron.Publication;
  * of one kind leave in the order they were sent; a control frame may overtake bulk data. A message above
  * the publication's maximum message length goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent
  * message remembers its next chunk, so back pressure in the middle of a large message resumes where it
- * stopped.
+ * stopped. Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at
+ * the moment it is offered, and carries its trailer: a retried offer is signed again with a new sequence
+ * number, so sequence numbers reach the peer in order.
  *
  * <p>Owned by the network agent thread.
  */
@@ -35,6 +39,10 @@ final class Link {
     private final int streamId;
     private final Aeron aeron;
     private final TrafficCounters traffic;
+    private final FrameAuthenticator authenticator;
+    private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
+    private final DirectBufferVector[] chunkVectors = {
+        new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
     private final int maxQueueBytes;
     private final ExpandableRingBuffer queue;
     private final ExpandableRingBuffer controlQueue = new ExpandableRingBuffer(4096, 1 << 20, false);
@@ -56,13 +64,14 @@ final class Link {
      * @param channel  the Aeron channel its datagrams go to (its endpoint, or a route in front of it).
      */
     Link(final int linkId, final String endpoint, final String channel, final int streamId, final int maxQueueBytes,
-        final Aeron aeron, final TrafficCounters traffic) {
+        final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator) {
         this.linkId = linkId;
         this.endpoint = endpoint;
         this.channel = channel;
         this.streamId = streamId;
         this.aeron = aeron;
         this.traffic = traffic;
+        this.authenticator = authenticator;
         this.maxQueueBytes = maxQueueBytes;
         this.queue = new ExpandableRingBuffer(
             4096, BitUtil.findNextPositivePowerOfTwo(maxQueueBytes + maxQueueBytes / 4 + 1024), false);
@@ -174,14 +183,15 @@ final class Link {
             publication = aeron.addExclusivePublication(channel, streamId);
         }
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
-        if (length <= publication.maxMessageLength()) {
-            if (offer(buffer, offset, length)) {
+        if (length + FrameAuthenticator.TRAILER_LENGTH <= publication.maxMessageLength()) {
+            if (offer(type, buffer, offset, length)) {
                 traffic.onSent(type, length);
                 return true;
             }
             return false;
         }
-        final int chunkPayload = publication.maxMessageLength() - ChunkFlyweight.PAYLOAD_OFFSET;
+        final int chunkPayload = publication.maxMessageLength() - ChunkFlyweight.PAYLOAD_OFFSET -
+            FrameAuthenticator.TRAILER_LENGTH;
         final int chunkCount = (length + chunkPayload - 1) / chunkPayload;
         if (headChunksSent == 0) {
             nextMessageId++;
@@ -205,12 +215,18 @@ final class Link {
         return true;
     }
 
-    private boolean offer(final DirectBuffer buffer, final int offset, final int length) {
-        return onOfferResult(publication.offer(buffer, offset, length));
+    private boolean offer(final int type, final DirectBuffer buffer, final int offset, final int length) {
+        authenticator.sign(type, buffer, offset, length, null, 0, 0, trailer);
+        return onOfferResult(publication.offer(buffer, offset, length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH));
     }
 
     private boolean offer2(final DirectBuffer buffer, final int offset, final int length) {
-        return onOfferResult(publication.offer(chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length));
+        authenticator.sign(ChunkFlyweight.TYPE, chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length,
+            trailer);
+        chunkVectors[0].reset(chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET);
+        chunkVectors[1].reset(buffer, offset, length);
+        chunkVectors[2].reset(trailer, 0, FrameAuthenticator.TRAILER_LENGTH);
+        return onOfferResult(publication.offer(chunkVectors));
     }
 
     private boolean onOfferResult(final long result) {

@@ -1,6 +1,7 @@
 package org.divvy.transport;
 
 import org.agrona.DirectBuffer;
+import org.divvy.security.AuthenticationCounters;
 
 /**
  * How a node's network agent reaches the wire: one inbound stream of whole frames with a valid header,
@@ -52,6 +53,18 @@ public interface Transport extends AutoCloseable {
 
     /** As {@link #closeLink(int)} for the link to {@code peerEndpoint}, if there is one; 0 if there is none. */
     int closeLinkTo(String peerEndpoint);
+
+    /**
+     * From now on, sign and accept the frames of the run whose key id the registry chose (see
+     * {@link org.divvy.security.FrameAuthenticator}); nothing for a transport that does not authenticate.
+     */
+    default void useRunKey(final int runKeyId) {
+    }
+
+    /** Received frames that failed authentication, per reason; all zero for a transport that does not authenticate. */
+    default AuthenticationCounters authenticationCounters() {
+        return new AuthenticationCounters();
+    }
 
     /** Messages and bytes per type, and what was dropped. */
     TrafficCounters traffic();

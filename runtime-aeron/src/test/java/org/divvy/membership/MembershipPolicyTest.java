@@ -96,33 +96,63 @@ class MembershipPolicyTest {
     }
 
     private static final Map<Integer, String> NAMES = Map.of(JoinFlyweight.TYPE, "JOIN", MemberListFlyweight.TYPE,
-        "MEMBER_LIST", MembershipMessages.HEARTBEAT, "HEARTBEAT", MembershipMessages.LEAVE, "LEAVE");
+        "MEMBER_LIST", MembershipMessages.HEARTBEAT, "HEARTBEAT", MembershipMessages.LEAVE, "LEAVE",
+        JoinChallengeFlyweight.TYPE, "JOIN_CHALLENGE", JoinRefusedFlyweight.TYPE, "JOIN_REFUSED");
 
     private static JoinFlyweight join(final String site, final String endpoint) {
+        return join(site, endpoint, 77, 0, new byte[0]);
+    }
+
+    private static JoinFlyweight join(final String site, final String endpoint, final long nonce, final long cookie,
+        final byte[] digest) {
         final JoinFlyweight join = new JoinFlyweight();
         join.wrap(new UnsafeBuffer(new byte[256]), 0, 256);
         join.headerDefaults(JoinFlyweight.TYPE);
-        join.siteAndEndpoint(site, endpoint);
+        join.fields(nonce, cookie, site, endpoint, digest);
         return join;
+    }
+
+    /** The last frame sent, as a challenge, removed from the record. */
+    private static JoinChallengeFlyweight takeChallenge(final RecordingSender outbox, final String endpoint) {
+        assertEquals(endpoint + " JOIN_CHALLENGE", outbox.sent.remove(outbox.sent.size() - 1));
+        final byte[] bytes = outbox.frames.remove(outbox.frames.size() - 1);
+        final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+        challenge.wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+        return challenge;
+    }
+
+    /** Joins as a node does: a JOIN, then again with the cookie of the registry's challenge. */
+    private static boolean admit(final Registry registry, final RecordingSender outbox, final String site,
+        final String endpoint, final byte[] digest, final long nowNs) {
+        assertTrue(registry.onJoin(join(site, endpoint, 77, 0, digest), nowNs));
+        final JoinChallengeFlyweight challenge = takeChallenge(outbox, endpoint);
+        assertEquals(77, challenge.nonce());
+        assertEquals(registry.runKeyId(), challenge.runKeyId());
+        return registry.onJoin(join(site, endpoint, 77, challenge.cookie(), digest), nowNs);
+    }
+
+    private static boolean admit(final Registry registry, final RecordingSender outbox, final String site,
+        final String endpoint, final long nowNs) {
+        return admit(registry, outbox, site, endpoint, new byte[0], nowNs);
     }
 
     @Test
     void shouldAssignIdsAckJoinersAndBroadcastEveryChange() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
-        registry.onJoin(join("a", "h:1"), 0);
+        admit(registry, outbox, "a", "h:1", 0);
         assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
         assertEquals(0, outbox.lastList().assignedId());
         outbox.clear();
 
-        registry.onJoin(join("b", "h:2"), 10 * MS);
+        admit(registry, outbox, "b", "h:2", 10 * MS);
         assertEquals(List.of("h:2 MEMBER_LIST", "h:1 MEMBER_LIST"), outbox.sent);
         assertEquals(MemberListFlyweight.NO_ASSIGNED_ID, outbox.lastList().assignedId());
         assertEquals(2, outbox.lastList().memberCount());
         assertEquals(2, registry.epoch());
 
         outbox.clear();
-        registry.onJoin(join("b", "h:2"), 20 * MS);
+        admit(registry, outbox, "b", "h:2", 20 * MS);
         assertEquals(List.of("h:2 MEMBER_LIST"), outbox.sent, "a repeated JOIN gets its id again");
         assertEquals(1, outbox.lastList().assignedId());
         assertEquals(2, registry.members().size());
@@ -138,7 +168,7 @@ class MembershipPolicyTest {
         }
         assertTrue(registry.members().isEmpty(), "nobody added");
         assertTrue(outbox.sent.isEmpty(), "nothing sent to such an endpoint");
-        assertTrue(registry.onJoin(join("a", "node-1.example:40123"), 0));
+        assertTrue(admit(registry, outbox, "a", "node-1.example:40123", 0));
         assertEquals(1, registry.members().size());
     }
 
@@ -146,8 +176,8 @@ class MembershipPolicyTest {
     void shouldDeclareASuspectedMemberDeadBroadcastAndTellItWhenItSpeaksAgain() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
-        registry.onJoin(join("a", "h:1"), 0);
-        registry.onJoin(join("b", "h:2"), 0);
+        admit(registry, outbox, "a", "h:1", 0);
+        admit(registry, outbox, "b", "h:2", 0);
         // member 1 was last heard at its join; phi reaches 8 after 0.1 + 7 + 5.23 x 0.1 = 7.62 s
         for (long t = 0; t <= 7600 * MS; t += 100 * MS) {
             registry.onHeartbeat(0, t);
@@ -182,8 +212,8 @@ class MembershipPolicyTest {
     void aRegistryThatWasStoppedItselfShouldRestartDetectionInsteadOfDeclaringEveryoneDead() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
-        registry.onJoin(join("a", "h:1"), 0);
-        registry.onJoin(join("b", "h:2"), 0);
+        admit(registry, outbox, "a", "h:1", 0);
+        admit(registry, outbox, "b", "h:2", 0);
         long t = 0;
         for (; t <= 1000 * MS; t += 100 * MS) {
             registry.onHeartbeat(0, t);
@@ -222,8 +252,8 @@ class MembershipPolicyTest {
     void shouldMarkLeaverLeft() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox);
-        registry.onJoin(join("a", "h:1"), 0);
-        registry.onJoin(join("b", "h:2"), 0);
+        admit(registry, outbox, "a", "h:1", 0);
+        admit(registry, outbox, "b", "h:2", 0);
         registry.onLeave(1);
         assertEquals(MemberState.LEFT, registry.members().get(1).state());
         assertEquals(3, registry.epoch());
@@ -268,7 +298,7 @@ class MembershipPolicyTest {
         assertTrue(listener.events.isEmpty());
         client.doWork(10_000 * MS);
         assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
-        assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join and that the first node is running"),
+        assertEquals(List.of("failed no registry answered at 10.0.0.5:40123 within 10 s: check --join, that the first node is running, and that this node has the run's cluster secret"),
             listener.events);
     }
 
@@ -276,8 +306,8 @@ class MembershipPolicyTest {
     void shouldJoinApplyListsCutDeadSendersAndReportSilentRegistry() {
         final RecordingSender registrySender = new RecordingSender();
         final Registry registry = new Registry(settings, registrySender);
-        registry.onJoin(join("a", "h:1"), 0);
-        registry.onJoin(join("b", "h:2"), 0);
+        admit(registry, registrySender, "a", "h:1", 0);
+        admit(registry, registrySender, "b", "h:2", 0);
 
         final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
@@ -324,8 +354,8 @@ class MembershipPolicyTest {
     void aNodeThatWasStoppedAndRemovedShouldSaySoInsteadOfBlamingTheRegistry() {
         final RecordingSender registrySender = new RecordingSender();
         final Registry registry = new Registry(settings, registrySender);
-        registry.onJoin(join("a", "h:1"), 0);
-        registry.onJoin(join("b", "h:2"), 0);
+        admit(registry, registrySender, "a", "h:1", 0);
+        admit(registry, registrySender, "b", "h:2", 0);
         final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
         final MembershipClient client = new MembershipClient(
@@ -371,7 +401,7 @@ class MembershipPolicyTest {
         final RecordingListener listener = new RecordingListener();
         final RecordingSender registrySender = new RecordingSender();
         final Registry counting = new Registry(settings, registrySender);
-        counting.onJoin(join("a", "h:1"), 0);
+        admit(counting, registrySender, "a", "h:1", 0);
         final MembershipClient client = new MembershipClient(
             NodeConfig.builder().networked(true).join("r:1").build(), "h:1", new Members("a"), outbox, List.of(listener));
         client.start(0);
@@ -405,7 +435,108 @@ class MembershipPolicyTest {
         assertEquals(1, outbox.sent.size(), "a retry interval of 200 ms would never retry within 100 ms");
         client.doWork(100 * MS);
         assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
-        assertTrue(listener.events.get(0).endsWith("within 100 ms: check --join and that the first node is running"),
+        assertTrue(listener.events.get(0).endsWith("within 100 ms: check --join, that the first node is running, and that this node has the run's cluster secret"),
             listener.events.toString());
+    }
+
+    @Test
+    void shouldChallengeEveryJoinWithoutTheCookieOfItsNonceAndEndpoint() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox);
+        registry.onJoin(join("a", "h:1", 5, 0, new byte[0]), 0);
+        final long cookie = takeChallenge(outbox, "h:1").cookie();
+        assertTrue(outbox.sent.isEmpty());
+        // a replayed or forged JOIN: another nonce, another endpoint, a made-up cookie
+        registry.onJoin(join("a", "h:1", 6, cookie, new byte[0]), 0);
+        takeChallenge(outbox, "h:1");
+        registry.onJoin(join("a", "h:2", 5, cookie, new byte[0]), 0);
+        takeChallenge(outbox, "h:2");
+        registry.onJoin(join("a", "h:1", 5, cookie + 1, new byte[0]), 0);
+        takeChallenge(outbox, "h:1");
+        assertTrue(registry.members().isEmpty(), "nobody joins without the cookie of its own challenge");
+        registry.onJoin(join("a", "h:1", 5, cookie, new byte[0]), 0);
+        assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
+        assertEquals(1, registry.members().size());
+        final Registry other = new Registry(settings, new RecordingSender());
+        assertFalse(registry.runKeyId() == other.runKeyId() || registry.runKeyId() == 0, "a random run key per registry");
+    }
+
+    @Test
+    void shouldRefuseAJoinerWhoseBuildDiffersFromTheRun() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox);
+        final byte[] build = {1, 2, 3, 4, 5, 6, 7, 8};
+        final byte[] otherBuild = {1, 2, 3, 4, 5, 9, 7, 8};
+        assertTrue(admit(registry, outbox, "a", "h:1", build, 0));
+        assertTrue(admit(registry, outbox, "t", "h:2", new byte[0], 0), "a tool that runs no jobs joins any run");
+        outbox.clear();
+        assertTrue(admit(registry, outbox, "b", "h:3", otherBuild, 0));
+        assertEquals(List.of("h:3 JOIN_REFUSED"), outbox.sent);
+        final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
+        refusal.wrap(new UnsafeBuffer(outbox.frames.get(0)), 0, outbox.frames.get(0).length);
+        assertEquals(77, refusal.nonce());
+        assertEquals("its build of the application differs from the run's (job types and codecs digest 010203040509, " +
+            "the run's 010203040506): start every node from the same application jar", refusal.reason());
+        assertEquals(2, registry.members().size());
+        assertTrue(admit(registry, outbox, "c", "h:4", build, 0));
+        assertEquals(3, registry.members().size());
+    }
+
+    @Test
+    void shouldJoinWithTheCookieAndRunKeyOfTheChallengeAndFailWhenRefused() {
+        final RecordingSender outbox = new RecordingSender();
+        final RecordingListener listener = new RecordingListener();
+        final List<Integer> runKeys = new ArrayList<>();
+        final MembershipClient client = new MembershipClient(NodeConfig.builder().networked(true).join("r:1").build(),
+            "h:9", new Members("default"), outbox, List.of(listener), new byte[] {9}, runKeys::add);
+        client.start(0);
+        client.doWork(0);
+        final JoinFlyweight first = lastJoin(outbox);
+        assertEquals(0, first.cookie());
+        assertEquals(1, first.digest().length);
+
+        final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+        challenge.wrap(new UnsafeBuffer(new byte[JoinChallengeFlyweight.FRAME_LENGTH]), 0, JoinChallengeFlyweight.FRAME_LENGTH);
+        challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(Registry.REGISTRY_ID);
+        challenge.fields(first.nonce() + 1, 99, 1234);
+        assertFalse(client.onJoinChallenge(challenge, MS), "an answer to another JOIN");
+        challenge.fields(first.nonce(), 99, 1234);
+        assertTrue(client.onJoinChallenge(challenge, MS));
+        assertEquals(List.of(1234), runKeys);
+        client.doWork(MS);
+        final JoinFlyweight second = lastJoin(outbox);
+        assertEquals(2, outbox.sent.size(), "the JOIN goes again at once, with the cookie");
+        assertEquals(99, second.cookie());
+        assertEquals(first.nonce(), second.nonce());
+
+        final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
+        refusal.wrap(new UnsafeBuffer(new byte[256]), 0, 256);
+        refusal.headerDefaults(JoinRefusedFlyweight.TYPE).senderId(Registry.REGISTRY_ID);
+        refusal.fields(first.nonce() + 1, "not you");
+        assertFalse(client.onJoinRefused(refusal));
+        refusal.fields(first.nonce(), "its build differs");
+        assertTrue(client.onJoinRefused(refusal));
+        assertEquals(MembershipClient.Phase.JOIN_FAILED, client.phase());
+        assertEquals(List.of("failed the registry at r:1 refused this node: its build differs"), listener.events);
+    }
+
+    @Test
+    void shouldNotTakeAnAckThatAssignsAnIdToAnotherEndpoint() {
+        final RecordingSender registrySender = new RecordingSender();
+        final Registry registry = new Registry(settings, registrySender);
+        admit(registry, registrySender, "a", "h:1", 0);
+        final RecordingListener listener = new RecordingListener();
+        final MembershipClient client = new MembershipClient(NodeConfig.builder().networked(true).join("r:1").build(),
+            "h:2", new Members("default"), new RecordingSender(), List.of(listener));
+        client.start(0);
+        assertEquals(0, client.onMemberList(registrySender.lastList(), MS), "the ack of h:1, redirected to h:2");
+        assertEquals(MembershipClient.Phase.JOINING, client.phase());
+    }
+
+    private static JoinFlyweight lastJoin(final RecordingSender outbox) {
+        final byte[] bytes = outbox.frames.get(outbox.frames.size() - 1);
+        final JoinFlyweight join = new JoinFlyweight();
+        join.wrap(new UnsafeBuffer(bytes), 0, bytes.length);
+        return join;
     }
 }

@@ -217,7 +217,7 @@ class FakeClockNetworkTest {
         assertEquals(50, lonely.network.traffic().messagesSent(JoinFlyweight.TYPE),
             "one JOIN per 200 ms retry interval");
         stepFor(MS + STEP_NS);
-        assertEquals("no registry answered at 127.0.0.1:999 within 10 s: check --join and that the first node is running",
+        assertEquals("no registry answered at 127.0.0.1:999 within 10 s: check --join, that the first node is running, and that this node has the run's cluster secret",
             lonely.network.lifecycle().joinFailureOrNull());
     }
 

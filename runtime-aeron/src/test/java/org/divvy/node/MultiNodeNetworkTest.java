@@ -21,6 +21,9 @@ import org.divvy.membership.MembershipMessages;
 import org.divvy.membership.StandaloneRegistry;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.security.AuthenticationCounters;
+import org.divvy.security.FrameAuthenticator;
+import org.divvy.security.TestAuthenticators;
 import org.divvy.stealing.StealReplyFlyweight;
 import org.divvy.stealing.StealRequestFlyweight;
 import org.divvy.transport.AeronTransport;
@@ -68,7 +71,7 @@ class MultiNodeNetworkTest {
             .acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
         final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters),
-            new TrafficCounters(), Throwable::printStackTrace);
+            new TrafficCounters(), TestAuthenticators.member(), Throwable::printStackTrace);
         final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
         nodes.add(node);
         return node;
@@ -225,13 +228,65 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldCountGarbageAndForgedFramesAndKeepWorking() throws InterruptedException {
+    void shouldNotHearAProcessWithoutTheSecret() throws InterruptedException {
         final List<SteppedNode> all = startCluster(2);
         final SteppedNode target = all.get(1);
+        final AuthenticationCounters auth = target.network.authenticationCounters();
+        final long droppedBefore = target.counters.totalDropped();
+        final int forged = floodWithGarbageAndForgedRequest(TestAuthenticators.with(TestAuthenticators.OTHER_SECRET),
+            target, all, () -> auth.totalDropped());
+        assertEquals(forged, auth.totalDropped(), auth.toString());
+        assertEquals(droppedBefore, target.counters.totalDropped(), "nothing unauthentic reaches the validator: " +
+            target.counters);
+        assertTargetStillWorks(target, all);
+    }
+
+    @Test
+    void shouldNotHearFramesOfTheJoinKeyOrAnotherRun() throws InterruptedException {
+        // The secret, but not the run: frames under the join key (it never joined) or another run's key.
+        final List<SteppedNode> all = startCluster(2);
+        final SteppedNode target = all.get(1);
+        final AuthenticationCounters auth = target.network.authenticationCounters();
+        // Under the join key only the handshake's types are heard, and then checked like any frame (the
+        // random frames of those types are malformed): an authenticator signs its handshake types with it.
+        final int otherRunFrames = floodWithGarbageAndForgedRequest(TestAuthenticators.inRun(12345), target, all,
+            () -> auth.wrongKey.get() + target.counters.totalDropped());
+        final int joinKeyFrames = floodWithGarbageAndForgedRequest(TestAuthenticators.member(), target, all,
+            () -> auth.wrongKey.get() + target.counters.totalDropped());
+        assertEquals(otherRunFrames + joinKeyFrames, auth.wrongKey.get() + target.counters.totalDropped(),
+            auth + " " + target.counters);
+        assertTrue(target.counters.totalDropped() < 10, target.counters.toString());
+        assertEquals(0, target.counters.fromUnknownSender.get(), "the forged STEAL_REQUEST is not heard");
+        assertTargetStillWorks(target, all);
+    }
+
+    @Test
+    void shouldCountGarbageFromAMemberAndKeepWorking() throws InterruptedException {
+        // A member gone wrong: it holds the secret and the run key, so its garbage reaches the validator.
+        final List<SteppedNode> all = startCluster(2);
+        final SteppedNode target = all.get(1);
+        final long droppedBefore = target.counters.totalDropped();
+        final int sent = floodWithGarbageAndForgedRequest(TestAuthenticators.inRun(target.network.runKeyId()), target,
+            all, () -> target.counters.totalDropped() - droppedBefore);
+        assertEquals(sent, target.counters.totalDropped() - droppedBefore, target.counters.toString());
+        assertEquals(1, target.counters.fromUnknownSender.get());
+        assertEquals(0, target.network.authenticationCounters().totalDropped());
+        assertTargetStillWorks(target, all);
+    }
+
+    /**
+     * Sends 100 random frames and one well-formed STEAL_REQUEST from sender id 42 (no member) to the target
+     * through a transport of its own signing with {@code authenticator}; steps until {@code counted} reaches
+     * what was sent (or 10 s).
+     *
+     * @return how many frames left the attacker (frames below the header length never do).
+     */
+    private int floodWithGarbageAndForgedRequest(final FrameAuthenticator authenticator, final SteppedNode target,
+        final List<SteppedNode> all, final java.util.function.LongSupplier counted) throws InterruptedException {
         final FrameCounters attackerCounters = new FrameCounters();
         try (AeronTransport attacker = new AeronTransport(
             NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
-            new FrameValidator(attackerCounters), new TrafficCounters(), Throwable::printStackTrace)) {
+            new FrameValidator(attackerCounters), new TrafficCounters(), authenticator, Throwable::printStackTrace)) {
             final int link = attacker.linkTo(target.network.endpoint());
             final Random random = new Random(11);
             int sent = 0;
@@ -240,27 +295,25 @@ class MultiNodeNetworkTest {
                 random.nextBytes(frame);
                 sent += attacker.send(link, new UnsafeBuffer(frame), 0, frame.length) ? 1 : 0;
             }
-            // A well-formed frame from a sender id that is no member: cut too.
             final StealRequestFlyweight forged = new StealRequestFlyweight();
             final UnsafeBuffer forgedBuffer = new UnsafeBuffer(new byte[StealRequestFlyweight.FRAME_LENGTH]);
             forged.wrap(forgedBuffer, 0, forgedBuffer.capacity());
             forged.headerDefaults(StealRequestFlyweight.TYPE).senderId(42);
             forged.requestId(1).wideArea(false);
             assertTrue(attacker.send(link, forgedBuffer, 0, forgedBuffer.capacity()));
-            final int garbage = sent;
-            final long droppedBefore = target.counters.totalDropped();
+            sent++;
+            final long before = counted.getAsLong();
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (target.counters.totalDropped() - droppedBefore < garbage + 1 && System.nanoTime() - deadlineNs < 0) {
+            while (counted.getAsLong() - before < sent && System.nanoTime() - deadlineNs < 0) {
                 attacker.doDriverWork();
                 attacker.doOutboundWork(64);
                 stepOnce(all);
             }
-            // Frames below the header length never leave the attacker; the others are counted at the target.
-            final long tooShort = 100 - garbage;
-            assertEquals(garbage + 1, target.counters.totalDropped() - droppedBefore,
-                target.counters + " (" + tooShort + " frames too short to send)");
-            assertEquals(1, target.counters.fromUnknownSender.get());
+            return sent;
         }
+    }
+
+    private void assertTargetStillWorks(final SteppedNode target, final List<SteppedNode> all) throws InterruptedException {
         final long requests = target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE);
         await("the target still works", 5000,
             () -> target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > requests, all);
@@ -300,7 +353,7 @@ class MultiNodeNetworkTest {
         await("join failure", 5000, () -> lonely.network.lifecycle().joinFailureOrNull() != null, List.of(lonely));
         final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
         assertTrue(tookMs < 3000, "took " + tookMs + " ms");
-        assertEquals("no registry answered at 127.0.0.1:9 within 1 s: check --join and that the first node is running",
+        assertEquals("no registry answered at 127.0.0.1:9 within 1 s: check --join, that the first node is running, and that this node has the run's cluster secret",
             lonely.network.lifecycle().joinFailureOrNull());
         assertFalse(lonely.network.lifecycle().isJoined());
     }

@@ -16,7 +16,9 @@ import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.lifecycle.TerminateFlyweight;
+import org.divvy.membership.JoinChallengeFlyweight;
 import org.divvy.membership.JoinFlyweight;
+import org.divvy.membership.JoinRefusedFlyweight;
 import org.divvy.membership.MemberListFlyweight;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.results.AbortFlyweight;
@@ -41,6 +43,8 @@ class ProtocolRoundTripTest {
     ProtocolRoundTripTest() {
         register(JoinFlyweight.TYPE, new JoinFlyweight(), JoinFlyweight.MIN_BODY_LENGTH);
         register(MemberListFlyweight.TYPE, new MemberListFlyweight(), MemberListFlyweight.MIN_BODY_LENGTH);
+        register(JoinChallengeFlyweight.TYPE, new JoinChallengeFlyweight(), JoinChallengeFlyweight.MIN_BODY_LENGTH);
+        register(JoinRefusedFlyweight.TYPE, new JoinRefusedFlyweight(), JoinRefusedFlyweight.MIN_BODY_LENGTH);
         register(MembershipMessages.LEAVE, new HeaderFlyweight(), 0);
         register(MembershipMessages.HEARTBEAT, new HeaderFlyweight(), 0);
         register(StealRequestFlyweight.TYPE, new StealRequestFlyweight(), StealRequestFlyweight.MIN_BODY_LENGTH);
@@ -98,7 +102,7 @@ class ProtocolRoundTripTest {
     /** Every valid frame this test builds, for the truncation test. */
     private List<byte[]> allValidFrames() {
         final List<byte[]> frames = new ArrayList<>();
-        header(new JoinFlyweight(), JoinFlyweight.TYPE).siteAndEndpoint("site-a", "127.0.0.1:4000");
+        header(new JoinFlyweight(), JoinFlyweight.TYPE).fields(11L, 22L, "site-a", "127.0.0.1:4000", new byte[] {1, 2, 3});
         frames.add(current());
         final MemberListFlyweight list = header(new MemberListFlyweight(), MemberListFlyweight.TYPE);
         list.assignedId(2).appendMember(0, 0, "a", "h:1").appendMember(2, 2, "bé", "h:2");
@@ -143,13 +147,33 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripJoin() {
-        header(new JoinFlyweight(), JoinFlyweight.TYPE).siteAndEndpoint("site-a", "127.0.0.1:4000");
+        header(new JoinFlyweight(), JoinFlyweight.TYPE).fields(11L, 22L, "site-a", "127.0.0.1:4000", new byte[] {1, 2, 3});
         assertEquals(JoinFlyweight.TYPE, validateCurrent());
         final JoinFlyweight read = new JoinFlyweight();
         read.wrap(buffer, 0, buffer.capacity());
         assertHeader(read, JoinFlyweight.TYPE);
         assertEquals("site-a", read.site());
         assertEquals("127.0.0.1:4000", read.endpoint());
+        assertEquals(11L, read.nonce());
+        assertEquals(22L, read.cookie());
+        assertArrayEquals(new byte[] {1, 2, 3}, read.digest());
+    }
+
+    @Test
+    void shouldRoundTripTheJoinChallengeAndRefusal() {
+        header(new JoinChallengeFlyweight(), JoinChallengeFlyweight.TYPE).fields(-5L, 7L, 99);
+        assertEquals(JoinChallengeFlyweight.TYPE, validateCurrent());
+        final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+        challenge.wrap(buffer, 0, buffer.capacity());
+        assertEquals(-5L, challenge.nonce());
+        assertEquals(7L, challenge.cookie());
+        assertEquals(99, challenge.runKeyId());
+        header(new JoinRefusedFlyweight(), JoinRefusedFlyweight.TYPE).fields(3L, "a different build");
+        assertEquals(JoinRefusedFlyweight.TYPE, validateCurrent());
+        final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
+        refusal.wrap(buffer, 0, buffer.capacity());
+        assertEquals(3L, refusal.nonce());
+        assertEquals("a different build", refusal.reason());
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.security.TestAuthenticators;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.stealing.StealReplyFlyweight;
 import org.junit.jupiter.api.AfterAll;
@@ -65,7 +66,7 @@ class AeronTransportTest {
         Node(final String aeronDir, final int termLength) {
             transport = new AeronTransport(
                 NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build(),
-                new FrameValidator(counters), new TrafficCounters(), t -> errors.incrementAndGet());
+                new FrameValidator(counters), new TrafficCounters(), TestAuthenticators.inRun(7), t -> errors.incrementAndGet());
         }
 
         int doWork() {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,15 +42,18 @@ public final class ChildNodes implements AutoCloseable {
      * ours prefixed {@code [node index] }. Throws {@link DivvyException} if the JVM cannot start.
      */
     public void start(final int index, final String site, final List<String> command) {
-        start(index, site, command, null);
+        start(index, site, command, null, Map.of());
     }
 
     /**
      * As {@link #start(int, String, List)}, for a child whose embedded media driver uses {@code aeronDir}
-     * (null: unknown); {@link #close()} deletes it once the child is dead.
+     * (null: unknown); {@link #close()} deletes it once the child is dead. {@code environment} is added to
+     * the child's (this process's) environment.
      */
-    public void start(final int index, final String site, final List<String> command, final Path aeronDir) {
+    public void start(final int index, final String site, final List<String> command, final Path aeronDir,
+        final Map<String, String> environment) {
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         final Process process;
         try {
             process = builder.start();

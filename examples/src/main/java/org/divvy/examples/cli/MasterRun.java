@@ -5,10 +5,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.aeron.CommonContext;
+import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
@@ -61,7 +63,13 @@ final class MasterRun {
     int execute(final PrintStream out, final PrintStream err) {
         final ExampleApp app = run.app();
         final SiteLayout layout = run.layout();
-        final NodeConfig config = run.nodeConfig();
+        final NodeConfig config;
+        try {
+            config = withSecret(run.nodeConfig(), run.remoteNodes());
+        } catch (final DivvyException e) {
+            err.println("divvy run: " + e.getMessage());
+            return EXIT_FAILED;
+        }
         final Problem<?> problem = app.prepare();
         out.println("divvy run: " + app.name() + " on " + describeNodes(layout) + ", policy " + config.policy()
             + ", " + run.workersPerNode() + " worker(s) per local node");
@@ -103,6 +111,21 @@ final class MasterRun {
         }
     }
 
+    /**
+     * {@code config} with its cluster secret: the configured one (a file, or {@code $DIVVY_SECRET}), else a new
+     * one for this run's local nodes only. Remote nodes cannot know a new one: awaiting them needs a configured one.
+     */
+    static NodeConfig withSecret(final NodeConfig config, final int remoteNodes) {
+        if (config.clusterSecret() != null) {
+            return config;
+        }
+        if (remoteNodes > 0) {
+            throw new DivvyException("--await needs a cluster secret the remote nodes share: " +
+                NodeConfig.missingSecretMessage().substring("no cluster secret: ".length()));
+        }
+        return config.toBuilder().secret(ClusterSecret.generate()).build();
+    }
+
     /** Starts the children, awaits the members, runs the app; returns the exit code it ended the computation with. */
     private int master(final DivvyNode node, final NodeConfig config, final ChildNodes children,
         final Problem<?> problem, final PrintStream out) {
@@ -124,8 +147,12 @@ final class MasterRun {
             args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
             final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
                 + ProcessHandle.current().pid() + "-node" + k);
+            // The secret goes in the child's environment, never on its command line (ps shows that); a secret
+            // file is passed as its path with the other settings.
+            final Map<String, String> environment = config.secretFile() != null ? Map.of()
+                : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
             children.start(k, layout.siteOf(k), childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
-                + "=" + aeronDir), args), aeronDir);
+                + "=" + aeronDir), args), aeronDir, environment);
         }
         final int members = layout.nodes() + run.remoteNodes();
         final long joinWaitMs = TimeUnit.SECONDS.toMillis(run.joinWaitSeconds());

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
+import org.divvy.perf.BenchmarkSecret;
 import org.divvy.NodeSettings;
 
 /**
@@ -191,7 +192,8 @@ public final class IdleCost {
         if (registry != null) {
             command.add(registry);
         }
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return BenchmarkSecret.export(NodeConfig.fromSystemProperties(), new ProcessBuilder(command))
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     private static String awaitEndpoint(final Process p) throws IOException {

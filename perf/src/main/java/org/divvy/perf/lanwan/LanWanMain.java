@@ -11,6 +11,7 @@ import java.util.Locale;
 
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
+import org.divvy.perf.BenchmarkSecret;
 import org.divvy.StealPolicy;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -62,7 +63,7 @@ public final class LanWanMain {
         }
         final NodeConfig base;
         try {
-            base = NodeConfig.fromSystemProperties();
+            base = BenchmarkSecret.withSecret(NodeConfig.fromSystemProperties());
         } catch (final DivvyException ex) {
             err.println("divvy-perf lanwan: " + ex.getMessage());
             return 2;

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.NodeConfig;
+import org.divvy.perf.BenchmarkSecret;
 import org.divvy.node.ProtocolPeer;
 
 /**
@@ -141,7 +142,8 @@ final class StealRttBenchmark {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), RttPeer.class.getName(),
             String.valueOf(divvyPort), String.valueOf(rawPort), String.valueOf(peerRawPort)));
         try {
-            return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            return BenchmarkSecret.export(base, new ProcessBuilder(command)).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         } catch (final IOException ex) {
             throw new UncheckedIOException("cannot start the RTT peer process", ex);
         }

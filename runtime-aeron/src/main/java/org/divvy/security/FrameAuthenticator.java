@@ -1,0 +1,280 @@
+package org.divvy.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.function.IntPredicate;
+
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.divvy.ClusterSecret;
+import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
+import org.divvy.protocol.HeaderFlyweight;
+
+/**
+ * Signs the frames a node sends and checks the ones it receives. Every Aeron message carries a
+ * {@value #TRAILER_LENGTH}-byte trailer after the frame:
+ *
+ * <pre>
+ *  +---------------------------------------------------------------+
+ *  |                 Frame (header and body) ...                  ...
+ *  +---------------------------------------------------------------+
+ *  |                 Key Id (0: the join key; else the run's)      |
+ *  +---------------------------------------------------------------+
+ *  |                 Sequence Number (per sender instance)         |
+ *  +---------------------------------------------------------------+
+ *  |                 Sender Instance (random, 64 bits)             |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                 Tag (AES-128-GMAC, 128 bits)                  |
+ *  |                                                              ...
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * The tag is AES-GCM's over no plaintext, with the frame and the first 16 bytes of the trailer as the
+ * authenticated data and {@code instance || sequence} as the 96-bit nonce: GMAC, from {@code javax.crypto}.
+ * Chosen over HMAC-SHA256 because it is 3 times cheaper on a small frame here (AES-NI and carry-less
+ * multiply are intrinsics of the JDK; SHA-256 is not accelerated on this CPU): measured 0.5 µs against
+ * 1.6 µs per 60-byte frame. A nonce must never repeat under one key: the instance is random per
+ * authenticator and the sequence grows by one per signed message; when it would wrap, a new instance is drawn.
+ *
+ * <p>Keys, each AES-128 from HMAC-SHA256 over the secret: the <em>join key</em> authenticates only the join
+ * handshake ({@code isHandshakeType}), since a joiner does not know the run yet; the <em>run key</em> comes
+ * from the secret and the run id (random, chosen by the registry, told to a joiner in the handshake) and
+ * authenticates everything else. So a frame recorded in an earlier run with the same secret fails here.
+ * Replays within the run fail the sender's {@link ReplayWindow}; windows exist only for instances whose
+ * frames were authentic, so a forger cannot grow the table.
+ *
+ * <p>Owned by the network agent thread; it allocates a nonce parameter per frame (javax.crypto's API).
+ */
+public final class FrameAuthenticator {
+    public static final int KEY_ID_OFFSET = 0;
+    public static final int SEQUENCE_OFFSET = 4;
+    public static final int INSTANCE_OFFSET = 8;
+    public static final int TAG_OFFSET = 16;
+    public static final int TAG_LENGTH = 16;
+    /** Bytes after every frame. */
+    public static final int TRAILER_LENGTH = TAG_OFFSET + TAG_LENGTH;
+    /** The key id of the join key. */
+    public static final int JOIN_KEY_ID = 0;
+
+    private static final int TAG_BITS = TAG_LENGTH * 8;
+    private static final int NONCE_LENGTH = 12;
+    private static final int SCRATCH_BYTES = 64 * 1024;
+
+    private final byte[] secret;
+    private final IntPredicate isHandshakeType;
+    private final AuthenticationCounters counters;
+    private final SecureRandom random = new SecureRandom();
+    private final SecretKeySpec joinKey;
+    private final Cipher signer;
+    private final Cipher verifier;
+    private final byte[] nonce = new byte[NONCE_LENGTH];
+    private final byte[] scratch = new byte[SCRATCH_BYTES];
+    private final byte[] tag = new byte[TAG_LENGTH];
+    private final byte[] noPlaintext = new byte[TAG_LENGTH];
+    private final Long2ObjectHashMap<ReplayWindow> windows = new Long2ObjectHashMap<>();
+
+    private SecretKeySpec runKey;
+    private int runKeyId = JOIN_KEY_ID;
+    private long instance;
+    private long nextSequence;
+
+    /**
+     * @param isHandshakeType the frame types that travel under the join key (JOIN and the registry's answers).
+     */
+    public FrameAuthenticator(final ClusterSecret secret, final IntPredicate isHandshakeType,
+        final AuthenticationCounters counters) {
+        this.secret = secret.bytes();
+        this.isHandshakeType = isHandshakeType;
+        this.counters = counters;
+        this.joinKey = deriveKey("divvy join key v1", 0);
+        try {
+            signer = Cipher.getInstance("AES/GCM/NoPadding");
+            verifier = Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (final GeneralSecurityException e) {
+            throw new DivvyException("this JVM has no AES/GCM, which frame authentication needs: " + e);
+        }
+        newInstance();
+    }
+
+    /**
+     * The authenticator of a node (or registry, or tool) with {@code config}'s cluster secret; an error that
+     * says what to set when there is none.
+     */
+    public static FrameAuthenticator of(final NodeConfig config, final IntPredicate isHandshakeType) {
+        final ClusterSecret secret = config.clusterSecret();
+        if (secret == null) {
+            throw new DivvyException(NodeConfig.missingSecretMessage());
+        }
+        return new FrameAuthenticator(secret, isHandshakeType, new AuthenticationCounters());
+    }
+
+    public AuthenticationCounters counters() {
+        return counters;
+    }
+
+    /** The id of the run key in use; {@link #JOIN_KEY_ID} before this node knows its run. */
+    public int runKeyId() {
+        return runKeyId;
+    }
+
+    /**
+     * Uses the run key of run {@code id} from now on, for every frame that is not part of a join, sent and
+     * received. The registry's node calls it at start; a joiner when the registry's challenge tells it the run.
+     */
+    public void useRunKey(final int id) {
+        if (id == JOIN_KEY_ID) {
+            throw new DivvyException("run key id 0 is the join key's");
+        }
+        if (id != runKeyId) {
+            runKey = deriveKey("divvy run key v1", id);
+            runKeyId = id;
+        }
+    }
+
+    /** A random run id for a registry: never the join key's. */
+    public static int newRunKeyId(final SecureRandom random) {
+        int id;
+        do {
+            id = random.nextInt();
+        } while (id == JOIN_KEY_ID);
+        return id;
+    }
+
+    private SecretKeySpec deriveKey(final String label, final int id) {
+        try {
+            final Mac hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            hmac.update(label.getBytes(StandardCharsets.US_ASCII));
+            hmac.update(new byte[] {(byte) id, (byte) (id >>> 8), (byte) (id >>> 16), (byte) (id >>> 24)});
+            final byte[] key = new byte[16];
+            System.arraycopy(hmac.doFinal(), 0, key, 0, key.length);
+            return new SecretKeySpec(key, "AES");
+        } catch (final GeneralSecurityException e) {
+            throw new DivvyException("cannot derive the frame keys: " + e);
+        }
+    }
+
+    private void newInstance() {
+        instance = random.nextLong();
+        nextSequence = 0;
+    }
+
+    /**
+     * Signs the message made of {@code first} and {@code second} (length 0 when there is one part), whose
+     * frame type is {@code type}: writes the trailer into {@code trailer} at 0. Call once per offer: each
+     * call takes a new sequence number.
+     */
+    public void sign(final int type, final DirectBuffer first, final int firstOffset, final int firstLength,
+        final DirectBuffer second, final int secondOffset, final int secondLength, final MutableDirectBuffer trailer) {
+        if (nextSequence > 0xFFFF_FFFFL) {
+            newInstance(); // a nonce never repeats under a key
+        }
+        final boolean join = runKeyId == JOIN_KEY_ID || isHandshakeType.test(type);
+        final int keyId = join ? JOIN_KEY_ID : runKeyId;
+        final int sequence = (int) nextSequence++;
+        trailer.putInt(KEY_ID_OFFSET, keyId, HeaderFlyweight.BYTE_ORDER);
+        trailer.putInt(SEQUENCE_OFFSET, sequence, HeaderFlyweight.BYTE_ORDER);
+        trailer.putLong(INSTANCE_OFFSET, instance, HeaderFlyweight.BYTE_ORDER);
+        try {
+            signer.init(Cipher.ENCRYPT_MODE, join ? joinKey : runKey, nonceSpec(instance, sequence));
+            addAad(signer, first, firstOffset, firstLength);
+            if (secondLength > 0) {
+                addAad(signer, second, secondOffset, secondLength);
+            }
+            addAad(signer, trailer, 0, TAG_OFFSET);
+            signer.doFinal(tag, 0);
+        } catch (final GeneralSecurityException e) {
+            throw new DivvyException("cannot sign a frame: " + e);
+        }
+        trailer.putBytes(TAG_OFFSET, tag, 0, TAG_LENGTH);
+    }
+
+    /**
+     * Checks the message at {@code offset} (frame and trailer): key, replay window, tag. Counts and drops
+     * what fails.
+     *
+     * @return the length of the authentic frame without its trailer, or -1 if it must be dropped.
+     */
+    public int verify(final DirectBuffer buffer, final int offset, final int length) {
+        final int frameLength = length - TRAILER_LENGTH;
+        if (frameLength < HeaderFlyweight.HEADER_LENGTH) {
+            AuthenticationCounters.count(counters.unauthenticated);
+            return -1;
+        }
+        final int at = offset + frameLength;
+        final int keyId = buffer.getInt(at + KEY_ID_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        final SecretKeySpec key;
+        if (keyId == JOIN_KEY_ID) {
+            key = isHandshakeType.test(buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) ? joinKey : null;
+        } else {
+            key = keyId == runKeyId ? runKey : null;
+        }
+        if (key == null) {
+            AuthenticationCounters.count(counters.wrongKey);
+            return -1;
+        }
+        final long sequence = buffer.getInt(at + SEQUENCE_OFFSET, HeaderFlyweight.BYTE_ORDER) & 0xFFFF_FFFFL;
+        final long senderInstance = buffer.getLong(at + INSTANCE_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        final ReplayWindow window = windows.get(senderInstance);
+        if (window != null && !window.isFresh(sequence)) {
+            AuthenticationCounters.count(counters.replayed);
+            return -1;
+        }
+        buffer.getBytes(at + TAG_OFFSET, tag, 0, TAG_LENGTH);
+        try {
+            verifier.init(Cipher.DECRYPT_MODE, key, nonceSpec(senderInstance, (int) sequence));
+            addAad(verifier, buffer, offset, frameLength + TAG_OFFSET);
+            verifier.doFinal(tag, 0, TAG_LENGTH, noPlaintext, 0);
+        } catch (final AEADBadTagException e) {
+            AuthenticationCounters.count(counters.badTag);
+            return -1;
+        } catch (final GeneralSecurityException e) {
+            AuthenticationCounters.count(counters.badTag);
+            return -1;
+        }
+        if (window == null) {
+            final ReplayWindow created = new ReplayWindow();
+            created.accept(sequence);
+            windows.put(senderInstance, created);
+        } else {
+            window.accept(sequence);
+        }
+        return frameLength;
+    }
+
+    private GCMParameterSpec nonceSpec(final long senderInstance, final int sequence) {
+        for (int i = 0; i < 8; i++) {
+            nonce[i] = (byte) (senderInstance >>> (8 * i));
+        }
+        for (int i = 0; i < 4; i++) {
+            nonce[8 + i] = (byte) (sequence >>> (8 * i));
+        }
+        return new GCMParameterSpec(TAG_BITS, nonce);
+    }
+
+    /** Feeds {@code length} bytes of {@code buffer} as authenticated data, through an array in slices. */
+    private void addAad(final Cipher cipher, final DirectBuffer buffer, final int offset, final int length) {
+        final byte[] array = buffer.byteArray();
+        if (array != null) {
+            cipher.updateAAD(array, (int) (buffer.addressOffset() - org.agrona.BufferUtil.ARRAY_BASE_OFFSET) + offset,
+                length);
+            return;
+        }
+        for (int done = 0; done < length; ) {
+            final int slice = Math.min(SCRATCH_BYTES, length - done);
+            buffer.getBytes(offset + done, scratch, 0, slice);
+            cipher.updateAAD(scratch, 0, slice);
+            done += slice;
+        }
+    }
+}

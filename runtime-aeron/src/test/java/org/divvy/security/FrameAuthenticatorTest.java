@@ -1,0 +1,146 @@
+package org.divvy.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.ClusterSecret;
+import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
+import org.divvy.membership.JoinFlyweight;
+import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.stealing.StealRequestFlyweight;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Signing and checking frames: what passes, and every reason a frame is dropped. */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class FrameAuthenticatorTest {
+    private static final int RUN = 4711;
+
+    private final FrameAuthenticator sender = TestAuthenticators.inRun(RUN);
+    private final FrameAuthenticator receiver = TestAuthenticators.inRun(RUN);
+
+    /** A signed message: frame then trailer, as the transport puts it on the wire. */
+    private static UnsafeBuffer signed(final FrameAuthenticator by, final int type, final int bodyLength) {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH + bodyLength]);
+        new HeaderFlyweight().wrap(frame, 0, frame.capacity()).headerDefaults(type).senderId(3).frameLength(frame.capacity());
+        for (int i = HeaderFlyweight.HEADER_LENGTH; i < frame.capacity(); i++) {
+            frame.putByte(i, (byte) i);
+        }
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[frame.capacity() + FrameAuthenticator.TRAILER_LENGTH]);
+        message.putBytes(0, frame, 0, frame.capacity());
+        final UnsafeBuffer trailer = new UnsafeBuffer(message, frame.capacity(), FrameAuthenticator.TRAILER_LENGTH);
+        by.sign(type, frame, 0, frame.capacity(), null, 0, 0, trailer);
+        return message;
+    }
+
+    @Test
+    void shouldAcceptAnAuthenticFrameOnceAndDropItsReplay() {
+        final UnsafeBuffer message = signed(sender, StealRequestFlyweight.TYPE, 12);
+        assertEquals(message.capacity() - FrameAuthenticator.TRAILER_LENGTH, receiver.verify(message, 0, message.capacity()));
+        assertEquals(-1, receiver.verify(message, 0, message.capacity()));
+        assertEquals(1, receiver.counters().replayed.get());
+        assertEquals(1, receiver.counters().totalDropped());
+    }
+
+    @Test
+    void shouldDropAFrameWithAnyByteChanged() {
+        final UnsafeBuffer message = signed(sender, StealRequestFlyweight.TYPE, 40);
+        for (int i = 0; i < message.capacity(); i++) {
+            final UnsafeBuffer copy = new UnsafeBuffer(message.byteArray().clone());
+            copy.putByte(i, (byte) (copy.getByte(i) ^ 0x10));
+            assertEquals(-1, receiver.verify(copy, 0, copy.capacity()), "byte " + i);
+        }
+        // a change in the key id is the wrong key; anywhere else, a bad tag
+        assertEquals(4, receiver.counters().wrongKey.get());
+        assertEquals(message.capacity() - 4, receiver.counters().badTag.get());
+        assertEquals(message.capacity() - FrameAuthenticator.TRAILER_LENGTH, receiver.verify(message, 0, message.capacity()),
+            "the original is still fresh: failed copies do not move the window");
+    }
+
+    @Test
+    void shouldDropFramesOfAnotherSecretOrAnotherRun() {
+        final UnsafeBuffer foreign = signed(TestAuthenticators.with(TestAuthenticators.OTHER_SECRET), JoinFlyweight.TYPE, 8);
+        assertEquals(-1, receiver.verify(foreign, 0, foreign.capacity()));
+        assertEquals(1, receiver.counters().badTag.get());
+        final UnsafeBuffer otherRun = signed(TestAuthenticators.inRun(RUN + 1), StealRequestFlyweight.TYPE, 8);
+        assertEquals(-1, receiver.verify(otherRun, 0, otherRun.capacity()));
+        assertEquals(1, receiver.counters().wrongKey.get());
+    }
+
+    @Test
+    void shouldHearOnlyTheHandshakeUnderTheJoinKey() {
+        final FrameAuthenticator joiner = TestAuthenticators.member(); // has not learnt the run yet
+        final UnsafeBuffer join = signed(joiner, JoinFlyweight.TYPE, 8);
+        assertTrue(receiver.verify(join, 0, join.capacity()) > 0);
+        final UnsafeBuffer steal = signed(joiner, StealRequestFlyweight.TYPE, 8);
+        assertEquals(-1, receiver.verify(steal, 0, steal.capacity()));
+        assertEquals(1, receiver.counters().wrongKey.get());
+        // and a member of the run signs its handshake frames with the join key too, which a joiner can check
+        final UnsafeBuffer challenge = signed(sender, JoinFlyweight.TYPE, 8);
+        assertTrue(joiner.verify(challenge, 0, challenge.capacity()) > 0);
+    }
+
+    @Test
+    void shouldDropWhatIsTooShortToCarryATrailer() {
+        final UnsafeBuffer tiny = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH + FrameAuthenticator.TRAILER_LENGTH - 1]);
+        assertEquals(-1, receiver.verify(tiny, 0, tiny.capacity()));
+        assertEquals(1, receiver.counters().unauthenticated.get());
+    }
+
+    @Test
+    void shouldAcceptReorderingWithinTheWindowButNothingTwiceOrTooOld() {
+        final UnsafeBuffer[] messages = new UnsafeBuffer[ReplayWindow.WIDTH + 2];
+        for (int i = 0; i < messages.length; i++) {
+            messages[i] = signed(sender, StealRequestFlyweight.TYPE, 4);
+        }
+        assertTrue(receiver.verify(messages[1], 0, messages[1].capacity()) > 0);
+        assertTrue(receiver.verify(messages[0], 0, messages[0].capacity()) > 0, "one behind: in the window");
+        assertEquals(-1, receiver.verify(messages[0], 0, messages[0].capacity()));
+        final UnsafeBuffer last = messages[messages.length - 1];
+        assertTrue(receiver.verify(last, 0, last.capacity()) > 0);
+        assertEquals(-1, receiver.verify(messages[1], 0, messages[1].capacity()), "now older than the window");
+        assertEquals(2, receiver.counters().replayed.get());
+    }
+
+    @Test
+    void shouldSignAMessageInTwoPartsAsTheBytesInARow() {
+        final UnsafeBuffer whole = new UnsafeBuffer(new byte[100 + FrameAuthenticator.TRAILER_LENGTH]);
+        new HeaderFlyweight().wrap(whole, 0, 100).headerDefaults(10).frameLength(100);
+        final UnsafeBuffer trailer = new UnsafeBuffer(whole, 100, FrameAuthenticator.TRAILER_LENGTH);
+        sender.sign(10, new UnsafeBuffer(whole, 0, 30), 0, 30, new UnsafeBuffer(whole, 30, 70), 0, 70, trailer);
+        assertEquals(100, receiver.verify(whole, 0, whole.capacity()));
+    }
+
+    @Test
+    void shouldReadTheSecretFromAFileOrTheEnvironmentAndNeverShowIt(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("secret");
+        Files.writeString(file, "0123456789abcdef-from-a-file\n", StandardCharsets.UTF_8);
+        final NodeConfig config = NodeConfig.builder().networked(true).set(org.divvy.NodeSettings.SECRET_FILE, file.toString())
+            .build();
+        assertEquals(ClusterSecret.ofText("0123456789abcdef-from-a-file"), config.clusterSecret(), "one line break trimmed");
+        assertFalse(config.clusterSecret().toString().contains("0123"));
+        assertTrue(config.clusterSecret().toString().contains(file.toString()));
+        Files.writeString(file, "short", StandardCharsets.UTF_8);
+        final DivvyException tooShort = assertThrows(DivvyException.class, config::clusterSecret);
+        assertTrue(tooShort.getMessage().contains("has 5 bytes, must have at least 16"), tooShort.getMessage());
+        final DivvyException missing = assertThrows(DivvyException.class, () -> NodeConfig.builder().networked(true)
+            .set(org.divvy.NodeSettings.SECRET_FILE, dir.resolve("nope").toString()).build().clusterSecret());
+        assertTrue(missing.getMessage().startsWith("cannot read the cluster secret file " + dir.resolve("nope")),
+            missing.getMessage());
+        // Surefire gives the tests' nodes their secret in DIVVY_SECRET
+        assertEquals(TestAuthenticators.SECRET, NodeConfig.builder().networked(true).build().clusterSecret());
+        final ClusterSecret given = ClusterSecret.generate();
+        assertEquals(given, NodeConfig.builder().networked(true).secret(given).build().clusterSecret());
+        assertFalse(ClusterSecret.generate().equals(given));
+    }
+}
