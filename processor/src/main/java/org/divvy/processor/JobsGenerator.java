@@ -56,6 +56,7 @@ final class JobsGenerator {
             .addStatement("return $T.of($L)", List.class, CodeBlock.join(types, ", "))
             .build());
         jobs.addMethods(emitter.helpers());
+        jobs.addFields(emitter.nestedCodecs());
         if (usesSharedObjects) {
             final TypeVariableName t = TypeVariableName.get("T");
             jobs.addMethod(MethodSpec.methodBuilder(SHARED_OBJECT_FAILURE)
