@@ -22,7 +22,8 @@ class JobTypesTest {
             "org.divvy.examples.portable.Portable#failWith",
             "org.divvy.examples.portable.Portable#hold",
             "org.divvy.examples.portable.Portable#sum",
-            "org.divvy.examples.portable.Portable#ringLength"), WireCopies.jobTypeNames());
+            "org.divvy.examples.portable.Portable#ringLength",
+            "org.divvy.examples.portable.Counted#size"), WireCopies.jobTypeNames(), "the apps' and Counted's, a test's");
     }
 
     @Test
