@@ -7,9 +7,11 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.agent.ErrorLog;
+import org.divvy.checking.CodecCheck;
 import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.node.NetworkNode;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.JobTypeRegistry;
 
 /**
  * A running Divvy node: its worker threads and, when {@link NodeConfig#networked()} is true, its network
@@ -76,7 +78,8 @@ public final class DivvyNode implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         // the identity hash only tells the threads of several nodes in one JVM apart
         final String name = "divvy-" + Integer.toHexString(System.identityHashCode(new Object()));
-        final Scheduler scheduler = new Scheduler(config, name);
+        final CodecCheck codecCheck = config.checkCodecs() ? new CodecCheck(JobTypeRegistry.load(null)) : null;
+        final Scheduler scheduler = new Scheduler(config, name, codecCheck);
         scheduler.start();
         if (!config.networked()) {
             return new DivvyNode(config, scheduler, null, 0, null);
@@ -95,6 +98,9 @@ public final class DivvyNode implements AutoCloseable {
             network.start();
             final int id = network.lifecycle().awaitJoined(
                 TimeUnit.MILLISECONDS.toNanos(config.joinTimeoutMs()) + JOIN_REPORT_SLACK_NS);
+            if (codecCheck != null) {
+                codecCheck.nodeId(id);
+            }
             return new DivvyNode(config, scheduler, network, id, network.endpoint());
         } catch (final RuntimeException e) {
             if (network != null) {

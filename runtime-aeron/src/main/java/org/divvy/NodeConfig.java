@@ -130,6 +130,11 @@ public final class NodeConfig {
         return get(NodeSettings.WORKER_STACK_SIZE_BYTES);
     }
 
+    /** {@link NodeSettings#CHECK_CODECS}: whether every spawn and result goes through the codecs (checking mode). */
+    public boolean checkCodecs() {
+        return get(NodeSettings.CHECK_CODECS);
+    }
+
     /** {@link NodeSettings#NETWORKED}: whether the node joins other nodes; false = a single node. */
     public boolean networked() {
         return get(NodeSettings.NETWORKED);
@@ -368,6 +373,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#WORKER_STACK_SIZE_BYTES}: >= 64 KiB. */
         public Builder workerStackSizeBytes(final long workerStackSizeBytes) {
             return set(NodeSettings.WORKER_STACK_SIZE_BYTES, workerStackSizeBytes);
+        }
+
+        /** {@link NodeSettings#CHECK_CODECS}: true to send every spawn and result through the codecs on this node. */
+        public Builder checkCodecs(final boolean checkCodecs) {
+            return set(NodeSettings.CHECK_CODECS, checkCodecs);
         }
 
         /** {@link NodeSettings#NETWORKED}: true to join other nodes; the network settings need it. */

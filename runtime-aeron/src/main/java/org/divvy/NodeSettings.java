@@ -102,6 +102,18 @@ public final class NodeSettings {
         "worker thread stack: deep recursion plus the jobs run while waiting in `sync()`");
 
     /**
+     * Checking mode: every spawned job's arguments and every result go through the generated codecs even
+     * on one node (encoded, decoded by the job type's name, and the decoded copy runs; its result is encoded
+     * and decoded back; its exception travels as text and is rebuilt), as a job stolen by another node would.
+     * So whatever would fail on several nodes (a value that cannot be sent, a job type not registered, an
+     * exception class that arrives as {@code RemoteJobException}) fails the same way on one. Default false:
+     * it costs an encode and a decode per spawn, and a copy of every argument.
+     * Property {@code divvy.checkCodecs}, flag {@code --check-codecs}.
+     */
+    public static final Setting<Boolean> CHECK_CODECS = Setting.node("checkCodecs", BOOLEAN, false, any(),
+        "checking mode: every spawn and result goes through the codecs, so what breaks on several nodes breaks on one");
+
+    /**
      * Whether the node joins other nodes over Aeron UDP. Default false: a single node starts no media
      * driver and no thread beyond its workers. Every {@link Setting.Scope#NETWORK} setting below applies
      * only when this is true; a single node must leave them at their defaults, so a network setting is
@@ -276,7 +288,7 @@ public final class NodeSettings {
     /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
-        WORKER_STACK_SIZE_BYTES, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
+        WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
         DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE);
 

@@ -27,7 +27,7 @@ class NodeSettingsTest {
     private static final Map<String, Object> SAMPLES = Map.ofEntries(
         Map.entry("workers", NOT_THE_DEFAULT_WORKERS), Map.entry("idleSpinCount", 7), Map.entry("idleYieldCount", 3),
         Map.entry("idleParkMinNs", 2_000L), Map.entry("idleParkMaxNs", 2_000_000L), Map.entry("idleDeepParkNs", 60_000_000L),
-        Map.entry("workerStackSizeBytes", 1L << 20), Map.entry("networked", true), Map.entry("bind", "10.0.0.1"),
+        Map.entry("workerStackSizeBytes", 1L << 20), Map.entry("checkCodecs", true), Map.entry("networked", true), Map.entry("bind", "10.0.0.1"),
         Map.entry("port", 40123), Map.entry("join", "10.0.0.5:40123"), Map.entry("site", "B"),
         Map.entry("policy", StealPolicy.RS), Map.entry("aeronDirectory", "/dev/shm/aeron-shared"),
         Map.entry("secretFile", "/etc/divvy/secret"),

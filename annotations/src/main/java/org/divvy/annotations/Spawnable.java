@@ -36,6 +36,11 @@ import java.lang.annotation.Target;
  * primitives, boxes, {@code String}, enums, arrays, records, {@code List}/{@code Set}/{@code Map} of
  * those, classes marked {@link Wire}, and (as parameters only) {@link SharedObject}s.
  *
+ * <p>An exception class in the method's {@code throws} clause is rebuilt with its own class, message and
+ * remote stack trace at the parent's {@code sync()} when the job ran on another node; it needs a
+ * constructor {@code (String)} or {@code (String, Throwable)} the generated code can call (a javac error
+ * says so otherwise).
+ *
  * <p>A spawnable method must have no side effects other than on shared objects: a job may run on
  * another machine, on a copy of its receiver and parameters, and may be run again after a crash.
  */

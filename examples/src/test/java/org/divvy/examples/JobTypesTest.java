@@ -18,6 +18,21 @@ class JobTypesTest {
             "org.divvy.examples.knapsack.Knapsack#search",
             "org.divvy.examples.raytracer.RayTracer#render",
             "org.divvy.examples.mergesort.MergeSort#sort",
-            "org.divvy.examples.uts.Uts#search"), WireCopies.jobTypeNames());
+            "org.divvy.examples.uts.Uts#search",
+            "org.divvy.examples.portable.Portable#failWith",
+            "org.divvy.examples.portable.Portable#hold",
+            "org.divvy.examples.portable.Portable#sum",
+            "org.divvy.examples.portable.Portable#ringLength",
+            "org.divvy.examples.portable.Counted#size"), WireCopies.jobTypeNames(), "the apps' and Counted's, a test's");
+    }
+
+    @Test
+    void shouldRegisterTheUserExceptionTypesOfThePortableApp() {
+        assertEquals(Set.of("org.divvy.examples.portable.ItemMissing", "org.divvy.examples.portable.QuotaExceeded"),
+            java.util.ServiceLoader.load(org.divvy.codegen.JobTypeProvider.class).stream()
+                .flatMap(provider -> provider.get().exceptionTypes().stream())
+                .map(org.divvy.codegen.ExceptionType::className)
+                .collect(java.util.stream.Collectors.toSet()),
+            "the declared ItemMissing (PortableJobs) and the @Wire QuotaExceeded (QuotaExceededCodec); not Unlisted");
     }
 }

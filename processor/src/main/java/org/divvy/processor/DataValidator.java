@@ -21,6 +21,16 @@ final class DataValidator {
         this.reporter = reporter;
     }
 
+    /** Whether {@code type} is an exception class: @Wire on it means "rebuild it at sync() with its own class". */
+    boolean isException(final TypeElement type) {
+        return type.getKind() == ElementKind.CLASS && new ExceptionValidator(env, reporter).isThrowable(type.asType());
+    }
+
+    /** Validates a @Wire exception class; returns how to rebuild it, or null (errors were reported). */
+    Model.RemoteException wireException(final TypeElement type) {
+        return new ExceptionValidator(env, reporter).marked(type);
+    }
+
     /** Validates a @Wire type; returns the codec to generate, or null (records need none; errors were reported). */
     Model.CodecClass wire(final TypeElement type) {
         final String name = type.getSimpleName().toString();

@@ -97,6 +97,16 @@ public final class DivvyProcessor extends AbstractProcessor {
         for (final Element type : annotated(round, TypeAnalyzer.WIRE)) {
             guarded(type, () -> {
                 if (processedTypes.add("wire:" + type)) {
+                    if (data.isException((TypeElement)type)) {
+                        final Model.RemoteException exception = data.wireException((TypeElement)type);
+                        if (exception != null) {
+                            final TypeSpec codec = ExceptionsGenerator.codec(exception);
+                            write(Names.packageName((TypeElement)type), codec);
+                            jobsClasses.add(Names.codec((TypeElement)type).reflectionName());
+                            jobsOrigins.add(type);
+                        }
+                        return;
+                    }
                     final Model.CodecClass codec = data.wire((TypeElement)type);
                     if (codec != null) {
                         writeCodec(codec);

@@ -55,7 +55,11 @@ final class JobsGenerator {
             .returns(ParameterizedTypeName.get(ClassName.get(List.class), Generated.JOB_TYPE))
             .addStatement("return $T.of($L)", List.class, CodeBlock.join(types, ", "))
             .build());
+        if (!model.exceptions().isEmpty()) {
+            ExceptionsGenerator.addTo(jobs, model.exceptions());
+        }
         jobs.addMethods(emitter.helpers());
+        jobs.addFields(emitter.nestedCodecs());
         if (usesSharedObjects) {
             final TypeVariableName t = TypeVariableName.get("T");
             jobs.addMethod(MethodSpec.methodBuilder(SHARED_OBJECT_FAILURE)

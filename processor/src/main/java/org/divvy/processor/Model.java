@@ -20,7 +20,15 @@ final class Model {
         boolean isPublic,
         ClassName spawner,
         ClassName jobs,
-        List<SpawnableMethod> methods) {
+        List<SpawnableMethod> methods,
+        List<RemoteException> exceptions) {
+    }
+
+    /**
+     * A user exception class generated code rebuilds when a child on another node threw it: through its
+     * {@code (String, Throwable)} constructor when {@code withCause}, else its {@code (String)} one.
+     */
+    record RemoteException(TypeElement element, ClassName className, String binaryName, boolean withCause) {
     }
 
     /**

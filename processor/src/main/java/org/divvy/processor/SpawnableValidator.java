@@ -93,10 +93,18 @@ final class SpawnableValidator {
 
         final Map<String, String> guards = guards(type, methods, byName);
         final List<Model.SpawnableMethod> models = new ArrayList<>();
+        final Map<String, Model.RemoteException> exceptions = new LinkedHashMap<>();
+        final ExceptionValidator exceptionValidator = new ExceptionValidator(env, reporter);
         for (final ExecutableElement method : byName.values()) {
             final Model.SpawnableMethod model = method(type, method, guards.get(method.getSimpleName().toString()));
             if (model != null) {
                 models.add(model);
+            }
+            for (final TypeMirror thrown : method.getThrownTypes()) {
+                final Model.RemoteException exception = exceptionValidator.declared(method, thrown, Names.packageName(type));
+                if (exception != null) {
+                    exceptions.putIfAbsent(exception.binaryName(), exception);
+                }
             }
         }
         if (reporter.errorCount() != errorsBefore || spawnables.isEmpty()) {
@@ -104,7 +112,8 @@ final class SpawnableValidator {
         }
         final Model.SpawnableClass spawnable = new Model.SpawnableClass(
             type, ClassName.get(type), env.getElementUtils().getBinaryName(type).toString(),
-            type.getModifiers().contains(Modifier.PUBLIC), Names.spawner(type), Names.jobs(type), List.copyOf(models));
+            type.getModifiers().contains(Modifier.PUBLIC), Names.spawner(type), Names.jobs(type), List.copyOf(models),
+            List.copyOf(exceptions.values()));
         return new Validated(spawnable, receiver);
     }
 

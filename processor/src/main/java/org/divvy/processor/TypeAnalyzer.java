@@ -171,6 +171,10 @@ final class TypeAnalyzer {
         if (element.getKind() == ElementKind.RECORD) {
             return visitRecord(type, element, path, pathKind);
         }
+        if (types.isSubtype(type, elements.getTypeElement("java.lang.Throwable").asType())) {
+            return fail(path, pathKind, type, "which is an exception and cannot be sent as a value (a child's exception reaches "
+                + "sync() by itself); send its message or a record of what it carries");
+        }
         if (Annotations.has(element, WIRE) && element.getKind() == ElementKind.CLASS) {
             return visitWireClass(type, element, path, pathKind);
         }
@@ -241,13 +245,16 @@ final class TypeAnalyzer {
         if (seen != null) {
             return seen;
         }
-        final WireType.WireClass wireClass = new WireType.WireClass(ClassName.get(element), Names.codec(element));
+        final List<WireType.Component> fields = new ArrayList<>();
+        final WireType.WireClass wireClass = new WireType.WireClass(ClassName.get(element), Names.codec(element), fields);
         inProgress.put(key, wireClass);
         boolean ok = true;
         final String outerPackage = fromPackage;
         fromPackage = elements.getPackageOf(element).getQualifiedName().toString();
         for (final VariableElement field : sentFields(element)) {
-            ok &= visit(field.asType(), path + "." + field.getSimpleName(), "field", false) != null;
+            final WireType fieldType = visit(field.asType(), path + "." + field.getSimpleName(), "field", false);
+            ok &= fieldType != null;
+            fields.add(new WireType.Component(field.getSimpleName().toString(), fieldType));
         }
         fromPackage = outerPackage;
         return ok ? wireClass : null;

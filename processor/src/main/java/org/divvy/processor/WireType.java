@@ -102,11 +102,29 @@ sealed interface WireType {
         }
     }
 
-    /** A class marked {@code @Wire}: presence byte, then its generated codec's encoding. */
-    record WireClass(ClassName typeName, ClassName codec) implements WireType {
+    /**
+     * A class marked {@code @Wire}: presence byte (a reference tag if it reaches itself), then its generated
+     * codec's encoding. {@code fields} are resolved lazily, as a record's components are.
+     */
+    record WireClass(ClassName typeName, ClassName codec, List<Component> fields) implements WireType {
         @Override
         public int minEncodedBytes() {
             return 1;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof WireClass w && w.typeName.equals(typeName);
+        }
+
+        @Override
+        public int hashCode() {
+            return typeName.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "WireClass[" + typeName + "]";
         }
     }
 

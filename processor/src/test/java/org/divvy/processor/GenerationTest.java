@@ -170,8 +170,13 @@ class GenerationTest {
         final String jobs = generated(compilation, "p.ShapesJobs");
         assertTrue(jobs.contains("private static Shapes.Point readShapesPoint(WireReader reader)"), jobs);
         assertTrue(jobs.contains("final int[][] value = new int[length][];"), jobs);
-        assertTrue(jobs.contains("final Tree value = TreeCodec.read(reader);"), jobs);
-        assertTrue(generated(compilation, "p.TreeCodec").contains("value.children = readListOfTree(reader);"));
+        assertTrue(jobs.contains("return reader.readNested(TreeCodec.NESTED);"), "a recursive @Wire class is read by its step codec: " + jobs);
+        assertTrue(jobs.contains("return reader.readNested(NESTED_ShapesPoint);"), "so is a recursive record: " + jobs);
+        assertTrue(jobs.contains("final String[] value = new String[length];"), "types that do not reach themselves keep plain helpers: " + jobs);
+        final String tree = generated(compilation, "p.TreeCodec");
+        assertTrue(tree.contains("public static final NestedCodec<Tree> NESTED"), tree);
+        assertTrue(tree.contains("writer.push(NESTED_ListOfTree, value.children);"), tree);
+        assertTrue(tree.contains("if (reader.readReference(typeKey())) return DONE;"), "a @Wire class that reaches itself is tracked: " + tree);
         assertFalse(generated(compilation, "p.ShapesCodec").contains("notSent"), "static fields are not sent");
     }
 

@@ -45,6 +45,15 @@ public abstract class Job extends Task implements Handle {
      */
     public abstract void readResult(WireReader reader);
 
+    /**
+     * Checking mode only: runs the body of this job, a copy decoded from another job's encoding, on the
+     * calling worker, whose current frame is that other job, so the copy's spawns and syncs are its own.
+     * The copy's result is then written with {@link #writeResult} and read into the original.
+     */
+    public final void computeAsCopy() throws Throwable {
+        compute();
+    }
+
     /** The name of the job type. */
     @Override
     protected final String spawnableName() {

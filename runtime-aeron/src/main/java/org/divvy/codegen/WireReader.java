@@ -10,22 +10,40 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Nothing read from the wire is trusted: a read past the end, a length below {@code -1}, a length
  * whose elements could not fit in the bytes left, a presence byte other than 0 or 1, an enum ordinal
- * out of range or nesting deeper than {@link #MAX_DEPTH} throws {@link WireDecodeException}. So a
- * corrupted length of 2^31 fails before anything is allocated, and decoding allocates at most what the
- * frame could hold.
+ * out of range, or a back-reference to no earlier object or to one of another type throws
+ * {@link WireDecodeException}. So a corrupted length of 2^31 fails before anything is allocated, and
+ * decoding allocates at most in proportion to what the frame holds.
+ *
+ * <p>Depth has no limit and needs none: values of types that reach themselves are read by their
+ * {@link NestedCodec} on this reader's work stack ({@link #readNested}), never by recursion, and every
+ * frame on it has consumed at least one byte (a presence byte, a reference tag or a length), so the stack
+ * is bounded by the frame's size, which the transport bounds; other types nest only as deep as their
+ * declarations.
  *
  * <p>One reader is owned by one thread and re-wrapped per frame.
  */
 public final class WireReader {
-    /** How deep values may nest (arrays in records in lists ...) before the frame is rejected. */
-    public static final int MAX_DEPTH = 256;
-
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    private static final int INITIAL_FRAMES = 16;
+    private static final int KEEP_FRAMES = 1 << 16;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private int position;
     private int limit;
+
+    // The work stack of nested reads: one frame per value being read by a NestedCodec.
+    private NestedCodec<?>[] frameCodecs = new NestedCodec<?>[INITIAL_FRAMES];
+    private Object[] frameValues = new Object[INITIAL_FRAMES];
+    private Object[] frameHelds = new Object[INITIAL_FRAMES];
+    private int[] frameSteps = new int[INITIAL_FRAMES];
+    private int[] frameLengths = new int[INITIAL_FRAMES];
+    private int[] frameCounts = new int[INITIAL_FRAMES];
     private int depth;
+
+    // The objects of this message that back-references may name, in the order they were read, and their types.
+    private Object[] objects = new Object[0];
+    private String[] objectTypes = new String[0];
+    private int objectCount;
 
     public WireReader() {
     }
@@ -39,7 +57,7 @@ public final class WireReader {
         buffer.wrap(bytes);
         position = 0;
         limit = bytes.length;
-        depth = 0;
+        forgetMessage();
         return this;
     }
 
@@ -52,7 +70,7 @@ public final class WireReader {
         buffer.wrap(source, offset, length);
         position = 0;
         limit = length;
-        depth = 0;
+        forgetMessage();
         return this;
     }
 
@@ -169,16 +187,183 @@ public final class WireReader {
         buffer.getBytes(advance(length, "bytes"), dst, offset, length);
     }
 
-    /** Enters a nested value; pair with {@link #exit()}. Bounds the recursion a hostile frame can cause. */
-    public void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw new WireDecodeException("values nest deeper than " + MAX_DEPTH + " at offset " + position);
+    /**
+     * Reads a length that must not be null ({@link WireWriter#NULL_LENGTH}): the size of an array or
+     * collection of a reference-tagged type, whose null is its tag.
+     */
+    public int readCount(final int minBytesPerElement) {
+        final int count = readLength(minBytesPerElement);
+        if (count == WireWriter.NULL_LENGTH) {
+            throw new WireDecodeException("length -1 at offset " + (position - 4) + " after a reference tag, must be >= 0");
+        }
+        return count;
+    }
+
+    /**
+     * Reads a value with {@code codec}: its nested values of recursive types are pushed on this reader's
+     * work stack and read in the same loop, so depth costs heap, not the thread's stack.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T readNested(final NestedCodec<T> codec) {
+        final int base = depth;
+        push(codec);
+        Object child = null;
+        while (depth > base) {
+            final int top = depth - 1;
+            final int next = frameCodecs[top].readStep(this, frameSteps[top], child);
+            child = null;
+            if (next == NestedCodec.DONE) {
+                if (depth != top + 1) {
+                    throw new IllegalStateException(frameCodecs[top] + " pushed a value and returned DONE");
+                }
+                child = frameValues[top];
+                frameCodecs[top] = null;
+                frameValues[top] = null;
+                frameHelds[top] = null;
+                depth = top;
+            } else {
+                frameSteps[top] = next;
+            }
+        }
+        return (T)child;
+    }
+
+    /** From a step: reads a value with {@code codec} next, then resumes the calling step with it as {@code child}. */
+    public void push(final NestedCodec<?> codec) {
+        if (depth == frameCodecs.length) {
+            growFrames();
+        }
+        frameCodecs[depth] = codec;
+        frameValues[depth] = null;
+        frameHelds[depth] = null;
+        frameSteps[depth] = 0;
+        frameLengths[depth] = 0;
+        frameCounts[depth] = 0;
+        depth++;
+    }
+
+    /** The value the running step's frame is building (the result once its codec returns DONE). */
+    public Object frameValue() {
+        return frameValues[depth - 1];
+    }
+
+    public void frameValue(final Object value) {
+        frameValues[depth - 1] = value;
+    }
+
+    /** An object the running step's frame holds between steps (a map key whose value is being read). */
+    public Object frameHeld() {
+        return frameHelds[depth - 1];
+    }
+
+    public void frameHeld(final Object held) {
+        frameHelds[depth - 1] = held;
+    }
+
+    /** The element count of the array, collection or map the running step's frame reads. */
+    public int frameLength() {
+        return frameLengths[depth - 1];
+    }
+
+    public void frameLength(final int length) {
+        frameLengths[depth - 1] = length;
+    }
+
+    /** How many entries the running step's frame has read so far (maps). */
+    public int frameCount() {
+        return frameCounts[depth - 1];
+    }
+
+    public void frameCount(final int count) {
+        frameCounts[depth - 1] = count;
+    }
+
+    /** Frames on the work stack now; for tests. */
+    public int depth() {
+        return depth;
+    }
+
+    /**
+     * Reads a reference tag (see {@link WireWriter#writeReference}) for a value of type {@code typeKey}:
+     * returns true when that is all, the frame's value then being null or the object read earlier in this
+     * message; false when a new object follows, which the caller creates and {@link #register}s before
+     * reading its contents (so references inside it to itself resolve).
+     */
+    public boolean readReference(final String typeKey) {
+        final int at = position;
+        final byte tag = readByte();
+        switch (tag) {
+            case WireWriter.TAG_NULL -> {
+                frameValue(null);
+                return true;
+            }
+            case WireWriter.TAG_NEW -> {
+                return false;
+            }
+            case WireWriter.TAG_BACK -> {
+                final int index = readInt();
+                if (index < 0 || index >= objectCount) {
+                    throw new WireDecodeException("back-reference to object " + index + " at offset " + at + ", only " +
+                        objectCount + " read so far");
+                }
+                if (!objectTypes[index].equals(typeKey)) {
+                    throw new WireDecodeException("back-reference at offset " + at + " to a " + objectTypes[index] +
+                        " where a " + typeKey + " belongs");
+                }
+                frameValue(objects[index]);
+                return true;
+            }
+            default -> throw new WireDecodeException("reference tag " + tag + " at offset " + at + ", must be 0, 1 or 2");
         }
     }
 
-    /** Leaves a nested value entered with {@link #enter()}. */
-    public void exit() {
-        depth--;
+    /** Registers a new object read after {@link #readReference} returned false; it becomes the frame's value. */
+    public void register(final Object object, final String typeKey) {
+        if (objectCount == objects.length) {
+            final int capacity = Math.max(16, objectCount * 2);
+            objects = java.util.Arrays.copyOf(objects, capacity);
+            objectTypes = java.util.Arrays.copyOf(objectTypes, capacity);
+        }
+        objects[objectCount] = object;
+        objectTypes[objectCount] = typeKey;
+        objectCount++;
+        frameValue(object);
     }
 
+    private void growFrames() {
+        final int capacity = frameCodecs.length * 2;
+        frameCodecs = java.util.Arrays.copyOf(frameCodecs, capacity);
+        frameValues = java.util.Arrays.copyOf(frameValues, capacity);
+        frameHelds = java.util.Arrays.copyOf(frameHelds, capacity);
+        frameSteps = java.util.Arrays.copyOf(frameSteps, capacity);
+        frameLengths = java.util.Arrays.copyOf(frameLengths, capacity);
+        frameCounts = java.util.Arrays.copyOf(frameCounts, capacity);
+    }
+
+    /** A new message: no frames (a decode that failed half-way left some), no objects to refer back to. */
+    private void forgetMessage() {
+        if (objectCount > 0) {
+            if (objects.length > KEEP_FRAMES) {
+                objects = new Object[0];
+                objectTypes = new String[0];
+            } else {
+                java.util.Arrays.fill(objects, 0, objectCount, null);
+            }
+            objectCount = 0;
+        }
+        if (depth > 0) {
+            java.util.Arrays.fill(frameCodecs, 0, depth, null);
+            java.util.Arrays.fill(frameValues, 0, depth, null);
+            java.util.Arrays.fill(frameHelds, 0, depth, null);
+            depth = 0;
+        }
+        if (frameCodecs.length > KEEP_FRAMES) {
+            frameCodecs = new NestedCodec<?>[INITIAL_FRAMES];
+            frameValues = new Object[INITIAL_FRAMES];
+            frameHelds = new Object[INITIAL_FRAMES];
+            frameSteps = new int[INITIAL_FRAMES];
+            frameLengths = new int[INITIAL_FRAMES];
+            frameCounts = new int[INITIAL_FRAMES];
+        }
+    }
 }

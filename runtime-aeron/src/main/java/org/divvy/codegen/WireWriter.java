@@ -15,17 +15,42 @@ import org.agrona.MutableDirectBuffer;
  * length as an {@code int} where {@value #NULL_LENGTH} means null; a string as its UTF-8 length then its
  * bytes; a nullable object as a presence byte (0 absent, 1 present) then its fields.
  *
+ * <p>Values of a type that can share objects or form a cycle (a mutable type that reaches itself: a
+ * {@code @Wire} node class, a list of nodes ...) start with a reference tag instead: {@link #TAG_NULL},
+ * {@link #TAG_NEW} then the value (it gets the next index of this message's object table), or
+ * {@link #TAG_BACK} then the {@code int} index of the object written earlier in the same message.
+ * Values of types that reach themselves are written by their {@link NestedCodec} on this writer's work
+ * stack ({@link #writeNested}), never by recursion, so depth costs heap, not thread stack.
+ *
  * <p>One writer is owned by one thread and reused: {@link #reset()} rewinds it without allocating.
  */
 public final class WireWriter {
     /** The length written for a null array, string or collection. */
     public static final int NULL_LENGTH = -1;
+    /** Reference tag: null. */
+    public static final byte TAG_NULL = 0;
+    /** Reference tag: a new object follows; it gets the next index of the message's object table. */
+    public static final byte TAG_NEW = 1;
+    /** Reference tag: the object at the {@code int} index that follows, written earlier in the message. */
+    public static final byte TAG_BACK = 2;
+
+    private static final int INITIAL_FRAMES = 16;
+    private static final int KEEP_FRAMES = 1 << 16;
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final ExpandableArrayBuffer buffer;
     private int position;
     private int limit = Integer.MAX_VALUE;
+
+    // The work stack of nested writes: one frame per value being written by a NestedCodec.
+    private NestedCodec<?>[] frameCodecs = new NestedCodec<?>[INITIAL_FRAMES];
+    private Object[] frameValues = new Object[INITIAL_FRAMES];
+    private Object[] frameCursors = new Object[INITIAL_FRAMES];
+    private Object[] frameHelds = new Object[INITIAL_FRAMES];
+    private int[] frameSteps = new int[INITIAL_FRAMES];
+    private int depth;
+    private final IdentityTable written = new IdentityTable();
 
     public WireWriter() {
         this(256);
@@ -54,9 +79,20 @@ public final class WireWriter {
         }
     }
 
-    /** Rewinds to the start, keeping the buffer. */
+    /** Rewinds to the start, keeping the buffer; forgets the objects written (back-references start again). */
     public WireWriter reset() {
         position = 0;
+        written.clear();
+        if (depth > 0) { // an encode that failed half-way
+            clearFrames(0);
+        }
+        if (frameCodecs.length > KEEP_FRAMES) { // one huge graph does not keep its stack's memory
+            frameCodecs = new NestedCodec<?>[INITIAL_FRAMES];
+            frameValues = new Object[INITIAL_FRAMES];
+            frameCursors = new Object[INITIAL_FRAMES];
+            frameHelds = new Object[INITIAL_FRAMES];
+            frameSteps = new int[INITIAL_FRAMES];
+        }
         return this;
     }
 
@@ -162,5 +198,105 @@ public final class WireWriter {
         buffer.putBytes(position, bytes, offset, length);
         position += length;
         return this;
+    }
+
+    /**
+     * Writes {@code value} with {@code codec}: its nested values of recursive types are pushed on this
+     * writer's work stack and written in the same loop, so depth costs heap, not the thread's stack. A step
+     * may call this again for a value of another recursive type (a non-recursive part between two); that
+     * nests only as deep as the declared types do.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> void writeNested(final NestedCodec<T> codec, final T value) {
+        final int base = depth;
+        push(codec, value);
+        while (depth > base) {
+            final int top = depth - 1;
+            final int next = ((NestedCodec<Object>)frameCodecs[top]).writeStep(this, frameValues[top], frameSteps[top]);
+            if (next == NestedCodec.DONE) {
+                if (depth != top + 1) {
+                    throw new IllegalStateException(frameCodecs[top] + " pushed a value and returned DONE");
+                }
+                clearFrames(top);
+            } else {
+                frameSteps[top] = next;
+            }
+        }
+    }
+
+    /** From a step: writes {@code value} with {@code codec} next, then resumes the calling step. */
+    public <T> void push(final NestedCodec<T> codec, final T value) {
+        if (depth == frameCodecs.length) {
+            growFrames();
+        }
+        frameCodecs[depth] = codec;
+        frameValues[depth] = value;
+        frameSteps[depth] = 0;
+        depth++;
+    }
+
+    /** The cursor of the running step's frame (an iterator over a collection being written). */
+    public Object frameCursor() {
+        return frameCursors[depth - 1];
+    }
+
+    public void frameCursor(final Object cursor) {
+        frameCursors[depth - 1] = cursor;
+    }
+
+    /** An object the running step's frame holds between steps (the map entry whose key was pushed). */
+    public Object frameHeld() {
+        return frameHelds[depth - 1];
+    }
+
+    public void frameHeld(final Object held) {
+        frameHelds[depth - 1] = held;
+    }
+
+    /** Frames on the work stack now; for tests. */
+    public int depth() {
+        return depth;
+    }
+
+    /**
+     * Writes the reference tag of {@code value}, a value of a type that can share or form a cycle: returns
+     * true when that is all (null, or a back-reference to an object already written in this message),
+     * false when the caller writes the new object's contents next.
+     */
+    public boolean writeReference(final Object value) {
+        if (value == null) {
+            writeByte(TAG_NULL);
+            return true;
+        }
+        final int index = written.indexOf(value);
+        if (index >= 0) {
+            require(5);
+            writeByte(TAG_BACK);
+            writeInt(index);
+            return true;
+        }
+        writeByte(TAG_NEW);
+        written.add(value);
+        return false;
+    }
+
+    private void growFrames() {
+        final int capacity = frameCodecs.length * 2;
+        frameCodecs = java.util.Arrays.copyOf(frameCodecs, capacity);
+        frameValues = java.util.Arrays.copyOf(frameValues, capacity);
+        frameCursors = java.util.Arrays.copyOf(frameCursors, capacity);
+        frameHelds = java.util.Arrays.copyOf(frameHelds, capacity);
+        frameSteps = java.util.Arrays.copyOf(frameSteps, capacity);
+    }
+
+    /** Pops frames down to {@code newDepth}, dropping their references. */
+    private void clearFrames(final int newDepth) {
+        for (int i = newDepth; i < depth; i++) {
+            frameCodecs[i] = null;
+            frameValues[i] = null;
+            frameCursors[i] = null;
+            frameHelds[i] = null;
+        }
+        depth = newDepth;
     }
 }

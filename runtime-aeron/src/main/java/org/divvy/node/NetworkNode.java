@@ -28,6 +28,7 @@ import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
+import org.divvy.results.RemoteExceptions;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.security.AuthenticationCounters;
 import org.divvy.security.FrameAuthenticator;
@@ -89,7 +90,7 @@ public final class NetworkNode implements AutoCloseable {
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
-        given = new GivenJobs(b.scheduler, members, outbound);
+        given = new GivenJobs(b.scheduler, members, outbound, new RemoteExceptions(b.jobTypes.exceptionTypes()));
         foreign = new ForeignJobs(b.scheduler, members, outbound);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));

@@ -237,7 +237,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         }
     }
 
-    private static String cut(final String s) {
+    static String cut(final String s) {
         if (s == null) {
             return "";
         }

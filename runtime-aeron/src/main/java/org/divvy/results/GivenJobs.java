@@ -42,6 +42,7 @@ public final class GivenJobs implements Duty, MembershipListener {
     private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
+    private final RemoteExceptions exceptions;
 
     // Agent thread only.
     private final Long2ObjectHashMap<OutstandingJob> outstanding = new Long2ObjectHashMap<>();
@@ -56,9 +57,15 @@ public final class GivenJobs implements Duty, MembershipListener {
     private volatile long lateResults;
 
     public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender) {
+        this(scheduler, members, sender, RemoteExceptions.standardOnly());
+    }
+
+    /** {@code exceptions} rebuilds a thief's reported failure as its own class where it can. */
+    public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final RemoteExceptions exceptions) {
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
+        this.exceptions = exceptions;
     }
 
     /** Registers JOB_RESULT, the message this side receives. */
@@ -129,7 +136,7 @@ public final class GivenJobs implements Duty, MembershipListener {
                 }
                 complete(entry, failure);
             }
-            case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, RemoteExceptions.rebuild(
+            case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, exceptions.rebuildException(
                 entry.displayName(), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
                 jobResult.exceptionStackTrace()));
             default -> entry.cancel(); // false when our own abort ended it first: the usual case

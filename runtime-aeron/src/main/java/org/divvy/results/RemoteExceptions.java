@@ -8,17 +8,21 @@ import java.util.NoSuchElementException;
 import java.util.function.Function;
 
 import org.divvy.RemoteJobException;
+import org.divvy.codegen.ExceptionType;
 
 /**
  * Rebuilds the exception a stolen job threw on its thief, from the text it travelled as (class name,
  * message, stack trace; exceptions are never serialized), so a program that catches it around
- * {@code sync()} behaves on N nodes as on one: the JDK's standard unchecked exceptions and errors come back
- * as their own class with the message and the remote stack trace, caused by a {@link RemoteJobException}
- * that names the job and the node; any other class comes back as that {@code RemoteJobException}.
+ * {@code sync()} behaves on N nodes as on one: the JDK's standard unchecked exceptions and errors, and the
+ * user exception classes the processor generated an {@link ExceptionType} for (declared in a spawnable's
+ * {@code throws} clause or marked {@code @Wire}), come back as their own class with the message and the
+ * remote stack trace, caused by a {@link RemoteJobException} that names the job and the node; any other
+ * class comes back as that {@code RemoteJobException}, which names the class.
  *
- * <p>No reflection: the classes it rebuilds are listed here with their constructors.
+ * <p>No reflection: the JDK classes it rebuilds are listed here with their constructors, the user
+ * classes by generated code. Immutable: any thread may use one.
  */
-final class RemoteExceptions {
+public final class RemoteExceptions {
     private static final Map<String, Function<String, Throwable>> STANDARD = Map.ofEntries(
         Map.entry(IllegalStateException.class.getName(), IllegalStateException::new),
         Map.entry(IllegalArgumentException.class.getName(), IllegalArgumentException::new),
@@ -39,24 +43,71 @@ final class RemoteExceptions {
         Map.entry(StackOverflowError.class.getName(), StackOverflowError::new),
         Map.entry(OutOfMemoryError.class.getName(), OutOfMemoryError::new));
 
-    private RemoteExceptions() {
+    private static final RemoteExceptions STANDARD_ONLY = new RemoteExceptions(Map.of());
+
+    private final Map<String, ExceptionType> userTypes;
+
+    /** Rebuilds the JDK's standard classes and {@code userTypes} (by binary class name). */
+    public RemoteExceptions(final Map<String, ExceptionType> userTypes) {
+        this.userTypes = Map.copyOf(userTypes);
+    }
+
+    /** Rebuilds the JDK's standard classes only. */
+    public static RemoteExceptions standardOnly() {
+        return STANDARD_ONLY;
+    }
+
+    /** With the JDK's standard classes only; see {@link #rebuildException}. */
+    static Throwable rebuild(final String jobName, final int nodeId, final String className, final String message,
+        final String stackTrace) {
+        return STANDARD_ONLY.rebuildException(jobName, nodeId, className, message, stackTrace);
     }
 
     /**
      * @param message    the remote message; empty stands for none.
      * @param stackTrace the remote {@code printStackTrace} text (possibly cut).
      */
-    static Throwable rebuild(final String jobName, final int nodeId, final String className, final String message,
+    public Throwable rebuildException(final String jobName, final int nodeId, final String className, final String message,
         final String stackTrace) {
         final RemoteJobException remote = new RemoteJobException(jobName, nodeId, className, message, stackTrace);
-        final Function<String, Throwable> constructor = STANDARD.get(className);
-        if (constructor == null) {
-            return remote;
+        final String text = message == null || message.isEmpty() ? null : message;
+        final Throwable rebuilt;
+        final ExceptionType userType = userTypes.get(className);
+        if (userType != null) {
+            try {
+                rebuilt = userType.rebuild(text, remote);
+            } catch (final RuntimeException | LinkageError e) { // the user's constructor failed: the text still arrives
+                remote.addSuppressed(e);
+                return remote;
+            }
+            if (rebuilt == null || !rebuilt.getClass().getName().equals(className)) {
+                return remote;
+            }
+        } else {
+            final Function<String, Throwable> constructor = STANDARD.get(className);
+            if (constructor == null) {
+                return remote;
+            }
+            rebuilt = constructor.apply(text);
         }
-        final Throwable rebuilt = constructor.apply(message == null || message.isEmpty() ? null : message);
         rebuilt.setStackTrace(ownFrames(stackTrace));
-        rebuilt.initCause(remote);
+        if (rebuilt.getCause() != remote) {
+            try {
+                rebuilt.initCause(remote);
+            } catch (final IllegalStateException | IllegalArgumentException causeAlreadySet) {
+                rebuilt.addSuppressed(remote); // its constructor set a cause of its own: the node is still named
+            }
+        }
         return rebuilt;
+    }
+
+    /**
+     * {@code failure} as it arrives at the owner when its job ran on node {@code nodeId}: sent as text (each
+     * part cut as a JOB_RESULT cuts it) and rebuilt. Checking mode runs every job's failure through this.
+     */
+    public Throwable throughText(final Throwable failure, final String jobName, final int nodeId) {
+        return rebuildException(jobName, nodeId, ForeignJobs.cut(failure.getClass().getName()), ForeignJobs.cut(failure.getMessage()),
+            ForeignJobs.cut(ForeignJobs.stackTrace(failure)));
     }
 
     /**

@@ -46,9 +46,18 @@ public final class Scheduler implements AutoCloseable {
     private volatile RootInvocation<?> current;
     private boolean started;
 
+    /** Runs spawned jobs' bodies in checking mode; null: they run as they are. */
+    final ComputeHook computeHook;
+
     /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
     public Scheduler(final NodeConfig config, final String nodeName) {
+        this(config, nodeName, null);
+    }
+
+    /** As {@link #Scheduler(NodeConfig, String)}, with spawned jobs run through {@code computeHook} (null for none). */
+    public Scheduler(final NodeConfig config, final String nodeName, final ComputeHook computeHook) {
         Objects.requireNonNull(config, "config");
+        this.computeHook = computeHook;
         // Initialise the abort signal now: its first use may come deep in a worker's stack, where a
         // stack overflow in its initialiser would break the class for good.
         Objects.requireNonNull(AbortSignal.INSTANCE);

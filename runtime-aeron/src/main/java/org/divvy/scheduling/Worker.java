@@ -165,7 +165,10 @@ final class Worker extends Thread {
             if (job.parent != null) {
                 jobsExecuted++;
             }
-            job.compute();
+            final ComputeHook hook = scheduler.computeHook;
+            if (hook == null || job.parent == null || !hook.compute(job)) {
+                job.compute();
+            }
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }

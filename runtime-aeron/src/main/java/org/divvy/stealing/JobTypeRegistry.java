@@ -9,19 +9,23 @@ import java.util.Map;
 import java.util.ServiceLoader;
 
 import org.divvy.DivvyException;
+import org.divvy.codegen.ExceptionType;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.JobTypeProvider;
 
 /**
- * The job types a node can decode, by name: every {@link JobTypeProvider} on the class path
+ * The job types a node can decode, by name, and the user exception classes it rebuilds: every
+ * {@link JobTypeProvider} on the class path
  * (generated {@code *Jobs} classes, registered in {@code META-INF/services}), loaded once per node.
  * Immutable after construction, so any thread may read it.
  */
 public final class JobTypeRegistry {
     private final Map<String, JobType> byName;
+    private final Map<String, ExceptionType> exceptionTypes;
 
-    private JobTypeRegistry(final Map<String, JobType> byName) {
+    private JobTypeRegistry(final Map<String, JobType> byName, final Map<String, ExceptionType> exceptionTypes) {
         this.byName = byName;
+        this.exceptionTypes = Map.copyOf(exceptionTypes);
     }
 
     /** Every provider visible from {@code loader} (the thread's context loader when null). */
@@ -30,17 +34,21 @@ public final class JobTypeRegistry {
             Thread.currentThread().getContextClassLoader() != null ? Thread.currentThread().getContextClassLoader() :
                 JobTypeRegistry.class.getClassLoader();
         final Map<String, JobType> map = new HashMap<>();
+        final Map<String, ExceptionType> exceptions = new HashMap<>();
         for (final JobTypeProvider provider : ServiceLoader.load(JobTypeProvider.class, cl)) {
             add(map, provider.jobTypes());
+            for (final ExceptionType type : provider.exceptionTypes()) {
+                exceptions.putIfAbsent(type.className(), type); // a class both declared and @Wire is listed twice
+            }
         }
-        return new JobTypeRegistry(map);
+        return new JobTypeRegistry(map, exceptions);
     }
 
     /** Exactly {@code types}, for tests. */
     public static JobTypeRegistry of(final Collection<JobType> types) {
         final Map<String, JobType> map = new HashMap<>();
         add(map, types);
-        return new JobTypeRegistry(map);
+        return new JobTypeRegistry(map, Map.of());
     }
 
     private static void add(final Map<String, JobType> map, final Collection<JobType> types) {
@@ -76,6 +84,11 @@ public final class JobTypeRegistry {
         } catch (final NoSuchAlgorithmException e) {
             throw new DivvyException("this JVM has no SHA-256: " + e);
         }
+    }
+
+    /** The user exception classes generated code rebuilds, by binary class name. */
+    public Map<String, ExceptionType> exceptionTypes() {
+        return exceptionTypes;
     }
 
     public int size() {

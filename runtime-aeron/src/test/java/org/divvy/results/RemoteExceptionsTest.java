@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.RemoteJobException;
+import org.divvy.codegen.ExceptionType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -63,6 +64,78 @@ class RemoteExceptionsTest {
         assertInstanceOf(NullPointerException.class, rebuilt);
         assertNull(rebuilt.getMessage());
         assertEquals(0, rebuilt.getStackTrace().length);
+    }
+
+    /** A user exception with a (String) constructor only. */
+    static final class PricingException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PricingException(final String message) {
+            super(message);
+        }
+    }
+
+    /** A user exception whose constructor sets a cause of its own. */
+    static final class QuoteException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        QuoteException(final String message) {
+            super(message, new IllegalArgumentException("own cause"));
+        }
+    }
+
+    private static ExceptionType type(final Class<?> type, final java.util.function.BiFunction<String, Throwable, Throwable> rebuild) {
+        return new ExceptionType() {
+            @Override
+            public String className() {
+                return type.getName();
+            }
+
+            @Override
+            public Throwable rebuild(final String message, final Throwable cause) {
+                return rebuild.apply(message, cause);
+            }
+        };
+    }
+
+    @Test
+    void shouldRebuildAUserExceptionWithAGeneratedTypeAsItsOwnClass() {
+        final RemoteExceptions exceptions = new RemoteExceptions(java.util.Map.of(
+            PricingException.class.getName(), type(PricingException.class, (message, cause) -> new PricingException(message)),
+            QuoteException.class.getName(), type(QuoteException.class, (message, cause) -> new QuoteException(message)),
+            "p.Broken", type(PricingException.class, (message, cause) -> {
+                throw new IllegalStateException("constructor failed");
+            })));
+        final Throwable original = new PricingException("no price for item 7");
+        final Throwable rebuilt = exceptions.rebuildException("price", 4, PricingException.class.getName(), original.getMessage(),
+            printed(original));
+        assertInstanceOf(PricingException.class, rebuilt);
+        assertEquals("no price for item 7", rebuilt.getMessage());
+        assertEquals(frames(original.getStackTrace()), frames(rebuilt.getStackTrace()));
+        assertEquals(4, assertInstanceOf(RemoteJobException.class, rebuilt.getCause()).nodeId());
+
+        final Throwable quote = exceptions.rebuildException("quote", 5, QuoteException.class.getName(), "stale", "");
+        assertInstanceOf(QuoteException.class, quote);
+        assertInstanceOf(IllegalArgumentException.class, quote.getCause(), "a cause its constructor set stays");
+        assertEquals(5, assertInstanceOf(RemoteJobException.class, quote.getSuppressed()[0]).nodeId(), "the node is still named");
+
+        final RemoteJobException broken = assertInstanceOf(RemoteJobException.class,
+            exceptions.rebuildException("b", 6, "p.Broken", "m", ""));
+        assertEquals("p.Broken", broken.remoteClassName());
+        assertEquals("constructor failed", broken.getSuppressed()[0].getMessage());
+
+        assertInstanceOf(RemoteJobException.class, RemoteExceptions.standardOnly().rebuildException("price", 4,
+            PricingException.class.getName(), "x", ""), "without its generated type a user class arrives as RemoteJobException");
+    }
+
+    @Test
+    void shouldSendAFailureThroughTextAsCheckingModeDoes() {
+        final RemoteExceptions exceptions = RemoteExceptions.standardOnly();
+        final Throwable rebuilt = exceptions.throughText(new ArithmeticException("/ by zero"), "div", 0);
+        assertInstanceOf(ArithmeticException.class, rebuilt);
+        assertEquals("/ by zero", rebuilt.getMessage());
+        final Throwable other = exceptions.throughText(new PricingException("x"), "price", 0);
+        assertEquals(PricingException.class.getName(), assertInstanceOf(RemoteJobException.class, other).remoteClassName());
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.divvy.NodeSettings;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.fib.FibApp;
+import org.divvy.examples.portable.PortableApp;
 import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Option;
     description = "Runs an app on several nodes: this process and N-1 local child JVMs, plus remote nodes "
         + "that join it (--await).",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
-        UtsApp.class},
+        UtsApp.class, PortableApp.class},
     modelTransformer = NodeSettingOptions.AddOptions.class,
     footer = {"", "Examples:",
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",

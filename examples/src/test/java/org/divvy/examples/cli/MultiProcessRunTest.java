@@ -100,6 +100,47 @@ class MultiProcessRunTest {
         assertTrue(output.contains("cannot join 127.0.0.1:1"), output);
     }
 
+    /**
+     * Issue 7's "same program on 1 and N nodes": the portable app's children throw a JDK exception, a declared
+     * and a @Wire user exception (caught by class around sync()) and take a million-long linked list and a
+     * cyclic ring. Its report must be the same on one node and on two, where each child is stolen by the
+     * other node (jobs given counts them), and on one node in checking mode exactly as on two (an unlisted
+     * exception class arrives as RemoteJobException naming it).
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void shouldBehaveTheSameOnOneAndTwoNodes() throws Exception {
+        final String oneNode = portableReport(launch("run", "--nodes", "1", "--workers", "2", "portable", "--hold-ms", "200",
+            "--progress-seconds", "0"));
+        final Launched run = launch("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
+            "--progress-seconds", "0");
+        final String twoNodes = portableReport(run);
+        final java.util.regex.Matcher given = java.util.regex.Pattern.compile("jobs given (\\d+), run for peers 0").matcher(run.output());
+        assertTrue(given.find(), run.output());
+        assertEquals(6, Integer.parseInt(given.group(1)), "each case's child was stolen by node 1:\n" + run.output());
+        final String checking = portableReport(launch("run", "--nodes", "1", "--workers", "2", "--check-codecs=true", "portable",
+            "--hold-ms", "200", "--progress-seconds", "0"));
+
+        assertEquals(twoNodes, checking, "checking mode on one node behaves exactly as two nodes");
+        final String unlistedLocal = "unlisted: caught Unlisted \"item 7 is not listed\" thrown in failWith";
+        final String unlistedRemote = "unlisted: caught RemoteJobException naming Unlisted \"item 7 is not listed\" thrown in failWith";
+        assertTrue(oneNode.contains(unlistedLocal), oneNode);
+        assertTrue(twoNodes.contains(unlistedRemote), twoNodes);
+        assertEquals(oneNode.replace(unlistedLocal, unlistedRemote), twoNodes,
+            "every case but the unlisted exception class reports the same on one and two nodes");
+    }
+
+    /** The answer line of a portable run that passed. */
+    private static String portableReport(final Launched run) throws InterruptedException {
+        final int exit = run.awaitExit(60);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("PASS: 6 cases as expected"), output);
+        final java.util.regex.Matcher answer = java.util.regex.Pattern.compile("(?m)^portable \\[[^]]*\\]: (.*)$").matcher(output);
+        assertTrue(answer.find(), output);
+        return answer.group(1);
+    }
+
     private Launched launch(final String... args) throws IOException {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
