@@ -126,7 +126,7 @@ public final class DivvyProcessor extends AbstractProcessor {
                 }
                 final Model.SpawnableClass model = validated.spawnable();
                 write(model.className().packageName(), SpawnerGenerator.generate(model));
-                write(model.className().packageName(), JobsGenerator.generate(model, validated.receiver().codec()));
+                write(model.className().packageName(), JobsGenerator.generate(model, validated.receiver()));
                 writeCodec(validated.receiver());
                 jobsClasses.add(model.jobs().reflectionName());
                 jobsOrigins.add(type);

@@ -23,16 +23,18 @@ final class JobsGenerator {
 
     private final Model.SpawnableClass model;
     private final ClassName receiverCodec;
+    private final List<WireType.Component> receiverFields;
     private final CodecEmitter emitter = new CodecEmitter();
     private boolean usesSharedObjects;
 
-    private JobsGenerator(final Model.SpawnableClass model, final ClassName receiverCodec) {
+    private JobsGenerator(final Model.SpawnableClass model, final Model.CodecClass receiver) {
         this.model = model;
-        this.receiverCodec = receiverCodec;
+        this.receiverCodec = receiver.codec();
+        this.receiverFields = receiver.fields();
     }
 
-    static TypeSpec generate(final Model.SpawnableClass model, final ClassName receiverCodec) {
-        return new JobsGenerator(model, receiverCodec).build();
+    static TypeSpec generate(final Model.SpawnableClass model, final Model.CodecClass receiver) {
+        return new JobsGenerator(model, receiver).build();
     }
 
     private TypeSpec build() {
@@ -185,6 +187,12 @@ final class JobsGenerator {
                 .addModifiers(Modifier.PUBLIC)
                 .returns(String.class)
                 .addStatement("return $S", model.binaryName() + "#" + method.name())
+                .build())
+            .addMethod(MethodSpec.methodBuilder("wireSignature")
+                .addAnnotation(Override.class)
+                .addModifiers(Modifier.PUBLIC)
+                .returns(String.class)
+                .addStatement("return $S", WireSignature.of(model, method, receiverFields))
                 .build())
             .addMethod(decode.build())
             .build();

@@ -67,7 +67,8 @@ public final class JobTypeRegistry {
     }
 
     /**
-     * SHA-256 of every type's {@link JobType#wireSignature()}, in name order: the build digest nodes compare
+     * SHA-256 of every type's {@link JobType#wireSignature()}, in name order, and of the names of the user
+     * exception classes it rebuilds: the build digest nodes compare
      * when they join. Empty (no bytes) when there are no types: a member that runs no jobs agrees with any run.
      */
     public byte[] digest() {
@@ -78,6 +79,11 @@ public final class JobTypeRegistry {
             final MessageDigest sha = MessageDigest.getInstance("SHA-256");
             byName.keySet().stream().sorted().forEach(name -> {
                 sha.update(byName.get(name).wireSignature().getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) '\n');
+            });
+            // the user exceptions a node rebuilds by class are part of the build too
+            exceptionTypes.keySet().stream().sorted().forEach(name -> {
+                sha.update(("throws " + name).getBytes(StandardCharsets.UTF_8));
                 sha.update((byte) '\n');
             });
             return sha.digest();

@@ -16,12 +16,16 @@ import java.util.function.LongSupplier;
 import org.agrona.concurrent.CachedNanoClock;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.WireReader;
 import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.stealing.StealReplyFlyweight;
+import org.divvy.stealing.JobTypeRegistry;
 import org.divvy.stealing.StealRequestFlyweight;
 import org.divvy.stealing.TestJobs;
 import org.divvy.transport.LoopbackNetwork;
@@ -207,6 +211,48 @@ class FakeClockNetworkTest {
         final String lost = all.get(1).network.lifecycle().registryLostOrNull();
         assertTrue(lost.startsWith("the registry at " + all.get(0).network.endpoint() + " (node 0, site a) was silent for 7."),
             lost);
+    }
+
+    @Test
+    void shouldRefuseANodeOfAnotherBuildWithAMessageAndAdmitOneThatRunsNoJobs() {
+        assertTrue(JobTypeRegistry.load(null).digest().length > 0, "the test class path declares job types");
+        final SteppedNode first = node("a", null);
+        stepFor(50 * MS);
+        assertTrue(first.network.lifecycle().isJoined());
+        // the same spawnable name, another shape: what a node started from an older jar would have
+        final JobType older = new JobType() {
+            @Override
+            public String name() {
+                return "org.example.Fib#fib";
+            }
+
+            @Override
+            public String wireSignature() {
+                return "org.example.Fib#fib receiver{}(int) -> long";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                throw new AssertionError("never decoded");
+            }
+        };
+        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).site("b")
+            .join(first.network.endpoint()).build();
+        final FrameCounters counters = new FrameCounters();
+        final SteppedNode mismatched = new SteppedNode(config, network.newTransport(counters), counters, clock, 7,
+            JobTypeRegistry.of(List.of(older)));
+        nodes.add(mismatched);
+        final FrameCounters toolCounters = new FrameCounters();
+        final SteppedNode tool = new SteppedNode(config, network.newTransport(toolCounters), toolCounters, clock, 8,
+            JobTypeRegistry.of(List.of()));
+        nodes.add(tool);
+        stepFor(100 * MS);
+        final String refused = mismatched.network.lifecycle().joinFailureOrNull();
+        assertTrue(refused != null && refused.startsWith("the registry at " + first.network.endpoint() + " refused this " +
+            "node: its build of the application differs from the run's (job types and codecs digest "), refused);
+        assertTrue(refused.endsWith("start every node from the same application jar"), refused);
+        assertTrue(tool.network.lifecycle().isJoined(), "a member that runs no jobs joins any run");
+        assertEquals(2, first.network.members().aliveCount());
     }
 
     @Test

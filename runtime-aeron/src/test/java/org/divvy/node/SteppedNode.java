@@ -10,6 +10,7 @@ import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.JobTypeRegistry;
 import org.divvy.transport.Transport;
 
 /**
@@ -27,6 +28,12 @@ final class SteppedNode implements AutoCloseable {
 
     SteppedNode(final NodeConfig config, final Transport transport, final FrameCounters counters, final NanoClock clock,
         final long seed) {
+        this(config, transport, counters, clock, seed, JobTypeRegistry.load(null));
+    }
+
+    /** With {@code jobTypes} instead of the class path's: another build of the application. */
+    SteppedNode(final NodeConfig config, final Transport transport, final FrameCounters counters, final NanoClock clock,
+        final long seed, final JobTypeRegistry jobTypes) {
         this.counters = counters;
         scheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "stepped-" + transport.endpoint());
         scheduler.start();
@@ -39,7 +46,7 @@ final class SteppedNode implements AutoCloseable {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         network = NetworkNode.builder(config, scheduler).transport(transport, counters).clock(clock).seed(seed)
-            .errorHandler(errors::add).build();
+            .jobTypes(jobTypes).errorHandler(errors::add).build();
         network.agent().onStart();
     }
 
