@@ -166,7 +166,9 @@ final class TypeAnalyzer {
                 + "of a @Spawnable, never inside a value that is sent; pass it as a parameter of its own");
         }
         if (element.getKind() == ElementKind.ENUM) {
-            return accessible(element, type, path, pathKind) ? new WireType.Enumeration(ClassName.get(element)) : null;
+            return accessible(element, type, path, pathKind) ? new WireType.Enumeration(ClassName.get(element),
+                element.getEnclosedElements().stream().filter(e -> e.getKind() == ElementKind.ENUM_CONSTANT)
+                    .map(e -> e.getSimpleName().toString()).toList()) : null;
         }
         if (element.getKind() == ElementKind.RECORD) {
             return visitRecord(type, element, path, pathKind);

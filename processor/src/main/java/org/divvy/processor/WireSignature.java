@@ -52,7 +52,7 @@ final class WireSignature {
         } else if (type instanceof WireType.Text) {
             text.append("String");
         } else if (type instanceof WireType.Enumeration e) {
-            text.append("enum ").append(e.typeName().reflectionName());
+            text.append("enum ").append(e.typeName().reflectionName()).append(e.constants()); // ordinals travel
         } else if (type instanceof WireType.Array a) {
             type(a.component());
             text.append("[]");

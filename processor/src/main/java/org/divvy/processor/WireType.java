@@ -36,8 +36,11 @@ sealed interface WireType {
         }
     }
 
-    /** An enum: presence byte, then the ordinal as an int. */
-    record Enumeration(ClassName typeName) implements WireType {
+    /**
+     * An enum: presence byte, then the ordinal as an int. {@code constants} in declaration order: what the
+     * ordinals mean, so part of the wire signature.
+     */
+    record Enumeration(ClassName typeName, List<String> constants) implements WireType {
         @Override
         public int minEncodedBytes() {
             return 1;

@@ -40,7 +40,13 @@ public final class MembershipClient implements Duty {
     private final long joinRetryIntervalNs;
     private final long heartbeatIntervalNs;
     private final long acceptablePauseNs;
+    /** The registry's address as configured ({@code --join}): where JOINs go, and what messages name. */
     private final String registryEndpoint;
+    /**
+     * Where frames to the registry go: the configured address until its challenge names its own endpoint,
+     * which run-key frames are bound to (an alias such as {@code localhost} for {@code 127.0.0.1} would not verify).
+     */
+    private String registryTarget;
     private final String selfEndpoint;
     private final Members members;
     private final FrameSender sender;
@@ -101,6 +107,7 @@ public final class MembershipClient implements Duty {
         this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(acceptablePauseNs, heartbeatIntervalNs));
         this.selfEndpoint = selfEndpoint;
         this.registryEndpoint = config.join() == null ? selfEndpoint : config.join();
+        this.registryTarget = registryEndpoint;
         this.members = members;
         this.sender = sender;
         this.listeners = listeners.toArray(new MembershipListener[0]);
@@ -175,7 +182,7 @@ public final class MembershipClient implements Duty {
                     join.wrap(frame, 0, frame.capacity());
                     join.headerDefaults(JoinFlyweight.TYPE);
                     join.fields(joinNonce, joinCookie, site, selfEndpoint, buildDigest);
-                    sender.sendToEndpoint(registryEndpoint, join.frameLength());
+                    sender.sendToEndpoint(registryTarget, join.frameLength());
                     return 1;
                 }
                 return 0;
@@ -232,9 +239,12 @@ public final class MembershipClient implements Duty {
      * @return whether it answered the current JOIN (a stale or replayed one is counted by the caller).
      */
     boolean onJoinChallenge(final JoinChallengeFlyweight challenge, final long nowNs) {
-        if (phase != Phase.JOINING || challenge.nonce() != joinNonce || challenge.runKeyId() == 0) {
+        final String registryAt = challenge.registryEndpoint();
+        if (phase != Phase.JOINING || challenge.nonce() != joinNonce || challenge.runKeyId() == 0 ||
+            !Registry.isHostPort(registryAt)) {
             return false;
         }
+        registryTarget = registryAt;
         runKeyId = challenge.runKeyId();
         onRunKey.accept(runKeyId);
         joinCookie = challenge.cookie();
@@ -310,7 +320,7 @@ public final class MembershipClient implements Duty {
     /** " (node 0, site a)" when a member hosts the registry, else "". */
     private String registryHost() {
         for (final Member member : members.list()) {
-            if (member.endpoint().equals(registryEndpoint)) {
+            if (member.endpoint().equals(registryTarget)) {
                 return " (node " + member.id() + ", site " + member.site() + ")";
             }
         }
@@ -361,7 +371,7 @@ public final class MembershipClient implements Duty {
         final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
         header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
         header.headerDefaults(type).senderId(members.selfId()).epoch(members.epoch());
-        sender.sendToEndpoint(registryEndpoint, HeaderFlyweight.HEADER_LENGTH);
+        sender.sendToEndpoint(registryTarget, HeaderFlyweight.HEADER_LENGTH);
     }
 
     /** A duration in seconds with one decimal: {@code "12.3 s"}. */

@@ -64,6 +64,7 @@ public final class Registry implements Duty {
     private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final JoinRefusedFlyweight refused = new JoinRefusedFlyweight();
     private final int runKeyId;
+    private final String selfEndpoint;
     /** Keyed with random bytes only this registry holds: a cookie needs no state per challenge. */
     private final Mac cookieMac;
     /** The build digest of the run: the first member's that runs jobs; null until then. */
@@ -75,8 +76,20 @@ public final class Registry implements Duty {
     /** Whether {@link #nextHeartbeatNs} was set: deadlines start from the first clock reading, whatever its origin. */
     private boolean heartbeating;
 
-    /** @param config the heartbeat interval and the failure detector's settings. */
-    public Registry(final NodeConfig config, final FrameSender sender) {
+    /** A registry whose run's build is fixed by the first member that runs jobs (a standalone registry; tests). */
+    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint) {
+        this(config, sender, selfEndpoint, new byte[0]);
+    }
+
+    /**
+     * @param config       the heartbeat interval and the failure detector's settings.
+     * @param selfEndpoint where the registry is reached: told to joiners, who send there from then on.
+     * @param hostDigest   the build digest of the node that hosts the registry (it fixes the run's, so a
+     *                     joiner of another build that comes first cannot lock the host out); empty: none.
+     */
+    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint, final byte[] hostDigest) {
+        this.selfEndpoint = selfEndpoint;
+        this.runDigest = hostDigest.length == 0 ? null : hostDigest.clone();
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
         this.sender = sender;
         this.detector = PhiAccrualFailureDetector.of(config);
@@ -124,11 +137,11 @@ public final class Registry implements Duty {
         }
         final long expectedCookie = cookie(join.nonce(), endpoint);
         if (join.cookie() != expectedCookie) {
-            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.FRAME_LENGTH);
-            challenge.wrap(frame, 0, JoinChallengeFlyweight.FRAME_LENGTH);
+            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.lengthBound(selfEndpoint));
+            challenge.wrap(frame, 0, frame.capacity());
             challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
-            challenge.fields(join.nonce(), expectedCookie, runKeyId);
-            sender.sendToEndpoint(endpoint, JoinChallengeFlyweight.FRAME_LENGTH);
+            challenge.fields(join.nonce(), expectedCookie, runKeyId, selfEndpoint);
+            sender.sendToEndpoint(endpoint, challenge.frameLength());
             return true;
         }
         final byte[] digest = join.digest();

@@ -35,7 +35,8 @@ public final class StandaloneRegistry implements Agent {
         this.frameCounters = frameCounters;
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
-        this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()));
+        this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()),
+            transport.endpoint());
         transport.useRunKey(registry.runKeyId());
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);

@@ -97,7 +97,7 @@ public final class NetworkNode implements AutoCloseable {
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
         final Victim victim = new Victim(b.scheduler, given, outbound);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
-        registry = config.join() == null ? new Registry(config, outbound) : null;
+        registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest()) : null;
         if (registry != null) {
             transport.useRunKey(registry.runKeyId());
         }

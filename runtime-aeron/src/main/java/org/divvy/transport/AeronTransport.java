@@ -148,6 +148,7 @@ public final class AeronTransport implements Transport {
             this.subscription = client.addSubscription(
                 "aeron:udp?endpoint=" + host + ":" + port, STREAM_ID);
             this.endpoint = resolveEndpoint();
+            authenticator.bindTo(endpoint); // run-key frames to this node are signed for this endpoint
         } catch (final RuntimeException ex) {
             CloseHelper.quietCloseAll(client, launched);
             throw ex;

@@ -39,7 +39,8 @@ final class Link {
     private final int streamId;
     private final Aeron aeron;
     private final TrafficCounters traffic;
-    private final FrameAuthenticator authenticator;
+    /** Signs what this link offers; a new stream instance with each new publication. */
+    private final FrameAuthenticator.Signer signer;
     private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
     private final DirectBufferVector[] chunkVectors = {
         new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
@@ -71,7 +72,7 @@ final class Link {
         this.streamId = streamId;
         this.aeron = aeron;
         this.traffic = traffic;
-        this.authenticator = authenticator;
+        this.signer = authenticator.signerFor(endpoint);
         this.maxQueueBytes = maxQueueBytes;
         this.queue = new ExpandableRingBuffer(
             4096, BitUtil.findNextPositivePowerOfTwo(maxQueueBytes + maxQueueBytes / 4 + 1024), false);
@@ -181,6 +182,7 @@ final class Link {
         if (publication == null) {
             // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
             publication = aeron.addExclusivePublication(channel, streamId);
+            signer.restart(); // a new Aeron session: a new stream to the peer, in order from its first frame
         }
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
         if (length + FrameAuthenticator.TRAILER_LENGTH <= publication.maxMessageLength()) {
@@ -216,12 +218,12 @@ final class Link {
     }
 
     private boolean offer(final int type, final DirectBuffer buffer, final int offset, final int length) {
-        authenticator.sign(type, buffer, offset, length, null, 0, 0, trailer);
+        signer.sign(type, buffer, offset, length, null, 0, 0, trailer);
         return onOfferResult(publication.offer(buffer, offset, length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH));
     }
 
     private boolean offer2(final DirectBuffer buffer, final int offset, final int length) {
-        authenticator.sign(ChunkFlyweight.TYPE, chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length,
+        signer.sign(ChunkFlyweight.TYPE, chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length,
             trailer);
         chunkVectors[0].reset(chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET);
         chunkVectors[1].reset(buffer, offset, length);

@@ -128,6 +128,7 @@ class MembershipPolicyTest {
         final JoinChallengeFlyweight challenge = takeChallenge(outbox, endpoint);
         assertEquals(77, challenge.nonce());
         assertEquals(registry.runKeyId(), challenge.runKeyId());
+        assertEquals("r:1", challenge.registryEndpoint());
         return registry.onJoin(join(site, endpoint, 77, challenge.cookie(), digest), nowNs);
     }
 
@@ -139,7 +140,7 @@ class MembershipPolicyTest {
     @Test
     void shouldAssignIdsAckJoinersAndBroadcastEveryChange() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         admit(registry, outbox, "a", "h:1", 0);
         assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
         assertEquals(0, outbox.lastList().assignedId());
@@ -161,7 +162,7 @@ class MembershipPolicyTest {
     @Test
     void shouldRefuseAJoinWhoseEndpointCannotBeSentTo() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         // a hostile or broken joiner: channel syntax, no port, a port out of range, a bad host
         for (final String endpoint : new String[] {"h:1|interface=eth9", "h", "h:", "h:0", "h:70000", "h:12x", ":1", "h/x:1"}) {
             assertFalse(registry.onJoin(join("a", endpoint), 0), endpoint);
@@ -175,7 +176,7 @@ class MembershipPolicyTest {
     @Test
     void shouldDeclareASuspectedMemberDeadBroadcastAndTellItWhenItSpeaksAgain() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         admit(registry, outbox, "a", "h:1", 0);
         admit(registry, outbox, "b", "h:2", 0);
         // member 1 was last heard at its join; phi reaches 8 after 0.1 + 7 + 5.23 x 0.1 = 7.62 s
@@ -211,7 +212,7 @@ class MembershipPolicyTest {
     @Test
     void aRegistryThatWasStoppedItselfShouldRestartDetectionInsteadOfDeclaringEveryoneDead() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         admit(registry, outbox, "a", "h:1", 0);
         admit(registry, outbox, "b", "h:2", 0);
         long t = 0;
@@ -251,7 +252,7 @@ class MembershipPolicyTest {
     @Test
     void shouldMarkLeaverLeft() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         admit(registry, outbox, "a", "h:1", 0);
         admit(registry, outbox, "b", "h:2", 0);
         registry.onLeave(1);
@@ -305,7 +306,7 @@ class MembershipPolicyTest {
     @Test
     void shouldJoinApplyListsCutDeadSendersAndReportSilentRegistry() {
         final RecordingSender registrySender = new RecordingSender();
-        final Registry registry = new Registry(settings, registrySender);
+        final Registry registry = new Registry(settings, registrySender, "r:1");
         admit(registry, registrySender, "a", "h:1", 0);
         admit(registry, registrySender, "b", "h:2", 0);
 
@@ -353,7 +354,7 @@ class MembershipPolicyTest {
     @Test
     void aNodeThatWasStoppedAndRemovedShouldSaySoInsteadOfBlamingTheRegistry() {
         final RecordingSender registrySender = new RecordingSender();
-        final Registry registry = new Registry(settings, registrySender);
+        final Registry registry = new Registry(settings, registrySender, "r:1");
         admit(registry, registrySender, "a", "h:1", 0);
         admit(registry, registrySender, "b", "h:2", 0);
         final RecordingSender outbox = new RecordingSender();
@@ -400,7 +401,7 @@ class MembershipPolicyTest {
         final RecordingSender outbox = new RecordingSender();
         final RecordingListener listener = new RecordingListener();
         final RecordingSender registrySender = new RecordingSender();
-        final Registry counting = new Registry(settings, registrySender);
+        final Registry counting = new Registry(settings, registrySender, "r:1");
         admit(counting, registrySender, "a", "h:1", 0);
         final MembershipClient client = new MembershipClient(
             NodeConfig.builder().networked(true).join("r:1").build(), "h:1", new Members("a"), outbox, List.of(listener));
@@ -442,7 +443,7 @@ class MembershipPolicyTest {
     @Test
     void shouldChallengeEveryJoinWithoutTheCookieOfItsNonceAndEndpoint() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         registry.onJoin(join("a", "h:1", 5, 0, new byte[0]), 0);
         final long cookie = takeChallenge(outbox, "h:1").cookie();
         assertTrue(outbox.sent.isEmpty());
@@ -457,14 +458,14 @@ class MembershipPolicyTest {
         registry.onJoin(join("a", "h:1", 5, cookie, new byte[0]), 0);
         assertEquals(List.of("h:1 MEMBER_LIST"), outbox.sent);
         assertEquals(1, registry.members().size());
-        final Registry other = new Registry(settings, new RecordingSender());
+        final Registry other = new Registry(settings, new RecordingSender(), "r:1");
         assertFalse(registry.runKeyId() == other.runKeyId() || registry.runKeyId() == 0, "a random run key per registry");
     }
 
     @Test
     void shouldRefuseAJoinerWhoseBuildDiffersFromTheRun() {
         final RecordingSender outbox = new RecordingSender();
-        final Registry registry = new Registry(settings, outbox);
+        final Registry registry = new Registry(settings, outbox, "r:1");
         final byte[] build = {1, 2, 3, 4, 5, 6, 7, 8};
         final byte[] otherBuild = {1, 2, 3, 4, 5, 9, 7, 8};
         assertTrue(admit(registry, outbox, "a", "h:1", build, 0));
@@ -480,6 +481,14 @@ class MembershipPolicyTest {
         assertEquals(2, registry.members().size());
         assertTrue(admit(registry, outbox, "c", "h:4", build, 0));
         assertEquals(3, registry.members().size());
+
+        // the host's build is the run's from the start: a joiner of another build that comes first cannot lock it out
+        final RecordingSender hostOutbox = new RecordingSender();
+        final Registry hosted = new Registry(settings, hostOutbox, "r:1", build);
+        assertTrue(admit(hosted, hostOutbox, "b", "h:3", otherBuild, 0));
+        assertEquals(List.of("h:3 JOIN_REFUSED"), hostOutbox.sent);
+        assertTrue(admit(hosted, hostOutbox, "a", "h:1", build, 0));
+        assertEquals(1, hosted.members().size());
     }
 
     @Test
@@ -496,16 +505,19 @@ class MembershipPolicyTest {
         assertEquals(1, first.digest().length);
 
         final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
-        challenge.wrap(new UnsafeBuffer(new byte[JoinChallengeFlyweight.FRAME_LENGTH]), 0, JoinChallengeFlyweight.FRAME_LENGTH);
+        challenge.wrap(new UnsafeBuffer(new byte[256]), 0, 256);
         challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(Registry.REGISTRY_ID);
-        challenge.fields(first.nonce() + 1, 99, 1234);
+        challenge.fields(first.nonce() + 1, 99, 1234, "10.0.0.7:1");
         assertFalse(client.onJoinChallenge(challenge, MS), "an answer to another JOIN");
-        challenge.fields(first.nonce(), 99, 1234);
+        challenge.fields(first.nonce(), 99, 1234, "h:1|interface=eth9");
+        assertFalse(client.onJoinChallenge(challenge, MS), "a registry endpoint nobody can send to");
+        challenge.fields(first.nonce(), 99, 1234, "10.0.0.7:1");
         assertTrue(client.onJoinChallenge(challenge, MS));
         assertEquals(List.of(1234), runKeys);
         client.doWork(MS);
         final JoinFlyweight second = lastJoin(outbox);
-        assertEquals(2, outbox.sent.size(), "the JOIN goes again at once, with the cookie");
+        assertEquals(List.of("r:1 JOIN", "10.0.0.7:1 JOIN"), outbox.sent,
+            "the JOIN goes again at once, with the cookie, to the registry's own endpoint");
         assertEquals(99, second.cookie());
         assertEquals(first.nonce(), second.nonce());
 
@@ -523,7 +535,7 @@ class MembershipPolicyTest {
     @Test
     void shouldNotTakeAnAckThatAssignsAnIdToAnotherEndpoint() {
         final RecordingSender registrySender = new RecordingSender();
-        final Registry registry = new Registry(settings, registrySender);
+        final Registry registry = new Registry(settings, registrySender, "r:1");
         admit(registry, registrySender, "a", "h:1", 0);
         final RecordingListener listener = new RecordingListener();
         final MembershipClient client = new MembershipClient(NodeConfig.builder().networked(true).join("r:1").build(),

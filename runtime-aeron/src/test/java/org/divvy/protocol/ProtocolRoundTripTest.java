@@ -161,13 +161,14 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripTheJoinChallengeAndRefusal() {
-        header(new JoinChallengeFlyweight(), JoinChallengeFlyweight.TYPE).fields(-5L, 7L, 99);
+        header(new JoinChallengeFlyweight(), JoinChallengeFlyweight.TYPE).fields(-5L, 7L, 99, "127.0.0.1:4000");
         assertEquals(JoinChallengeFlyweight.TYPE, validateCurrent());
         final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
         challenge.wrap(buffer, 0, buffer.capacity());
         assertEquals(-5L, challenge.nonce());
         assertEquals(7L, challenge.cookie());
         assertEquals(99, challenge.runKeyId());
+        assertEquals("127.0.0.1:4000", challenge.registryEndpoint());
         header(new JoinRefusedFlyweight(), JoinRefusedFlyweight.TYPE).fields(3L, "a different build");
         assertEquals(JoinRefusedFlyweight.TYPE, validateCurrent());
         final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();

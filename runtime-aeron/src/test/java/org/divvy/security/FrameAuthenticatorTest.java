@@ -25,12 +25,22 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class FrameAuthenticatorTest {
     private static final int RUN = 4711;
+    private static final String RECEIVER = "127.0.0.1:40001";
 
     private final FrameAuthenticator sender = TestAuthenticators.inRun(RUN);
     private final FrameAuthenticator receiver = TestAuthenticators.inRun(RUN);
 
-    /** A signed message: frame then trailer, as the transport puts it on the wire. */
+    FrameAuthenticatorTest() {
+        receiver.bindTo(RECEIVER);
+    }
+
+    /** A signed message to {@link #RECEIVER} on a new stream of {@code by}. */
     private static UnsafeBuffer signed(final FrameAuthenticator by, final int type, final int bodyLength) {
+        return signed(by.signerFor(RECEIVER), type, bodyLength);
+    }
+
+    /** A signed message: frame then trailer, as the transport puts it on the wire. */
+    private static UnsafeBuffer signed(final FrameAuthenticator.Signer by, final int type, final int bodyLength) {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH + bodyLength]);
         new HeaderFlyweight().wrap(frame, 0, frame.capacity()).headerDefaults(type).senderId(3).frameLength(frame.capacity());
         for (int i = HeaderFlyweight.HEADER_LENGTH; i < frame.capacity(); i++) {
@@ -54,7 +64,8 @@ class FrameAuthenticatorTest {
 
     @Test
     void shouldDropAFrameWithAnyByteChanged() {
-        final UnsafeBuffer message = signed(sender, StealRequestFlyweight.TYPE, 40);
+        final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
+        final UnsafeBuffer message = signed(stream, StealRequestFlyweight.TYPE, 40);
         for (int i = 0; i < message.capacity(); i++) {
             final UnsafeBuffer copy = new UnsafeBuffer(message.byteArray().clone());
             copy.putByte(i, (byte) (copy.getByte(i) ^ 0x10));
@@ -64,7 +75,7 @@ class FrameAuthenticatorTest {
         assertEquals(4, receiver.counters().wrongKey.get());
         assertEquals(message.capacity() - 4, receiver.counters().badTag.get());
         assertEquals(message.capacity() - FrameAuthenticator.TRAILER_LENGTH, receiver.verify(message, 0, message.capacity()),
-            "the original is still fresh: failed copies do not move the window");
+            "the original is still fresh: failed copies do not move its stream on");
     }
 
     @Test
@@ -87,7 +98,7 @@ class FrameAuthenticatorTest {
         assertEquals(1, receiver.counters().wrongKey.get());
         // and a member of the run signs its handshake frames with the join key too, which a joiner can check
         final UnsafeBuffer challenge = signed(sender, JoinFlyweight.TYPE, 8);
-        assertTrue(joiner.verify(challenge, 0, challenge.capacity()) > 0);
+        assertTrue(joiner.verify(challenge, 0, challenge.capacity()) > 0, "not bound: the joiner need not know its endpoint");
     }
 
     @Test
@@ -98,18 +109,40 @@ class FrameAuthenticatorTest {
     }
 
     @Test
-    void shouldAcceptReorderingWithinTheWindowButNothingTwiceOrTooOld() {
-        final UnsafeBuffer[] messages = new UnsafeBuffer[ReplayWindow.WIDTH + 2];
-        for (int i = 0; i < messages.length; i++) {
-            messages[i] = signed(sender, StealRequestFlyweight.TYPE, 4);
-        }
-        assertTrue(receiver.verify(messages[1], 0, messages[1].capacity()) > 0);
-        assertTrue(receiver.verify(messages[0], 0, messages[0].capacity()) > 0, "one behind: in the window");
-        assertEquals(-1, receiver.verify(messages[0], 0, messages[0].capacity()));
-        final UnsafeBuffer last = messages[messages.length - 1];
-        assertTrue(receiver.verify(last, 0, last.capacity()) > 0);
-        assertEquals(-1, receiver.verify(messages[1], 0, messages[1].capacity()), "now older than the window");
+    void shouldAcceptEachStreamInOrderOnlyAndNothingTwice() {
+        final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
+        final UnsafeBuffer m0 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        final UnsafeBuffer m1 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        final UnsafeBuffer m2 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        assertTrue(receiver.verify(m1, 0, m1.capacity()) > 0);
+        assertEquals(-1, receiver.verify(m0, 0, m0.capacity()), "older than the last of its stream: a replay");
+        assertTrue(receiver.verify(m2, 0, m2.capacity()) > 0);
+        assertEquals(-1, receiver.verify(m1, 0, m1.capacity()));
         assertEquals(2, receiver.counters().replayed.get());
+        // another stream of the same sender (another link, or its publication made anew) has its own order
+        final UnsafeBuffer other = signed(sender, StealRequestFlyweight.TYPE, 4);
+        assertTrue(receiver.verify(other, 0, other.capacity()) > 0);
+        stream.restart();
+        final UnsafeBuffer restarted = signed(stream, StealRequestFlyweight.TYPE, 4);
+        assertTrue(receiver.verify(restarted, 0, restarted.capacity()) > 0, "a new instance starts at 0 again");
+    }
+
+    @Test
+    void shouldDropARunFrameSignedForAnotherReceiver() {
+        // copied from its way to another member, where it was fresh: here it fails its tag
+        final UnsafeBuffer toOther = signed(sender.signerFor("127.0.0.1:40002"), StealRequestFlyweight.TYPE, 8);
+        assertEquals(-1, receiver.verify(toOther, 0, toOther.capacity()));
+        assertEquals(1, receiver.counters().badTag.get());
+        // a handshake frame is not bound (a joiner may address the registry by an alias): its nonce protects it
+        final UnsafeBuffer join = signed(sender.signerFor("localhost:40001"), JoinFlyweight.TYPE, 8);
+        assertTrue(receiver.verify(join, 0, join.capacity()) > 0);
+    }
+
+    @Test
+    void shouldDropALargeFrameUnderTheJoinKeyWithoutCheckingItsTag() {
+        final UnsafeBuffer big = signed(TestAuthenticators.member(), JoinFlyweight.TYPE, FrameAuthenticator.MAX_JOIN_KEY_FRAME);
+        assertEquals(-1, receiver.verify(big, 0, big.capacity()));
+        assertEquals(1, receiver.counters().wrongKey.get());
     }
 
     @Test
@@ -117,7 +150,8 @@ class FrameAuthenticatorTest {
         final UnsafeBuffer whole = new UnsafeBuffer(new byte[100 + FrameAuthenticator.TRAILER_LENGTH]);
         new HeaderFlyweight().wrap(whole, 0, 100).headerDefaults(10).frameLength(100);
         final UnsafeBuffer trailer = new UnsafeBuffer(whole, 100, FrameAuthenticator.TRAILER_LENGTH);
-        sender.sign(10, new UnsafeBuffer(whole, 0, 30), 0, 30, new UnsafeBuffer(whole, 30, 70), 0, 70, trailer);
+        sender.signerFor(RECEIVER).sign(10, new UnsafeBuffer(whole, 0, 30), 0, 30, new UnsafeBuffer(whole, 30, 70), 0, 70,
+            trailer);
         assertEquals(100, receiver.verify(whole, 0, whole.capacity()));
     }
 

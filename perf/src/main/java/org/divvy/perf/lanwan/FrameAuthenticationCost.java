@@ -16,14 +16,17 @@ import org.divvy.stealing.StealRequestFlyweight;
 final class FrameAuthenticationCost {
     private static final int ROUNDS = 9;
     private static final int PER_ROUND = 200_000;
+    private static final String RECEIVER = "127.0.0.1:40000";
 
     private FrameAuthenticationCost() {
     }
 
     /** Nanoseconds to sign and then check one frame of a steal request's size. */
     static double signAndVerifyNs() {
-        final FrameAuthenticator sender = authenticator();
-        final FrameAuthenticator receiver = authenticator();
+        final ClusterSecret secret = ClusterSecret.generate();
+        final FrameAuthenticator.Signer sender = authenticator(secret).signerFor(RECEIVER);
+        final FrameAuthenticator receiver = authenticator(secret);
+        receiver.bindTo(RECEIVER);
         final int frameLength = StealRequestFlyweight.FRAME_LENGTH;
         final UnsafeBuffer message = new UnsafeBuffer(new byte[frameLength + FrameAuthenticator.TRAILER_LENGTH]);
         new HeaderFlyweight().wrap(message, 0, frameLength).headerDefaults(StealRequestFlyweight.TYPE).frameLength(frameLength);
@@ -40,7 +43,7 @@ final class FrameAuthenticationCost {
         return rounds[ROUNDS / 2];
     }
 
-    private static double round(final FrameAuthenticator sender, final FrameAuthenticator receiver, final UnsafeBuffer frame,
+    private static double round(final FrameAuthenticator.Signer sender, final FrameAuthenticator receiver, final UnsafeBuffer frame,
         final UnsafeBuffer trailer, final UnsafeBuffer message, final int frameLength) {
         final long start = System.nanoTime();
         for (int i = 0; i < PER_ROUND; i++) {
@@ -52,8 +55,8 @@ final class FrameAuthenticationCost {
         return (System.nanoTime() - start) / (double) PER_ROUND;
     }
 
-    private static FrameAuthenticator authenticator() {
-        final FrameAuthenticator authenticator = new FrameAuthenticator(ClusterSecret.generate(),
+    private static FrameAuthenticator authenticator(final ClusterSecret secret) {
+        final FrameAuthenticator authenticator = new FrameAuthenticator(secret,
             MembershipMessages::isHandshakeType, new AuthenticationCounters());
         authenticator.useRunKey(1);
         return authenticator;
