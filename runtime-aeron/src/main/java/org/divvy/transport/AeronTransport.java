@@ -50,6 +50,13 @@ public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MIN_PARK_NS = 1_000;
     private static final long ASYNC_EXECUTOR_MAX_PARK_NS = 50_000_000;
     private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * The embedded driver's receiver reads one datagram per step, and the agent steps it once per duty cycle
+     * unless it has work: a flood of garbage then fills the socket's buffer faster than one datagram a cycle
+     * drains it, and the kernel drops peers' datagrams with the garbage. Up to this many steps a cycle drain it
+     * that much faster; an idle driver is stepped once, as before.
+     */
+    static final int DRIVER_STEPS_PER_CYCLE = 16;
 
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
@@ -67,6 +74,7 @@ public final class AeronTransport implements Transport {
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
     private final TrafficCounters traffic;
+    private final ReceiveGuardCounters receiveGuardCounters = new ReceiveGuardCounters();
     private final MediaDriver driver;
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
@@ -114,6 +122,12 @@ public final class AeronTransport implements Transport {
                     .publicationTermBufferLength(termLengthBytes)
                     .ipcTermBufferLength(termLengthBytes)
                     .errorHandler(errorHandler);
+                // Only frames a Divvy publication sends reach the driver, and at most maxInboundStreams images:
+                // garbage sent to the port can neither size images nor have the driver throw per datagram.
+                final ReceiveGuard guard = new ReceiveGuard(STREAM_ID, termLengthBytes, driverContext.mtuLength(),
+                    config.maxInboundStreams(), errorHandler, receiveGuardCounters);
+                driverContext.receiveChannelEndpointSupplier(guard::newEndpoint)
+                    .congestControlSupplier(guard.tracking(Configuration.congestionControlSupplier()));
                 if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
                     // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
                     // node cannot delete its own (tens of MiB in /dev/shm each).
@@ -185,16 +199,34 @@ public final class AeronTransport implements Transport {
         return traffic;
     }
 
+    /** What the embedded driver's receive guard refused, by reason; all zero with an external driver. */
+    @Override
+    public ReceiveGuardCounters receiveGuard() {
+        return receiveGuardCounters;
+    }
+
     /** The Aeron directory in use (the embedded driver's, or the external one). */
     @Override
     public String aeronDirectoryName() {
         return aeron.context().aeronDirectoryName();
     }
 
-    /** Steps the embedded driver and the client conductor; 0 for an external driver's part. */
+    /**
+     * Steps the embedded driver (again while it has work, up to {@link #DRIVER_STEPS_PER_CYCLE} times) and the
+     * client conductor; 0 for an external driver's part.
+     */
     @Override
     public int doDriverWork() {
-        int work = driverInvoker == null ? 0 : driverInvoker.invoke();
+        int work = 0;
+        if (driverInvoker != null) {
+            for (int i = 0; i < DRIVER_STEPS_PER_CYCLE; i++) {
+                final int stepWork = driverInvoker.invoke();
+                if (stepWork == 0) {
+                    break;
+                }
+                work += stepWork;
+            }
+        }
         if (clientInvoker != null && aeron != null) {
             work += clientInvoker.invoke();
         }
