@@ -50,13 +50,6 @@ public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MIN_PARK_NS = 1_000;
     private static final long ASYNC_EXECUTOR_MAX_PARK_NS = 50_000_000;
     private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
-    /**
-     * The embedded driver's receiver reads one datagram per step, and the agent steps it once per duty cycle
-     * unless it has work: a flood of garbage then fills the socket's buffer faster than one datagram a cycle
-     * drains it, and the kernel drops peers' datagrams with the garbage. Up to this many steps a cycle drain it
-     * that much faster; an idle driver is stepped once, as before.
-     */
-    static final int DRIVER_STEPS_PER_CYCLE = 16;
 
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
@@ -211,22 +204,10 @@ public final class AeronTransport implements Transport {
         return aeron.context().aeronDirectoryName();
     }
 
-    /**
-     * Steps the embedded driver (again while it has work, up to {@link #DRIVER_STEPS_PER_CYCLE} times) and the
-     * client conductor; 0 for an external driver's part.
-     */
+    /** Steps the embedded driver and the client conductor; 0 for an external driver's part. */
     @Override
     public int doDriverWork() {
-        int work = 0;
-        if (driverInvoker != null) {
-            for (int i = 0; i < DRIVER_STEPS_PER_CYCLE; i++) {
-                final int stepWork = driverInvoker.invoke();
-                if (stepWork == 0) {
-                    break;
-                }
-                work += stepWork;
-            }
-        }
+        int work = driverInvoker == null ? 0 : driverInvoker.invoke();
         if (clientInvoker != null && aeron != null) {
             work += clientInvoker.invoke();
         }
