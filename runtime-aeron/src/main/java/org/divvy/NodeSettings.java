@@ -163,8 +163,8 @@ public final class NodeSettings {
     /**
      * Term buffer length of each publication, in bytes: a power of two in [64 KiB, 1 GiB] (Aeron's
      * bounds). Default 256 KiB: small, so many peers fit in /dev/shm; a larger message is split into
-     * chunks and reassembled. Every node of a cluster uses the same: a node with an embedded driver refuses
-     * (counts and logs) streams of another term length, as it refuses any a sender of garbage sizes.
+     * chunks and reassembled. Give every node of a cluster the same: a node with an embedded driver refuses
+     * (counts and logs) streams with longer terms than its own, so a sender of garbage cannot size its images.
      * Property {@code divvy.termLengthBytes}, flag {@code --term-length-bytes}.
      */
     public static final Setting<Integer> TERM_LENGTH_BYTES = Setting.network("termLengthBytes", INT, 256 * KIB,

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.agrona.BitUtil;
 import org.agrona.ErrorHandler;
 import org.agrona.collections.Int2IntCounterMap;
 import org.agrona.concurrent.NanoClock;
@@ -31,7 +32,8 @@ import org.agrona.concurrent.status.AtomicCounter;
  *
  * <p>The guard lets through only what a Divvy node's publication sends:
  * <ul>
- * <li>a SETUP for Divvy's stream, with this node's term length and MTU (every node uses the same), a term
+ * <li>a SETUP for Divvy's stream, with a term length no longer than this node's (images are then no larger
+ *     than the ones this node's peers get from it), this node's MTU (every node uses the same), a term
  *     offset inside the term on a frame boundary and an active term not before the initial one, and for a
  *     new session only while the node receives fewer than {@code maxInboundStreams} streams;</li>
  * <li>DATA and PAD for Divvy's stream, of a session that has an image here, or, a few a second, of one that
@@ -52,6 +54,8 @@ final class ReceiveGuard {
     static final int SETUP_REQUESTS_BURST = 32;
     /** ...and this many a second on average. */
     static final int SETUP_REQUESTS_PER_SECOND = 32;
+    /** Aeron's shortest term. */
+    private static final int MIN_TERM_LENGTH = 64 * 1024;
     private static final long NS_PER_SETUP_REQUEST = TimeUnit.SECONDS.toNanos(1) / SETUP_REQUESTS_PER_SECOND;
 
     private final int streamId;
@@ -82,8 +86,9 @@ final class ReceiveGuard {
         final String notDivvy = "not sent by a Divvy node of this cluster";
         otherStreamSetup = new RefusedFrameException(
             "refused an Aeron SETUP for a stream other than Divvy's: " + notDivvy);
-        termLengthSetup = new RefusedFrameException("refused an Aeron SETUP whose term length is not this node's " +
-            "termLengthBytes (" + termLength + "): every node must use the same, or it is " + notDivvy);
+        termLengthSetup = new RefusedFrameException("refused an Aeron SETUP whose term length is not a power of two " +
+            "from 64 KiB to this node's termLengthBytes (" + termLength + "): a peer with longer terms (give every " +
+            "node the same), or " + notDivvy);
         mtuSetup = new RefusedFrameException("refused an Aeron SETUP whose MTU is not this node's (" + mtu +
             "): every node must use the same aeron.mtu.length, or it is " + notDivvy);
         malformedSetup = new RefusedFrameException("refused an Aeron SETUP no Aeron publication sends (term offset " +
@@ -123,14 +128,15 @@ final class ReceiveGuard {
         if (setup.streamId() != streamId) {
             return refuse(counters.setupOtherStream, otherStreamSetup);
         }
-        if (setup.termLength() != termLength) {
+        final int setupTermLength = setup.termLength();
+        if (setupTermLength < MIN_TERM_LENGTH || setupTermLength > termLength || !BitUtil.isPowerOfTwo(setupTermLength)) {
             return refuse(counters.setupTermLength, termLengthSetup);
         }
         if (setup.mtuLength() != mtu) {
             return refuse(counters.setupMtu, mtuSetup);
         }
         final int termOffset = setup.termOffset();
-        if (termOffset < 0 || termOffset >= termLength || (termOffset & (FrameDescriptor.FRAME_ALIGNMENT - 1)) != 0 ||
+        if (termOffset < 0 || termOffset >= setupTermLength || (termOffset & (FrameDescriptor.FRAME_ALIGNMENT - 1)) != 0 ||
             setup.activeTermId() - setup.initialTermId() < 0) {
             return refuse(counters.setupMalformed, malformedSetup);
         }

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReceiveGuardCounters {
     /** SETUP frames for a stream id other than Divvy's: nobody here subscribes to them. */
     public final AtomicLong setupOtherStream = new AtomicLong();
-    /** SETUP frames whose term length is not this node's {@code termLengthBytes} (every node must use the same). */
+    /** SETUP frames whose term length is not a power of two from 64 KiB to this node's {@code termLengthBytes}. */
     public final AtomicLong setupTermLength = new AtomicLong();
     /** SETUP frames whose MTU is not this node's driver's MTU (Aeron's {@code aeron.mtu.length}, the same on every node). */
     public final AtomicLong setupMtu = new AtomicLong();

@@ -39,6 +39,7 @@ class ReceiveGuardTest {
     @Test
     void shouldLetThroughTheSetupOfADivvyPublication() {
         assertTrue(guard.admitSetup(setup(1, STREAM, TERM, MTU, 4096)));
+        assertTrue(guard.admitSetup(setup(1, STREAM, 64 * 1024, MTU, 4096)), "a peer with shorter terms");
         assertEquals(0, counters.setupsRefused());
         assertEquals(List.of(), reported);
     }
@@ -47,19 +48,20 @@ class ReceiveGuardTest {
     void shouldRefuseSetupsNoDivvyPublicationSendsCountingEachReason() {
         assertFalse(guard.admitSetup(setup(1, 7, TERM, MTU, 0)));
         assertFalse(guard.admitSetup(setup(1, STREAM, 1 << 30, MTU, 0)));
-        assertFalse(guard.admitSetup(setup(1, STREAM, 1234567, MTU, 0)));
+        assertFalse(guard.admitSetup(setup(1, STREAM, 131_000, MTU, 0)));
+        assertFalse(guard.admitSetup(setup(1, STREAM, 32 * 1024, MTU, 0)));
         assertFalse(guard.admitSetup(setup(1, STREAM, TERM, 65504, 0)));
         assertFalse(guard.admitSetup(setup(1, STREAM, TERM, MTU, 33)));
         assertFalse(guard.admitSetup(setup(1, STREAM, TERM, MTU, TERM)));
         assertFalse(guard.admitSetup(setup(1, STREAM, TERM, MTU, 0).activeTermId(setup.initialTermId() - 1)));
         assertEquals(1, counters.setupOtherStream.get());
-        assertEquals(2, counters.setupTermLength.get());
+        assertEquals(3, counters.setupTermLength.get());
         assertEquals(1, counters.setupMtu.get());
         assertEquals(3, counters.setupMalformed.get());
-        assertEquals(7, reported.size());
+        assertEquals(8, reported.size());
         // one preallocated instance per reason: the error log counts repeats without allocating
         assertSame(reported.get(1), reported.get(2));
-        assertSame(reported.get(4), reported.get(6));
+        assertSame(reported.get(5), reported.get(7));
         assertTrue(reported.get(1).getMessage().contains("termLengthBytes (262144)"), reported.get(1).getMessage());
         assertEquals(0, reported.get(0).getStackTrace().length);
     }
