@@ -175,6 +175,11 @@ public final class NodeConfig {
         return get(NodeSettings.TERM_LENGTH_BYTES);
     }
 
+    /** {@link NodeSettings#MAX_INBOUND_STREAMS}: most streams from peers received at once. */
+    public int maxInboundStreams() {
+        return get(NodeSettings.MAX_INBOUND_STREAMS);
+    }
+
     /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: heartbeat period, ms. */
     public long heartbeatIntervalMs() {
         return get(NodeSettings.HEARTBEAT_INTERVAL_MS);
@@ -418,6 +423,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#TERM_LENGTH_BYTES}: a power of two in [64 KiB, 1 GiB]. */
         public Builder termLengthBytes(final int termLengthBytes) {
             return set(NodeSettings.TERM_LENGTH_BYTES, termLengthBytes);
+        }
+
+        /** {@link NodeSettings#MAX_INBOUND_STREAMS}: in [1, 2^20]. */
+        public Builder maxInboundStreams(final int maxInboundStreams) {
+            return set(NodeSettings.MAX_INBOUND_STREAMS, maxInboundStreams);
         }
 
         /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: > 0. */

@@ -175,11 +175,24 @@ public final class NodeSettings {
     /**
      * Term buffer length of each publication, in bytes: a power of two in [64 KiB, 1 GiB] (Aeron's
      * bounds). Default 256 KiB: small, so many peers fit in /dev/shm; a larger message is split into
-     * chunks and reassembled.
+     * chunks and reassembled. Give every node of a cluster the same: a node with an embedded driver refuses
+     * (counts and logs) streams with longer terms than its own, so a sender of garbage cannot size its images.
      * Property {@code divvy.termLengthBytes}, flag {@code --term-length-bytes}.
      */
     public static final Setting<Integer> TERM_LENGTH_BYTES = Setting.network("termLengthBytes", INT, 256 * KIB,
-        powerOfTwoIn(64 * KIB, 1 << 30), "Aeron term buffer of each publication; larger messages are split");
+        powerOfTwoIn(64 * KIB, 1 << 30), "Aeron term buffer of each publication; larger messages are split; "
+            + "the same on every node");
+
+    /**
+     * The most streams from peers (Aeron images: one per peer that sends here, briefly two when a peer's
+     * publication is made again) a node with an embedded driver receives at once; a new stream beyond it is
+     * refused, counted and logged. Each costs three terms ({@link #TERM_LENGTH_BYTES}) in /dev/shm, so this
+     * bounds what a sender of forged SETUP frames can make a node map. Default 128: a cluster of about 100
+     * nodes; raise it for a larger one.
+     * Property {@code divvy.maxInboundStreams}, flag {@code --max-inbound-streams}.
+     */
+    public static final Setting<Integer> MAX_INBOUND_STREAMS = Setting.network("maxInboundStreams", INT, 128,
+        inRange(1, 1 << 20), "most streams from peers (Aeron images) received at once; more are refused and counted");
 
     /**
      * Interval of heartbeats between nodes and the registry, in ms. Default 100 ms: the failure detector
@@ -289,7 +302,7 @@ public final class NodeSettings {
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
-        HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
+        MAX_INBOUND_STREAMS, HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
         DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE);
 
     private NodeSettings() {

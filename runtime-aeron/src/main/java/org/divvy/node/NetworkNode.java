@@ -38,6 +38,7 @@ import org.divvy.stealing.Thief;
 import org.divvy.stealing.Victim;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
+import org.divvy.transport.ReceiveGuardCounters;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
 
@@ -197,6 +198,11 @@ public final class NetworkNode implements AutoCloseable {
 
     public TrafficCounters traffic() {
         return transport.traffic();
+    }
+
+    /** What the embedded driver's receive guard refused, by reason, and the streams it receives; any thread. */
+    public ReceiveGuardCounters receiveGuard() {
+        return transport.receiveGuard();
     }
 
     /** RUN_STARTED messages received from peers. */

@@ -28,6 +28,7 @@ import org.divvy.security.FrameAuthenticator;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
+import org.divvy.transport.ReceiveGuardCounters;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
 
@@ -119,12 +120,22 @@ public final class ProtocolPeer implements AutoCloseable {
         return transport.endpoint();
     }
 
+    /** Its embedded (or external) Aeron driver's directory. */
+    public String aeronDirectoryName() {
+        return transport.aeronDirectoryName();
+    }
+
     public FrameCounters frameCounters() {
         return frameCounters;
     }
 
     public TrafficCounters traffic() {
         return transport.traffic();
+    }
+
+    /** What the embedded driver's receive guard refused, by reason, and the streams it receives; any thread. */
+    public ReceiveGuardCounters receiveGuard() {
+        return transport.receiveGuard();
     }
 
     /** Leaves gracefully (best effort, bounded), then stops the agent thread and closes the transport. */

@@ -71,6 +71,7 @@ public final class AeronTransport implements Transport {
     private final FrameValidator validator;
     private final TrafficCounters traffic;
     private final FrameAuthenticator authenticator;
+    private final ReceiveGuardCounters receiveGuardCounters = new ReceiveGuardCounters();
     private final MediaDriver driver;
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
@@ -121,6 +122,12 @@ public final class AeronTransport implements Transport {
                     .publicationTermBufferLength(termLengthBytes)
                     .ipcTermBufferLength(termLengthBytes)
                     .errorHandler(errorHandler);
+                // Only frames a Divvy publication sends reach the driver, and at most maxInboundStreams images:
+                // garbage sent to the port can neither size images nor have the driver throw per datagram.
+                final ReceiveGuard guard = new ReceiveGuard(STREAM_ID, termLengthBytes, driverContext.mtuLength(),
+                    config.maxInboundStreams(), errorHandler, receiveGuardCounters);
+                driverContext.receiveChannelEndpointSupplier(guard::newEndpoint)
+                    .congestControlSupplier(guard.tracking(Configuration.congestionControlSupplier()));
                 if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
                     // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
                     // node cannot delete its own (tens of MiB in /dev/shm each).
@@ -191,6 +198,12 @@ public final class AeronTransport implements Transport {
     @Override
     public TrafficCounters traffic() {
         return traffic;
+    }
+
+    /** What the embedded driver's receive guard refused, by reason; all zero with an external driver. */
+    @Override
+    public ReceiveGuardCounters receiveGuard() {
+        return receiveGuardCounters;
     }
 
     /** The Aeron directory in use (the embedded driver's, or the external one). */

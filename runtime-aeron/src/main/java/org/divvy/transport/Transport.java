@@ -19,6 +19,11 @@ public interface Transport extends AutoCloseable {
         return null;
     }
 
+    /** What is refused below the frames this transport delivers (an embedded driver's guard), by reason; zeros if nothing is. */
+    default ReceiveGuardCounters receiveGuard() {
+        return new ReceiveGuardCounters();
+    }
+
     /** The largest message {@link #send} takes (larger ones are dropped); chunked on the wire if needed. */
     int maxMessageBytes();
 

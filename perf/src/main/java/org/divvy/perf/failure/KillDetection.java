@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.divvy.NodeConfig;
+import org.divvy.perf.BenchmarkSecret;
+
 /**
  * How long a distributed run takes to notice a node that was killed: starts {@code divvy run} (fib with
  * 20 ms leaves on two single-worker nodes, about 10 s), SIGKILLs the other node 2 s into the run and
@@ -148,7 +151,9 @@ public final class KillDetection {
                 "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:+UseSerialGC", "-cp",
                 System.getProperty("java.class.path"), "org.divvy.examples.Launcher"));
             command.addAll(launcherArgs);
-            return new Launched(new ProcessBuilder(command).redirectErrorStream(true).start());
+            // one secret for the run and the node that joins it from outside
+            return new Launched(BenchmarkSecret.export(NodeConfig.builder().networked(true).build(), new ProcessBuilder(command))
+                .redirectErrorStream(true).start());
         }
 
         Matcher await(final Pattern pattern, final int seconds) throws InterruptedException {
