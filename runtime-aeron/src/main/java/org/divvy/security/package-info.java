@@ -1,8 +1,9 @@
 /**
  * Security: who is heard. Every frame a node sends carries a trailer with an AES-GMAC tag under a key
- * derived from the {@link org.divvy.ClusterSecret}, a per-process instance id and a sequence number;
+ * derived from the {@link org.divvy.ClusterSecret}, the instance id of its stream (one per link and publication)
+ * and a sequence number; run-key frames are bound to their receiver;
  * {@link org.divvy.security.FrameAuthenticator} signs frames as the transport offers them and checks
- * every received one before anything else reads it (tag, key, replay window), counting what it drops per
+ * every received one before anything else reads it (key, tag, stream order), counting what it drops per
  * reason in {@link org.divvy.security.AuthenticationCounters}. Two keys: the join key (the secret alone)
  * for the join handshake only, and the run key (the secret and the run id the registry chose), so frames of
  * another run that used the same secret are not heard either.

@@ -40,7 +40,7 @@ import io.aeron.logbuffer.Header;
  * client conductor is stepped by the agent too, so a node's network side is exactly one thread.
  *
  * <p>{@link #poll} delivers only authentic whole frames with a valid header: every received Aeron message is
- * first checked by the {@link FrameAuthenticator} (its trailer: key, replay window, tag; see the README's
+ * first checked by the {@link FrameAuthenticator} (its trailer: key, tag, stream order; see the README's
  * threat model), then its header by the {@link FrameValidator}, and CHUNK frames are reassembled (bounded) before the message
  * they carry is checked and delivered. Checking a body against its type is the receiver's part.
  * {@link #send} never blocks and never throws: what a publication does not take now waits in the
