@@ -127,6 +127,21 @@ class DivvyNodeTest {
     }
 
     @Test
+    void aRunStartedWhileTheNodeClosesShouldEndToo() throws Exception {
+        // close() and run() racing: a run published just as close() stops the workers must not wait forever
+        for (int i = 0; i < 50; i++) {
+            final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).build());
+            final CompletableFuture<Long> run = CompletableFuture.supplyAsync(
+                () -> node.run(() -> new Fib(10).fib(60)).value());
+            Thread.sleep(i % 3);
+            node.close();
+            final ExecutionException e = assertThrows(ExecutionException.class, () -> run.get(10, TimeUnit.SECONDS),
+                "round " + i);
+            assertTrue(e.getCause() instanceof DivvyException, String.valueOf(e.getCause()));
+        }
+    }
+
+    @Test
     void shouldRejectRunAfterClose() {
         final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).build());
         node.close();

@@ -34,6 +34,11 @@ final class RootInvocation<T> extends Task {
         return "root";
     }
 
+    /** Wakes the run's caller to look again (the node closed: no worker is left to complete this root). */
+    void wakeCaller() {
+        LockSupport.unpark(caller);
+    }
+
     @Override
     void onCompletedWithoutLocalParent() {
         LockSupport.unpark(caller);

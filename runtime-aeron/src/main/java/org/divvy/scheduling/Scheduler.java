@@ -23,6 +23,8 @@ import org.divvy.SpawnFailedException;
 public final class Scheduler implements AutoCloseable {
     /** How long {@link #close()} waits for each worker to stop. */
     static final long CLOSE_JOIN_TIMEOUT_MS = 10_000;
+    /** How often a run whose node is closing checks whether any worker is left to end it. */
+    private static final long CLOSING_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     final Worker[] workers;
     /** Workers currently parked and counted idle; a spawn that sees it non-zero wakes one. */
@@ -109,7 +111,17 @@ public final class Scheduler implements AutoCloseable {
             boolean interrupted = false;
             try {
                 while (root.status < Task.DONE) {
-                    LockSupport.park(this);
+                    if (closing) {
+                        // close() may have looked for a run before this one was published: cancel it here, and
+                        // stop waiting once no worker is left to end it
+                        Aborts.requestCancel(root);
+                        if (!anyWorkerAlive()) {
+                            break;
+                        }
+                        LockSupport.parkNanos(this, CLOSING_POLL_NS);
+                    } else {
+                        LockSupport.park(this);
+                    }
                     interrupted |= Thread.interrupted();
                 }
             } finally {
@@ -142,6 +154,15 @@ public final class Scheduler implements AutoCloseable {
      * their next spawn or sync, and its caller gets a {@link DivvyException}), so closing takes as long as
      * the longest stretch of a job without a spawn or sync, not the rest of the run. Idempotent.
      */
+    private boolean anyWorkerAlive() {
+        for (final Worker w : workers) {
+            if (w.isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void close() {
         closing = true;
@@ -169,6 +190,10 @@ public final class Scheduler implements AutoCloseable {
                 throw new DivvyException("worker `" + w.getName() + "` did not stop within " + CLOSE_JOIN_TIMEOUT_MS +
                     " ms: a job is still running");
             }
+        }
+        final RootInvocation<?> unfinished = current;
+        if (unfinished != null) {
+            unfinished.wakeCaller(); // workers may have stopped before they ended it: its caller gives up itself
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
