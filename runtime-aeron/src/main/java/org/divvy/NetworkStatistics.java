@@ -3,7 +3,8 @@ package org.divvy;
 /**
  * An immutable snapshot of one node's network counters: remote steals it made (inside its site and
  * wide-area), jobs it gave to and ran for peers, and messages and bytes it sent per message type.
- * A run's statistics hold the difference over the run ({@link RunStatistics#network()}).
+ * A run's statistics hold the difference over the run ({@link RunStatistics#network()}), except the
+ * network agent's longest cycle and longest gap, which are maxima since the node started.
  */
 public final class NetworkStatistics {
     private final long siteStealAttempts;
@@ -15,6 +16,8 @@ public final class NetworkStatistics {
     private final long[] messagesSent;
     private final long[] bytesSent;
     private final String[] typeNames;
+    private final long longestAgentCycleNs;
+    private final long longestAgentGapNs;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -26,10 +29,14 @@ public final class NetworkStatistics {
      * @param messagesSent          messages sent, indexed by message type code
      * @param bytesSent             bytes sent, indexed by message type code
      * @param typeNames             the name of each message type code (null where none is registered)
+     * @param longestAgentCycleNs   the longest network agent duty cycle since the node started
+     * @param longestAgentGapNs     the longest gap between two awake agent cycles since the node started
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
-        final long[] bytesSent, final String[] typeNames) {
+        final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs) {
+        this.longestAgentCycleNs = longestAgentCycleNs;
+        this.longestAgentGapNs = longestAgentGapNs;
         this.siteStealAttempts = siteStealAttempts;
         this.siteSteals = siteSteals;
         this.wideAreaStealAttempts = wideAreaStealAttempts;
@@ -70,6 +77,22 @@ public final class NetworkStatistics {
         return remoteJobsRun;
     }
 
+    /**
+     * The longest one network agent duty cycle took since the node started, in ns: the longest the agent
+     * stalled its own heartbeats and frames (a large encode or decode on its thread would show here).
+     */
+    public long longestAgentCycleNs() {
+        return longestAgentCycleNs;
+    }
+
+    /**
+     * The longest time between two awake network agent cycles since the node started, in ns: its idle
+     * park (at most 1 ms) plus any time the thread got no core (GC pause, busy machine).
+     */
+    public long longestAgentGapNs() {
+        return longestAgentGapNs;
+    }
+
     /** Messages of {@code type} (a message type code, such as {@code StealRequestFlyweight.TYPE}) sent. */
     public long messagesSent(final int type) {
         return type >= 0 && type < messagesSent.length ? messagesSent[type] : 0;
@@ -96,7 +119,8 @@ public final class NetworkStatistics {
         }
         return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
-            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames);
+            jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
+            longestAgentCycleNs, longestAgentGapNs);
     }
 
     /** A compact table: remote steals, then messages and bytes sent per type that was used. */
@@ -105,6 +129,8 @@ public final class NetworkStatistics {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format("remote steals: site %d/%d, wide-area %d/%d; jobs given %d, run for peers %d%n",
             siteSteals, siteStealAttempts, wideAreaSteals, wideAreaStealAttempts, jobsGiven, remoteJobsRun));
+        sb.append(String.format("  network agent since start: longest cycle %.1f ms, longest gap between cycles %.1f ms%n",
+            longestAgentCycleNs / 1e6, longestAgentGapNs / 1e6));
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
         for (int type = 1; type < messagesSent.length; type++) {
             if (messagesSent[type] != 0) {

@@ -166,6 +166,21 @@ public final class NodeConfig {
         return get(NodeSettings.TERM_LENGTH_BYTES);
     }
 
+    /** {@link NodeSettings#MAX_MESSAGE_BYTES}: the largest message sent or taken, bytes. */
+    public int maxMessageBytes() {
+        return get(NodeSettings.MAX_MESSAGE_BYTES);
+    }
+
+    /** {@link NodeSettings#MAX_OUTBOUND_BYTES_PER_PEER}: bytes queued per peer before senders are pushed back. */
+    public long maxOutboundBytesPerPeer() {
+        return get(NodeSettings.MAX_OUTBOUND_BYTES_PER_PEER);
+    }
+
+    /** {@link NodeSettings#MAX_REASSEMBLY_BYTES}: bytes of partly received chunked messages, all peers together. */
+    public long maxReassemblyBytes() {
+        return get(NodeSettings.MAX_REASSEMBLY_BYTES);
+    }
+
     /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: heartbeat period, ms. */
     public long heartbeatIntervalMs() {
         return get(NodeSettings.HEARTBEAT_INTERVAL_MS);
@@ -360,6 +375,21 @@ public final class NodeConfig {
             return set(NodeSettings.TERM_LENGTH_BYTES, termLengthBytes);
         }
 
+        /** {@link NodeSettings#MAX_MESSAGE_BYTES}: in [64 KiB, 2047 MiB]. */
+        public Builder maxMessageBytes(final int maxMessageBytes) {
+            return set(NodeSettings.MAX_MESSAGE_BYTES, maxMessageBytes);
+        }
+
+        /** {@link NodeSettings#MAX_OUTBOUND_BYTES_PER_PEER}: at least maxMessageBytes. */
+        public Builder maxOutboundBytesPerPeer(final long maxOutboundBytesPerPeer) {
+            return set(NodeSettings.MAX_OUTBOUND_BYTES_PER_PEER, maxOutboundBytesPerPeer);
+        }
+
+        /** {@link NodeSettings#MAX_REASSEMBLY_BYTES}: at least maxMessageBytes. */
+        public Builder maxReassemblyBytes(final long maxReassemblyBytes) {
+            return set(NodeSettings.MAX_REASSEMBLY_BYTES, maxReassemblyBytes);
+        }
+
         /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: > 0. */
         public Builder heartbeatIntervalMs(final long heartbeatIntervalMs) {
             return set(NodeSettings.HEARTBEAT_INTERVAL_MS, heartbeatIntervalMs);
@@ -428,6 +458,11 @@ public final class NodeConfig {
                 "idleDeepParkNs=" + c.idleDeepParkNs() + ", must be >= idleParkMaxNs=" + c.idleParkMaxNs());
             require(c.heartbeatTimeoutMs() > 2 * c.heartbeatIntervalMs(), "heartbeatTimeoutMs=" + c.heartbeatTimeoutMs() +
                 ", must be > 2 * heartbeatIntervalMs=" + 2 * c.heartbeatIntervalMs() + " or one lost heartbeat kills a node");
+            require(c.maxOutboundBytesPerPeer() >= c.maxMessageBytes(), "maxOutboundBytesPerPeer=" +
+                c.maxOutboundBytesPerPeer() + ", must be >= maxMessageBytes=" + c.maxMessageBytes() +
+                " so that one largest message fits a peer's queue");
+            require(c.maxReassemblyBytes() >= c.maxMessageBytes(), "maxReassemblyBytes=" + c.maxReassemblyBytes() +
+                ", must be >= maxMessageBytes=" + c.maxMessageBytes() + " so that one largest message can be received");
             if (!c.networked()) {
                 for (final Setting<?> setting : NodeSettings.ALL) {
                     require(setting.scope() != Setting.Scope.NETWORK || c.isDefault(setting), setting.name() + "=" +

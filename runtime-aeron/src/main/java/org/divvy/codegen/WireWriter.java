@@ -60,6 +60,17 @@ public final class WireWriter {
         return this;
     }
 
+    /**
+     * Advances over {@code bytes} the caller fills in later through {@link #buffer()} (a frame's header
+     * and a length prefix, written once what follows is known); counts against the limit.
+     */
+    public WireWriter skip(final int bytes) {
+        require(bytes);
+        buffer.checkLimit(position + bytes);
+        position += bytes;
+        return this;
+    }
+
     /** The number of bytes written since the last reset. */
     public int length() {
         return position;
