@@ -327,14 +327,21 @@ public final class ForeignJobs implements Duty, MembershipListener {
         return sent ? SENT : NOT_SENT;
     }
 
-    /** On the codec thread: the whole JOB_RESULT, its value written in place into a buffer of its own, up to the largest frame. */
+    /**
+     * On the codec thread: the whole JOB_RESULT, its value written in place into a buffer of its own of
+     * exactly its size, up to the largest frame.
+     */
     private void encodeLarge(final EncodedResult r) {
         try {
-            final WireWriter w = new WireWriter(2 * CodecThread.INLINE_BYTES).limit(maxFrameBytes);
+            // a first pass only measures (and passes the limit cheaply), so the buffer is allocated once, exactly
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
+            sizer.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
+            r.ended.job.writeResult(sizer);
+            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
             w.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
             r.ended.job.writeResult(w);
-            w.buffer().putInt(JobResultFlyweight.PAYLOAD_OFFSET,
-                w.length() - JobResultFlyweight.PAYLOAD_OFFSET - HeaderFlyweight.VAR_LENGTH_PREFIX, HeaderFlyweight.BYTE_ORDER);
+            w.putIntAt(JobResultFlyweight.PAYLOAD_OFFSET,
+                w.length() - JobResultFlyweight.PAYLOAD_OFFSET - HeaderFlyweight.VAR_LENGTH_PREFIX);
             final JobResultFlyweight frame = new JobResultFlyweight();
             frame.wrap(w.buffer(), 0, w.length());
             frame.headerDefaults(JobResultFlyweight.TYPE);

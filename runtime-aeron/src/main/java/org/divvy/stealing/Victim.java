@@ -186,20 +186,16 @@ public final class Victim implements Duty {
         return GIVEN;
     }
 
-    /** On the codec thread: the whole STEAL_REPLY, written in place into a buffer of its own, up to the largest frame. */
+    /**
+     * On the codec thread: the whole STEAL_REPLY, written in place into a buffer of its own of exactly its
+     * size (measured by a first pass through a {@link WireWriter#sizer()}), up to the largest frame.
+     */
     private void encodeLarge(final EncodedReply r) {
         try {
-            final WireWriter w = new WireWriter(2 * CodecThread.INLINE_BYTES).limit(maxFrameBytes);
-            w.skip(StealReplyFlyweight.JOB_TYPE_OFFSET);
-            w.writeString(r.typeName);
-            final int stampAt = w.length();
-            w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
-            StampCodec.encode(Stamp.of(r.job), w);
-            putLength(w, stampAt);
-            final int argumentsAt = w.length();
-            w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
-            r.job.encodeArguments(w);
-            putLength(w, argumentsAt);
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
+            writeReply(sizer, r);
+            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
+            writeReply(w, r);
             final StealReplyFlyweight frame = new StealReplyFlyweight();
             frame.wrap(w.buffer(), 0, w.length());
             frame.headerDefaults(StealReplyFlyweight.TYPE);
@@ -212,9 +208,24 @@ public final class Victim implements Duty {
         encodedInbox.add(r);
     }
 
-    private static void putLength(final WireWriter w, final int prefixAt) {
-        w.buffer().putInt(prefixAt, w.length() - prefixAt - HeaderFlyweight.VAR_LENGTH_PREFIX, HeaderFlyweight.BYTE_ORDER);
+    /** The reply's variable part after room for its fixed part: job type, stamp, arguments. */
+    private static void writeReply(final WireWriter w, final EncodedReply r) {
+        w.skip(StealReplyFlyweight.JOB_TYPE_OFFSET);
+        w.writeString(r.typeName);
+        final int stampAt = w.length();
+        w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
+        StampCodec.encode(Stamp.of(r.job), w);
+        putLength(w, stampAt);
+        final int argumentsAt = w.length();
+        w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
+        r.job.encodeArguments(w);
+        putLength(w, argumentsAt);
     }
+
+    private static void putLength(final WireWriter w, final int prefixAt) {
+        w.putIntAt(prefixAt, w.length() - prefixAt - HeaderFlyweight.VAR_LENGTH_PREFIX);
+    }
+
 
     /** Sends the replies encoded on the codec thread, or runs their jobs here. */
     @Override

@@ -123,12 +123,19 @@ final class Reassembler {
         return whole;
     }
 
-    /** Forgets the partial message of a stream that went away. */
+    /**
+     * Forgets the partial message of a stream that went away. Reported, not only counted: unless its sender
+     * died, a message was lost (Aeron drops an image whose sender or receiver stalled past its liveness
+     * timeout, and a new image starts where the stream is, not where the message began).
+     */
     void onStreamClosed(final int sessionId) {
         final Partial partial = partialBySession.get(sessionId);
         if (partial != null) {
             if (!partial.skipping) {
                 FrameCounters.count(counters.badChunk);
+                errorHandler.onError(new DivvyException("a chunked message of " + partial.bytes.capacity() +
+                    " bytes was cut off after " + partial.nextIndex + " of " + partial.chunkCount +
+                    " chunks: its stream (Aeron session " + sessionId + ") went away"));
             }
             release(sessionId, partial);
         }
