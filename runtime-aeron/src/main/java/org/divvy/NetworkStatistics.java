@@ -5,7 +5,8 @@ package org.divvy;
  * wide-area), jobs it gave to and ran for peers, messages and bytes it sent per message type, and the
  * received frames it did not hear: those that failed authentication (from processes without the cluster
  * secret, replays, another run's) and the authentic ones it dropped (malformed, from no member).
- * A run's statistics hold the difference over the run ({@link RunStatistics#network()}).
+ * A run's statistics hold the difference over the run ({@link RunStatistics#network()}), except the
+ * network agent's longest cycle and longest gap, which are maxima since the node started.
  */
 public final class NetworkStatistics {
     private final long siteStealAttempts;
@@ -19,6 +20,8 @@ public final class NetworkStatistics {
     private final String[] typeNames;
     private final long framesUnauthenticated;
     private final long framesDropped;
+    private final long longestAgentCycleNs;
+    private final long longestAgentGapNs;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -30,12 +33,17 @@ public final class NetworkStatistics {
      * @param messagesSent          messages sent, indexed by message type code
      * @param bytesSent             bytes sent, indexed by message type code
      * @param typeNames             the name of each message type code (null where none is registered)
+     * @param longestAgentCycleNs   the longest network agent duty cycle since the node started
+     * @param longestAgentGapNs     the longest gap between two awake agent cycles since the node started
      * @param framesUnauthenticated received frames dropped because they failed authentication
      * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
-        final long[] bytesSent, final String[] typeNames, final long framesUnauthenticated, final long framesDropped) {
+        final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
+        final long framesUnauthenticated, final long framesDropped) {
+        this.longestAgentCycleNs = longestAgentCycleNs;
+        this.longestAgentGapNs = longestAgentGapNs;
         this.framesUnauthenticated = framesUnauthenticated;
         this.framesDropped = framesDropped;
         this.siteStealAttempts = siteStealAttempts;
@@ -88,6 +96,22 @@ public final class NetworkStatistics {
         return framesDropped;
     }
 
+    /**
+     * The longest one network agent duty cycle took since the node started, in ns: the longest the agent
+     * stalled its own heartbeats and frames (a large encode or decode on its thread would show here).
+     */
+    public long longestAgentCycleNs() {
+        return longestAgentCycleNs;
+    }
+
+    /**
+     * The longest time between two awake network agent cycles since the node started, in ns: its idle
+     * park (at most 1 ms) plus any time the thread got no core (GC pause, busy machine).
+     */
+    public long longestAgentGapNs() {
+        return longestAgentGapNs;
+    }
+
     /** Messages of {@code type} (a message type code, such as {@code StealRequestFlyweight.TYPE}) sent. */
     public long messagesSent(final int type) {
         return type >= 0 && type < messagesSent.length ? messagesSent[type] : 0;
@@ -115,6 +139,7 @@ public final class NetworkStatistics {
         return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
             jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
+            longestAgentCycleNs, longestAgentGapNs,
             framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped);
     }
 
@@ -128,6 +153,8 @@ public final class NetworkStatistics {
             sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",
                 framesUnauthenticated, framesDropped));
         }
+        sb.append(String.format("  network agent since start: longest cycle %.1f ms, longest gap between cycles %.1f ms%n",
+            longestAgentCycleNs / 1e6, longestAgentGapNs / 1e6));
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
         for (int type = 1; type < messagesSent.length; type++) {
             if (messagesSent[type] != 0) {

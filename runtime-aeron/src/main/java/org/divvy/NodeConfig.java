@@ -180,6 +180,21 @@ public final class NodeConfig {
         return get(NodeSettings.MAX_INBOUND_STREAMS);
     }
 
+    /** {@link NodeSettings#MAX_MESSAGE_BYTES}: the largest message sent or taken, bytes. */
+    public int maxMessageBytes() {
+        return get(NodeSettings.MAX_MESSAGE_BYTES);
+    }
+
+    /** {@link NodeSettings#MAX_OUTBOUND_BYTES_PER_PEER}: bytes queued per peer before senders are pushed back. */
+    public long maxOutboundBytesPerPeer() {
+        return get(NodeSettings.MAX_OUTBOUND_BYTES_PER_PEER);
+    }
+
+    /** {@link NodeSettings#MAX_REASSEMBLY_BYTES}: bytes of partly received chunked messages, all peers together. */
+    public long maxReassemblyBytes() {
+        return get(NodeSettings.MAX_REASSEMBLY_BYTES);
+    }
+
     /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: heartbeat period, ms. */
     public long heartbeatIntervalMs() {
         return get(NodeSettings.HEARTBEAT_INTERVAL_MS);
@@ -430,6 +445,21 @@ public final class NodeConfig {
             return set(NodeSettings.MAX_INBOUND_STREAMS, maxInboundStreams);
         }
 
+        /** {@link NodeSettings#MAX_MESSAGE_BYTES}: in [64 KiB, 2047 MiB]. */
+        public Builder maxMessageBytes(final int maxMessageBytes) {
+            return set(NodeSettings.MAX_MESSAGE_BYTES, maxMessageBytes);
+        }
+
+        /** {@link NodeSettings#MAX_OUTBOUND_BYTES_PER_PEER}: at least maxMessageBytes. */
+        public Builder maxOutboundBytesPerPeer(final long maxOutboundBytesPerPeer) {
+            return set(NodeSettings.MAX_OUTBOUND_BYTES_PER_PEER, maxOutboundBytesPerPeer);
+        }
+
+        /** {@link NodeSettings#MAX_REASSEMBLY_BYTES}: at least maxMessageBytes. */
+        public Builder maxReassemblyBytes(final long maxReassemblyBytes) {
+            return set(NodeSettings.MAX_REASSEMBLY_BYTES, maxReassemblyBytes);
+        }
+
         /** {@link NodeSettings#HEARTBEAT_INTERVAL_MS}: > 0. */
         public Builder heartbeatIntervalMs(final long heartbeatIntervalMs) {
             return set(NodeSettings.HEARTBEAT_INTERVAL_MS, heartbeatIntervalMs);
@@ -504,6 +534,11 @@ public final class NodeConfig {
             require(c.acceptableHeartbeatPauseMs() > 2 * c.heartbeatIntervalMs(), "acceptableHeartbeatPauseMs=" +
                 c.acceptableHeartbeatPauseMs() + ", must be > 2 * heartbeatIntervalMs=" + 2 * c.heartbeatIntervalMs() +
                 " or one lost heartbeat kills a node");
+            require(c.maxOutboundBytesPerPeer() >= c.maxMessageBytes(), "maxOutboundBytesPerPeer=" +
+                c.maxOutboundBytesPerPeer() + ", must be >= maxMessageBytes=" + c.maxMessageBytes() +
+                " so that one largest message fits a peer's queue");
+            require(c.maxReassemblyBytes() >= c.maxMessageBytes(), "maxReassemblyBytes=" + c.maxReassemblyBytes() +
+                ", must be >= maxMessageBytes=" + c.maxMessageBytes() + " so that one largest message can be received");
             if (!c.networked()) {
                 for (final Setting<?> setting : NodeSettings.ALL) {
                     require(setting.scope() != Setting.Scope.NETWORK || c.isDefault(setting), setting.name() + "=" +

@@ -195,6 +195,41 @@ public final class NodeSettings {
         inRange(1, 1 << 20), "most streams from peers (Aeron images) received at once; more are refused and counted");
 
     /**
+     * The largest message a node sends or takes, in bytes: a stolen job's encoded arguments or a job's
+     * encoded result, plus a header of under 100 bytes. Larger messages are split into chunks of the
+     * publication's maximum message ({@link #TERM_LENGTH_BYTES} / 8) and reassembled. Default 1 GiB, at
+     * most 2047 MiB (a Java array): a bound, not a reservation (memory is taken per message, as large as the
+     * message). Beyond it a job stays on its node and runs there; a result fails its owner's {@code sync()}
+     * with an error naming this setting. Every node of a computation needs the same value.
+     * Property {@code divvy.maxMessageBytes}, flag {@code --max-message-bytes}.
+     */
+    public static final Setting<Integer> MAX_MESSAGE_BYTES = Setting.network("maxMessageBytes", INT, 1 << 30,
+        inRange(64 * KIB, 2047 * KIB * KIB), "largest job or result message (chunked on the wire); a larger job "
+            + "runs where it is, a larger result fails its owner's `sync()`");
+
+    /**
+     * Per peer, the bytes of messages queued for it and not yet taken by its publication (peer slow, back
+     * pressured, or not connected yet); at least {@link #MAX_MESSAGE_BYTES}, so one largest message always
+     * fits. Beyond it a sender is pushed back: a steal reply's job runs here instead, a result waits in its
+     * mechanism until there is room. Control frames (heartbeats, membership, steal requests, small results)
+     * have a queue of their own, so bulk data never crowds them out. Default 1 GiB, as the largest message.
+     * Property {@code divvy.maxOutboundBytesPerPeer}, flag {@code --max-outbound-bytes-per-peer}.
+     */
+    public static final Setting<Long> MAX_OUTBOUND_BYTES_PER_PEER = Setting.network("maxOutboundBytesPerPeer", LONG,
+        1L << 30, atLeast(64 * KIB, null), "bytes queued per peer before senders are pushed back (at least "
+            + "`maxMessageBytes`); control frames have a queue of their own");
+
+    /**
+     * The bytes all partly received chunked messages may hold together; at least {@link #MAX_MESSAGE_BYTES}.
+     * A message that would pass it waits on the wire (its sender is back pressured) until messages under
+     * way complete; it is never dropped. Default 1 GiB, as the largest message.
+     * Property {@code divvy.maxReassemblyBytes}, flag {@code --max-reassembly-bytes}.
+     */
+    public static final Setting<Long> MAX_REASSEMBLY_BYTES = Setting.network("maxReassemblyBytes", LONG, 1L << 30,
+        atLeast(64 * KIB, null), "bytes of partly received large messages, all peers together (at least "
+            + "`maxMessageBytes`); beyond it senders wait");
+
+    /**
      * Interval of heartbeats between nodes and the registry, in ms. Default 100 ms: the failure detector
      * learns each peer's rhythm from dozens of heartbeats a few seconds, so a few lost datagrams never look
      * like a dead node, at a cost of a few datagrams a second.
@@ -302,7 +337,8 @@ public final class NodeSettings {
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
-        MAX_INBOUND_STREAMS, HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
+        MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
+        HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
         DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE);
 
     private NodeSettings() {

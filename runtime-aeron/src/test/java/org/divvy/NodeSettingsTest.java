@@ -34,6 +34,8 @@ class NodeSettingsTest {
         Map.entry("termLengthBytes", 128 * 1024), Map.entry("heartbeatIntervalMs", 50L), Map.entry("acceptableHeartbeatPauseMs", 3_000L),
         Map.entry("failurePhiThreshold", 10),
         Map.entry("maxInboundStreams", 16),
+        Map.entry("maxMessageBytes", 64 << 20), Map.entry("maxOutboundBytesPerPeer", 2L << 30),
+        Map.entry("maxReassemblyBytes", 3L << 30),
         Map.entry("joinTimeoutMs", 5_000L), Map.entry("joinRetryIntervalMs", 100L), Map.entry("deepIdleAfterMs", 500L),
         Map.entry("deepIdleParkMs", 50L), Map.entry("deepIdleStealBackoffMs", 300L),
         Map.entry("peerRoutes", Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001")));

@@ -24,6 +24,24 @@ public interface FrameSender {
     /** Sends the frame buffer's first {@code frameLength} bytes to member {@code nodeId}; false if not sent (not alive, queue full). */
     boolean sendTo(int nodeId, int frameLength);
 
+    /**
+     * Sends a frame built in a buffer of its own (header included, from offset 0; large frames encoded off
+     * the agent thread) to member {@code nodeId}, its header stamped as {@link #sendTo} does. A frame that
+     * must wait is kept, not copied: on true the buffer is the transport's, on false still the caller's.
+     */
+    default boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer frame, final int frameLength) {
+        frameBuffer(frameLength).putBytes(0, frame, 0, frameLength); // a sender without owned frames copies
+        return sendTo(nodeId, frameLength);
+    }
+
+    /**
+     * Bytes of large messages waiting to go to member {@code nodeId} (its publication has not taken them
+     * yet): a producer of more large messages for it holds back while this is not 0.
+     */
+    default long queuedBulkBytesTo(final int nodeId) {
+        return 0;
+    }
+
     /** Sends the frame to every alive member but this node; returns how many took it. */
     int broadcast(int frameLength);
 

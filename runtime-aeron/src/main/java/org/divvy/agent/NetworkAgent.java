@@ -41,6 +41,11 @@ public final class NetworkAgent implements Agent {
     private final ErrorHandler errorHandler;
     private final Runnable onStart;
     private final AtomicLong errors = new AtomicLong();
+    /** Longest duty cycle and longest gap between two awake cycles since start; written by the agent thread only. */
+    private volatile long longestCycleNs;
+    private volatile long longestGapNs;
+    private long lastCycleEndNs;
+    private boolean lastCycleAwake;
 
     private NetworkAgent(final Builder b) {
         roleName = "divvy-network-" + b.transport.endpoint();
@@ -74,6 +79,9 @@ public final class NetworkAgent implements Agent {
     public int doWork() {
         final long nowNs = clock.nanoTime();
         cycleClock.update(nowNs);
+        if (lastCycleAwake && nowNs - lastCycleEndNs > longestGapNs) {
+            longestGapNs = nowNs - lastCycleEndNs; // awake, the idle strategy parks at most 1 ms: more is a stall
+        }
         int work = 0;
         int computation = 0;
         try {
@@ -107,7 +115,31 @@ public final class NetworkAgent implements Agent {
             onError(t);
             work++;
         }
+        final long endNs = clock.nanoTime();
+        if (endNs - nowNs > longestCycleNs) {
+            longestCycleNs = endNs - nowNs;
+        }
+        lastCycleEndNs = endNs;
+        lastCycleAwake = !deepIdle.isDeep();
         return work;
+    }
+
+    /**
+     * The longest one duty cycle took since the agent started, in ns: how long the agent was deaf to
+     * frames and late with heartbeats because of its own work (a large encode, a slow handler). Any thread.
+     */
+    public long longestCycleNs() {
+        return longestCycleNs;
+    }
+
+    /**
+     * The longest time between the end of one awake cycle and the start of the next since the agent
+     * started, in ns: the idle park (at most 1 ms awake) plus any time the thread did not get a core
+     * (a GC pause, a busy machine). Gaps after a deep-idle cycle, whose park is long on purpose, are left
+     * out. Any thread.
+     */
+    public long longestGapNs() {
+        return longestGapNs;
     }
 
     @Override

@@ -52,18 +52,36 @@ public final class Outbound implements FrameSender {
 
     @Override
     public boolean sendTo(final int nodeId, final int frameLength) {
+        final int link = stampFor(nodeId, frame, frameLength);
+        return link >= 0 && transport.send(link, frame, 0, frameLength);
+    }
+
+    @Override
+    public boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer ownFrame, final int frameLength) {
+        final int link = stampFor(nodeId, ownFrame, frameLength);
+        return link >= 0 && transport.sendOwned(link, ownFrame, frameLength);
+    }
+
+    @Override
+    public long queuedBulkBytesTo(final int nodeId) {
+        final int link = linkByNodeId.get(nodeId);
+        return link < 0 ? 0 : transport.queuedBulkBytes(link);
+    }
+
+    /** Stamps the header for {@code nodeId} and returns its link, or -1 if it is not an alive member. */
+    private int stampFor(final int nodeId, final MutableDirectBuffer buffer, final int frameLength) {
         final String endpoint = members.aliveEndpoint(nodeId);
         if (endpoint == null) {
-            return false;
+            return -1;
         }
-        header.wrap(frame, 0, frameLength);
+        header.wrap(buffer, 0, frameLength);
         header.senderId(members.selfId()).epoch(members.epoch());
         int link = linkByNodeId.get(nodeId);
         if (link < 0) {
             link = transport.linkTo(endpoint); // a node id's endpoint never changes
             linkByNodeId.put(nodeId, link);
         }
-        return transport.send(link, frame, 0, frameLength);
+        return link;
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.NetworkAgent;
@@ -72,6 +73,7 @@ public final class NetworkNode implements AutoCloseable {
     private final GivenJobs given;
     private final ForeignJobs foreign;
     private final Thief thief;
+    private final CodecThread codec;
     private final DeepIdle deepIdle;
     private final NetworkAgent agent;
     /** Set once by {@link #start()}; read by application threads that wake the agent. */
@@ -91,12 +93,14 @@ public final class NetworkNode implements AutoCloseable {
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
-        given = new GivenJobs(b.scheduler, members, outbound, new RemoteExceptions(b.jobTypes.exceptionTypes()));
-        foreign = new ForeignJobs(b.scheduler, members, outbound);
+        codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);
+        given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()));
+        foreign = new ForeignJobs(b.scheduler, members, outbound, codec);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
-        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock);
-        final Victim victim = new Victim(b.scheduler, given, outbound);
+        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
+            codec);
+        final Victim victim = new Victim(b.scheduler, given, outbound, codec);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
         registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest()) : null;
         if (registry != null) {
@@ -121,13 +125,16 @@ public final class NetworkNode implements AutoCloseable {
             .errorHandler(b.errorHandler)
             .onStart(() -> membership.start(cycleClock.nanoTime()))
             // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner,
-            // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park)
+            // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park), no
+            // large message partly received (a thief that idled into deep idle while its job was on the way
+            // took 64 fragments per 100 ms park: a 100 MB job took minutes)
             .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty() &&
-                outbound.isIdle());
+                outbound.isIdle() && !transport.isReceivingLargeMessage());
         if (registry != null) {
             agentBuilder.duty(registry);
         }
-        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(thief).build();
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(victim).duty(thief)
+            .build();
     }
 
     /**
@@ -152,6 +159,7 @@ public final class NetworkNode implements AutoCloseable {
     public void start() {
         service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NodeIdleStrategy.AWAKE_MAX_PARK_NS,
             config.effectiveDeepIdleParkNs()), agent::onError);
+        codec.waker(service::wake);
     }
 
     /** The agent, to step it on a test's thread instead of {@link #start()}. */
@@ -255,7 +263,8 @@ public final class NetworkNode implements AutoCloseable {
         }
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
             thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names(),
-            transport.authenticationCounters().totalDropped(), frameCounters.totalDropped());
+            agent.longestCycleNs(), agent.longestGapNs(), transport.authenticationCounters().totalDropped(),
+            frameCounters.totalDropped());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */
@@ -310,6 +319,7 @@ public final class NetworkNode implements AutoCloseable {
         } else {
             agent.onClose();
         }
+        codec.close();
         foreign.cancelAll(); // the agent thread has stopped: its table is safe to read here
     }
 

@@ -2,6 +2,9 @@ package org.divvy.results;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.agrona.DirectBuffer;
@@ -9,11 +12,13 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.divvy.DivvyException;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
+import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Member;
 import org.divvy.membership.Members;
@@ -27,9 +32,18 @@ import org.divvy.scheduling.Stamp;
  * {@link #adopt adopts} a decoded job here; when it ends, its outcome (result, failure or abort) goes back
  * to its owner as JOB_RESULT; an owner's ABORT, an owner's death or the end of the computation cancels it.
  *
+ * <p>A result that encodes in {@link CodecThread#INLINE_BYTES} is encoded and sent on the agent thread; a
+ * larger one is encoded on the {@link CodecThread} into a frame of its own, which comes back through
+ * {@link #encodedInbox}. An outcome that cannot be sent now (its owner's queue is full) waits here and is
+ * sent again each cycle, without encoding it again; only the owner's death or departure drops it. A result
+ * larger than {@code maxMessageBytes} fails the owner's {@code sync()} with an error naming the setting.
+ * A stolen job being decoded off the agent thread is {@link #expect expected} here, so an ABORT or its
+ * owner's death meanwhile still cancels it.
+ *
  * <p>Single writer: the network agent thread owns the table and the encoders (handler, duty, membership
  * events), except {@link #cancelAll} once that thread has stopped. Workers reach it only through
- * {@link #endedQueue}, which {@link ForeignJob#onRemoteJobEnded} fills; the counters are read by any thread.
+ * {@link #endedQueue}, which {@link ForeignJob#onRemoteJobEnded} fills, the codec thread only through
+ * {@link #encodedInbox}; the counters are read by any thread.
  */
 public final class ForeignJobs implements Duty, MembershipListener {
     /** The longest exception text sent back (each of class name, message, stack trace), in chars. */
@@ -40,12 +54,44 @@ public final class ForeignJobs implements Duty, MembershipListener {
     /** Foreign jobs that ended here; filled by workers, drained by the agent thread. */
     final ConcurrentLinkedQueue<ForeignJob> endedQueue = new ConcurrentLinkedQueue<>();
 
+    /** A large result encoded on the codec thread: its JOB_RESULT frame, or why it could not be. */
+    private static final class EncodedResult {
+        final ForeignJob ended;
+        MutableDirectBuffer frame;
+        int frameLength;
+        Throwable failure;
+
+        EncodedResult(final ForeignJob ended) {
+            this.ended = ended;
+        }
+    }
+
+    /** A stolen job being decoded on the codec thread: whether an abort or its owner's end cancelled it meanwhile. */
+    private static final class Expected {
+        final int ownerId;
+        final long ownerJobId;
+        boolean cancelled;
+
+        Expected(final int ownerId, final long ownerJobId) {
+            this.ownerId = ownerId;
+            this.ownerJobId = ownerJobId;
+        }
+    }
+
+    /** Large results encoded on the codec thread; drained by the duty. */
+    private final ConcurrentLinkedQueue<EncodedResult> encodedInbox = new ConcurrentLinkedQueue<>();
     private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
+    private final CodecThread codec;
+    private final int maxFrameBytes;
 
     // Agent thread only.
     private final Int2ObjectHashMap<Long2ObjectHashMap<ForeignJob>> byOwner = new Int2ObjectHashMap<>();
+    /** Encoded large outcomes in the order they came, waiting for room in their owner's queue. */
+    private final ArrayDeque<EncodedResult> unsentLarge = new ArrayDeque<>();
+    private final List<Expected> expected = new ArrayList<>();
+    private int encoding;
     private final WireWriter resultWriter = new WireWriter(256);
     private final JobResultFlyweight jobResult = new JobResultFlyweight();
     private final AbortFlyweight abort = new AbortFlyweight();
@@ -54,11 +100,13 @@ public final class ForeignJobs implements Duty, MembershipListener {
     // Counters: written by the agent thread only, read by any.
     private volatile long remoteJobsRun;
 
-    public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender) {
+    public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec) {
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
-        resultWriter.limit(sender.maxFrameBytes()); // a result too large to return stops encoding at the bound
+        this.codec = codec;
+        this.maxFrameBytes = sender.maxFrameBytes();
+        resultWriter.limit(CodecThread.INLINE_BYTES); // a larger result is encoded on the codec thread
     }
 
     /** Registers ABORT, the message this side receives. */
@@ -74,7 +122,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
 
     /** No job held for a remote owner and no outcome waiting to be sent. */
     public boolean isEmpty() {
-        if (unsentEnded != null || !endedQueue.isEmpty()) {
+        if (unsentEnded != null || !endedQueue.isEmpty() || encoding > 0 || !unsentLarge.isEmpty() || !expected.isEmpty()) {
             return false;
         }
         for (final Long2ObjectHashMap<ForeignJob> byId : byOwner.values()) {
@@ -90,6 +138,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
      * is already over it is cancelled at once, so it reports aborted.
      */
     public void adopt(final Job job, final Stamp stamp, final int ownerId, final long ownerJobId, final boolean computationOver) {
+        final Expected wasExpected = takeExpected(ownerId, ownerJobId);
+        final boolean cancelled = computationOver || (wasExpected != null && wasExpected.cancelled) || !members.isAlive(ownerId);
         final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId);
         foreign.adopt(stamp);
         Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
@@ -98,14 +148,42 @@ public final class ForeignJobs implements Duty, MembershipListener {
             byOwner.put(ownerId, byId);
         }
         byId.put(ownerJobId, foreign);
-        if (computationOver) {
+        if (cancelled) {
             foreign.requestCancel();
         }
         scheduler.submitRemote(job);
     }
 
+    /**
+     * A job stolen from {@code ownerId} is being decoded off the agent thread: an ABORT or the owner's
+     * end until it is {@link #adopt adopted} (or {@link #rejectUndecodable rejected}) cancels it then.
+     */
+    public void expect(final int ownerId, final long ownerJobId) {
+        expected.add(new Expected(ownerId, ownerJobId));
+    }
+
+    private Expected takeExpected(final int ownerId, final long ownerJobId) {
+        for (int i = 0, size = expected.size(); i < size; i++) {
+            final Expected e = expected.get(i);
+            if (e.ownerId == ownerId && e.ownerJobId == ownerJobId) {
+                expected.remove(i);
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private void cancelExpected(final int ownerId, final long ownerJobId, final boolean anyJob) {
+        for (final Expected e : expected) {
+            if ((ownerId < 0 || e.ownerId == ownerId) && (anyJob || e.ownerJobId == ownerJobId)) {
+                e.cancelled = true;
+            }
+        }
+    }
+
     /** A stolen job could not be decoded: the owner gets the failure instead of waiting forever. */
     public void rejectUndecodable(final int ownerId, final long ownerJobId, final String problem) {
+        takeExpected(ownerId, ownerJobId);
         LOG.log(System.Logger.Level.ERROR, problem);
         sendFailure(ownerId, ownerJobId, DivvyException.class.getName(), problem, "");
     }
@@ -119,6 +197,9 @@ public final class ForeignJobs implements Duty, MembershipListener {
             if (foreign != null) {
                 foreign.requestCancel();
             }
+        }
+        for (int i = 0, count = abort.count(); i < count && !expected.isEmpty(); i++) {
+            cancelExpected(ownerId, abort.jobId(i), false);
         }
         return 1;
     }
@@ -135,6 +216,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 foreign.requestCancel();
             }
         }
+        cancelExpected(member.id(), 0, true);
     }
 
     /** The registry is lost: no outcome can reach an owner any more. */
@@ -153,12 +235,32 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 foreign.requestCancel();
             }
         }
+        cancelExpected(-1, 0, true);
     }
 
-    /** Sends the outcomes of jobs that ended here for remote owners. */
+    /** Sends the outcomes of jobs that ended here for remote owners: large ones encoded meanwhile first. */
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
+        EncodedResult encoded;
+        while ((encoded = encodedInbox.poll()) != null) {
+            encoding--;
+            unsentLarge.addLast(encoded);
+        }
+        while (!unsentLarge.isEmpty()) {
+            final EncodedResult r = unsentLarge.peekFirst();
+            if (members.isAlive(r.ended.ownerId)) {
+                final boolean sent = r.failure == null ? sender.sendOwnedTo(r.ended.ownerId, r.frame, r.frameLength)
+                    : sendEncodeFailure(r.ended, r.failure);
+                if (!sent) {
+                    return work; // its owner's queue is full: again next cycle, not encoded again
+                }
+                remoteJobsRun++;
+                work++;
+            }
+            unsentLarge.pollFirst();
+            forget(r.ended); // sent, or the owner is gone: nobody waits for this outcome
+        }
         for (;;) {
             final ForeignJob ended = unsentEnded != null ? unsentEnded : endedQueue.poll();
             unsentEnded = null;
@@ -169,48 +271,100 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 forget(ended);
                 continue; // the owner is gone: nobody waits for this outcome
             }
-            if (!sendOutcome(ended)) {
+            final int outcome = sendOutcome(ended);
+            if (outcome == NOT_SENT) {
                 unsentEnded = ended; // its queue is full: again next cycle
                 return work;
             }
-            forget(ended);
-            remoteJobsRun++;
             work++;
+            if (outcome == SENT) {
+                forget(ended);
+                remoteJobsRun++;
+            }
         }
     }
 
-    private boolean sendOutcome(final ForeignJob ended) {
+    /** {@link #sendOutcome}: the outcome went to the transport. */
+    private static final int SENT = 1;
+    /** {@link #sendOutcome}: not sent now (the owner's queue is full); try again. */
+    private static final int NOT_SENT = 0;
+    /** {@link #sendOutcome}: a large result, handed to the codec thread; it comes back through the inbox. */
+    private static final int ENCODING = 2;
+
+    private int sendOutcome(final ForeignJob ended) {
         if (ended.isDone()) {
             resultWriter.reset();
             try {
                 ended.job.writeResult(resultWriter);
+            } catch (final WireLimitException large) {
+                final EncodedResult r = new EncodedResult(ended);
+                encoding++;
+                codec.submit(() -> encodeLarge(r));
+                return ENCODING;
             } catch (final RuntimeException e) {
-                return sendFailure(ended.ownerId, ended.ownerJobId, e.getClass().getName(),
-                    "could not encode the result on node " + members.selfId() + ": " + e.getMessage(), stackTrace(e));
+                return sent(sendEncodeFailure(ended, e));
             }
             final long frameLength = JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX +
                 (long)resultWriter.length();
-            if (frameLength > sender.maxFrameBytes()) {
-                return sendFailure(ended.ownerId, ended.ownerJobId, DivvyException.class.getName(),
-                    "the result of job `" + ended.displayName() + "` cannot be returned from node " + members.selfId() +
-                        ": its frame of " + frameLength + " bytes is larger than the " + sender.maxFrameBytes() +
-                        " bytes the transport takes (maxMessageBytes)", "");
-            }
             final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
             jobResult.wrap(frame, 0, frame.capacity());
             jobResult.headerDefaults(JobResultFlyweight.TYPE);
             jobResult.ownerJobId(ended.ownerJobId).value(resultWriter.buffer(), 0, resultWriter.length());
-            return sender.sendTo(ended.ownerId, jobResult.frameLength());
+            return sent(sender.sendTo(ended.ownerId, jobResult.frameLength()));
         }
         if (ended.isFailed()) {
             final Throwable t = ended.failure();
-            return sendFailure(ended.ownerId, ended.ownerJobId, t.getClass().getName(), t.getMessage(), stackTrace(t));
+            return sent(sendFailure(ended.ownerId, ended.ownerJobId, t.getClass().getName(), t.getMessage(), stackTrace(t)));
         }
         final MutableDirectBuffer frame = sender.frameBuffer(JobResultFlyweight.PAYLOAD_OFFSET);
         jobResult.wrap(frame, 0, frame.capacity());
         jobResult.headerDefaults(JobResultFlyweight.TYPE);
         jobResult.ownerJobId(ended.ownerJobId).aborted();
-        return sender.sendTo(ended.ownerId, jobResult.frameLength());
+        return sent(sender.sendTo(ended.ownerId, jobResult.frameLength()));
+    }
+
+    private static int sent(final boolean sent) {
+        return sent ? SENT : NOT_SENT;
+    }
+
+    /**
+     * On the codec thread: the whole JOB_RESULT, its value written in place into a buffer of its own of
+     * exactly its size, up to the largest frame.
+     */
+    private void encodeLarge(final EncodedResult r) {
+        try {
+            // a first pass only measures (and passes the limit cheaply), so the buffer is allocated once, exactly
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
+            sizer.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
+            r.ended.job.writeResult(sizer);
+            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
+            w.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
+            r.ended.job.writeResult(w);
+            w.putIntAt(JobResultFlyweight.PAYLOAD_OFFSET,
+                w.length() - JobResultFlyweight.PAYLOAD_OFFSET - HeaderFlyweight.VAR_LENGTH_PREFIX);
+            final JobResultFlyweight frame = new JobResultFlyweight();
+            frame.wrap(w.buffer(), 0, w.length());
+            frame.headerDefaults(JobResultFlyweight.TYPE);
+            frame.ownerJobId(r.ended.ownerJobId).valueWrittenInPlace(w.length());
+            r.frame = w.buffer();
+            r.frameLength = w.length();
+        } catch (final Throwable t) { // OutOfMemoryError included: the owner's sync() reports it
+            r.failure = t;
+        }
+        encodedInbox.add(r);
+    }
+
+    /** The owner's {@code sync()} gets why the result could not be encoded: too large names the setting to raise. */
+    private boolean sendEncodeFailure(final ForeignJob ended, final Throwable e) {
+        if (e instanceof WireLimitException) {
+            return sendFailure(ended.ownerId, ended.ownerJobId, DivvyException.class.getName(),
+                "the result of job `" + ended.displayName() + "` cannot be returned from node " + members.selfId() +
+                    ": its encoding is larger than maxMessageBytes=" + maxFrameBytes + " bytes; raise maxMessageBytes " +
+                    "on every node (flag --max-message-bytes, property divvy.maxMessageBytes), at most 2047 MiB", "");
+        }
+        return sendFailure(ended.ownerId, ended.ownerJobId, e.getClass().getName(),
+            "could not encode the result of job `" + ended.displayName() + "` on node " + members.selfId() + ": " +
+                e.getMessage(), stackTrace(e));
     }
 
     /** Returns a job's exception, as text, to its owner; each text is cut to {@link #MAX_EXCEPTION_TEXT_CHARS}. */

@@ -9,6 +9,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.divvy.DivvyException;
 import org.divvy.NodeFailedException;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
@@ -20,6 +21,7 @@ import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.transport.FrameHandler;
 
 /**
  * The owner side of results and aborts: jobs this node gave to remote thieves (the thesis'
@@ -28,9 +30,12 @@ import org.divvy.scheduling.Scheduler;
  * is forwarded to its thief as ABORT; a thief that died or left fails the jobs it held (recovering them
  * comes with fault tolerance).
  *
+ * <p>A result longer than {@link CodecThread#INLINE_BYTES} is read into its job on the {@link CodecThread}
+ * (its frame is its own), and the job completed when the read comes back through {@link #decodedInbox}.
+ *
  * <p>Single writer: the network agent thread owns the table (handler, duty, membership events). Workers
- * reach it only through {@link #abortQueue}, which {@link OutstandingJob#onCancelRequested} fills; the
- * counters are read by any thread.
+ * reach it only through {@link #abortQueue}, which {@link OutstandingJob#onCancelRequested} fills, the
+ * codec thread only through {@link #decodedInbox}; the counters are read by any thread.
  */
 public final class GivenJobs implements Duty, MembershipListener {
     /** Returned by {@link #claim} when the job was cancelled before it could be claimed. */
@@ -39,10 +44,25 @@ public final class GivenJobs implements Duty, MembershipListener {
     /** Given jobs whose parent aborted them; filled by workers, drained by the agent thread. */
     final ConcurrentLinkedQueue<OutstandingJob> abortQueue = new ConcurrentLinkedQueue<>();
 
+    /** A large result read into its job on the codec thread, or why it could not be. */
+    private static final class DecodedResult {
+        final OutstandingJob entry;
+        Throwable failure;
+
+        DecodedResult(final OutstandingJob entry) {
+            this.entry = entry;
+        }
+    }
+
+    /** Large results read on the codec thread; drained by the duty. */
+    private final ConcurrentLinkedQueue<DecodedResult> decodedInbox = new ConcurrentLinkedQueue<>();
     private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
     private final RemoteExceptions exceptions;
+    private final CodecThread codec;
+    /** Results handed to the codec thread and not back yet; agent thread only. */
+    private int decoding;
 
     // Agent thread only.
     private final Long2ObjectHashMap<OutstandingJob> outstanding = new Long2ObjectHashMap<>();
@@ -56,15 +76,13 @@ public final class GivenJobs implements Duty, MembershipListener {
     private volatile long jobsGiven;
     private volatile long lateResults;
 
-    public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender) {
-        this(scheduler, members, sender, RemoteExceptions.standardOnly());
-    }
-
     /** {@code exceptions} rebuilds a thief's reported failure as its own class where it can. */
-    public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final RemoteExceptions exceptions) {
+    public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec,
+        final RemoteExceptions exceptions) {
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
+        this.codec = codec;
         this.exceptions = exceptions;
     }
 
@@ -86,7 +104,7 @@ public final class GivenJobs implements Duty, MembershipListener {
 
     /** No job out on a thief and no abort waiting to be forwarded. */
     public boolean isEmpty() {
-        return outstanding.isEmpty() && unsentAbort == null && abortQueue.isEmpty();
+        return outstanding.isEmpty() && unsentAbort == null && abortQueue.isEmpty() && decoding == 0;
     }
 
     /**
@@ -106,8 +124,18 @@ public final class GivenJobs implements Duty, MembershipListener {
     }
 
     /** The claimed job went out to its thief (counted). */
-    public void onGiven() {
+    public void onGiven(final long ownerJobId) {
+        final OutstandingJob entry = outstanding.get(ownerJobId);
+        if (entry != null) {
+            entry.sent = true;
+        }
         jobsGiven++;
+    }
+
+    /** Whether the job claimed as {@code ownerJobId} still waits for its reply to be sent (not aborted, thief alive). */
+    public boolean isAwaitingSend(final long ownerJobId) {
+        final OutstandingJob entry = outstanding.get(ownerJobId);
+        return entry != null && !entry.sent;
     }
 
     /** The claimed job could not be sent: it runs here after all (unless something ended it meanwhile). */
@@ -126,6 +154,10 @@ public final class GivenJobs implements Duty, MembershipListener {
         }
         switch (jobResult.outcome()) {
             case JobResultFlyweight.OUTCOME_VALUE -> {
+                if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+                    readLarge(entry, buffer, offset + jobResult.resultOffset(), jobResult.resultLength(), thiefId);
+                    return 1;
+                }
                 Throwable failure = null;
                 try {
                     reader.wrap(buffer, offset + jobResult.resultOffset(), jobResult.resultLength());
@@ -144,6 +176,22 @@ public final class GivenJobs implements Duty, MembershipListener {
         return 1;
     }
 
+    /** Reads a large result into its job on the codec thread ({@code buffer} is the frame's own); the duty completes it. */
+    private void readLarge(final OutstandingJob entry, final DirectBuffer buffer, final int offset, final int length,
+        final int thiefId) {
+        final DecodedResult decoded = new DecodedResult(entry);
+        decoding++;
+        codec.submit(() -> {
+            try {
+                entry.job.readResult(new WireReader().wrap(buffer, offset, length));
+            } catch (final Throwable e) { // OutOfMemoryError included: the owner's sync() reports it
+                decoded.failure = new DivvyException("the result of job `" + entry.displayName() + "` from node " +
+                    thiefId + " could not be decoded: " + e, e);
+            }
+            decodedInbox.add(decoded);
+        });
+    }
+
     private void complete(final OutstandingJob entry, final Throwable failure) {
         if (!entry.complete(failure)) {
             lateResults++;
@@ -160,10 +208,16 @@ public final class GivenJobs implements Duty, MembershipListener {
         return entry;
     }
 
-    /** Forwards aborts of jobs out on thieves (each already counted cancelled here). */
+    /** Completes jobs whose large results were read on the codec thread; forwards aborts of jobs out on thieves. */
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
+        DecodedResult decoded;
+        while ((decoded = decodedInbox.poll()) != null) {
+            decoding--;
+            complete(decoded.entry, decoded.failure);
+            work++;
+        }
         for (;;) {
             final OutstandingJob aborted = unsentAbort != null ? unsentAbort : abortQueue.poll();
             unsentAbort = null;
@@ -171,8 +225,8 @@ public final class GivenJobs implements Duty, MembershipListener {
                 return work;
             }
             outstanding.remove(aborted.ownerJobId);
-            if (!members.isAlive(aborted.thiefId)) {
-                continue;
+            if (!aborted.sent || !members.isAlive(aborted.thiefId)) {
+                continue; // a reply still being encoded is never sent; a dead thief needs no ABORT
             }
             final MutableDirectBuffer frame = sender.frameBuffer(AbortFlyweight.frameLengthFor(1));
             abort.wrap(frame, 0, frame.capacity());
@@ -200,6 +254,10 @@ public final class GivenJobs implements Duty, MembershipListener {
         }
         for (final OutstandingJob entry : lost) {
             outstanding.remove(entry.ownerJobId);
+            if (!entry.sent) {
+                entry.unclaimAndRunLocally(scheduler); // its reply was still being encoded: nothing was lost
+                continue;
+            }
             final String how = member.state() == MemberState.LEFT ? "left" : "died";
             final NodeFailedException failure = new NodeFailedException("node " + member.id() + " (site " + member.site() +
                 ", " + member.endpoint() + ") " + how + " while running job " + entry.stamp() + " (`" +

@@ -58,6 +58,16 @@ public final class JobResultFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    /**
+     * Marks a VALUE outcome whose result was written in place (at {@link #PAYLOAD_OFFSET}: a 4-byte
+     * little-endian length, then the bytes) and sets the frame length.
+     */
+    public JobResultFlyweight valueWrittenInPlace(final int frameLength) {
+        buffer.putInt(OUTCOME_OFFSET, OUTCOME_VALUE, BYTE_ORDER);
+        frameLength(frameLength);
+        return this;
+    }
+
     /** Writes an EXCEPTION outcome; sets the frame length. */
     public JobResultFlyweight exception(final String className, final String message, final String stackTrace) {
         buffer.putInt(OUTCOME_OFFSET, OUTCOME_EXCEPTION, BYTE_ORDER);

@@ -14,6 +14,8 @@ final class OutstandingJob extends RemoteLink {
     final Job job;
     final int thiefId;
     final long ownerJobId;
+    /** Whether its STEAL_REPLY went to the thief; until then an abort needs no ABORT and a dead thief loses nothing. Agent thread only. */
+    boolean sent;
 
     OutstandingJob(final GivenJobs table, final Job job, final int thiefId, final long ownerJobId) {
         super(job);

@@ -99,6 +99,9 @@ public final class FrameAuthenticator {
     /** Per sender stream instance, the last sequence number accepted. */
     private final Long2LongHashMap lastSequence = new Long2LongHashMap(NO_SEQUENCE);
 
+    /** The stream of the message accepted last, and its last sequence before: for {@link #unaccept}. */
+    private long acceptedInstance;
+    private long sequenceBeforeAccepted = NO_SEQUENCE;
     private SecretKeySpec runKey;
     private int runKeyId = JOIN_KEY_ID;
     private byte[] selfEndpoint = new byte[0];
@@ -277,8 +280,24 @@ public final class FrameAuthenticator {
             AuthenticationCounters.count(counters.replayed);
             return -1;
         }
-        lastSequence.put(senderInstance, sequence);
+        acceptedInstance = senderInstance;
+        sequenceBeforeAccepted = lastSequence.put(senderInstance, sequence);
         return frameLength;
+    }
+
+    /**
+     * Takes back the acceptance of the message {@link #verify} accepted last (the transport left it in its
+     * stream, to be delivered again later): its next delivery must not look like a replay.
+     */
+    public void unaccept(final DirectBuffer buffer, final int offset, final int length) {
+        final long senderInstance = buffer.getLong(offset + length - TRAILER_LENGTH + INSTANCE_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        if (senderInstance == acceptedInstance) {
+            if (sequenceBeforeAccepted == NO_SEQUENCE) {
+                lastSequence.remove(senderInstance);
+            } else {
+                lastSequence.put(senderInstance, sequenceBeforeAccepted);
+            }
+        }
     }
 
     private GCMParameterSpec nonceSpec(final long senderInstance, final int sequence) {

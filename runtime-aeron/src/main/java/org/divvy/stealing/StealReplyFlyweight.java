@@ -80,6 +80,16 @@ public final class StealReplyFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    /**
+     * Marks a job reply whose variable fields were written in place, from {@link #JOB_TYPE_OFFSET} (job
+     * type, stamp, arguments, each a 4-byte little-endian length then its bytes), and sets the frame length.
+     */
+    public StealReplyFlyweight jobWrittenInPlace(final int frameLength) {
+        buffer.putInt(HAS_JOB_OFFSET, 1, BYTE_ORDER);
+        frameLength(frameLength);
+        return this;
+    }
+
     public String jobTypeName() {
         return getVarString(JOB_TYPE_OFFSET);
     }

@@ -1,10 +1,12 @@
 package org.divvy.stealing;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.NanoClock;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
@@ -19,13 +21,17 @@ import org.divvy.membership.MembershipListener;
 import org.divvy.results.ForeignJobs;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
+import org.divvy.transport.FrameHandler;
 
 /**
  * The thief side of remote stealing. Its duty asks peers for work, as the {@link StealStrategy} decides,
  * only while the scheduler reports every worker out of work (local steals failed everywhere) and nothing
  * waits in its inbox: a busy node sends no steal requests. A STEAL_REPLY with a job is decoded and
  * handed to {@link ForeignJobs} to run for its owner; one that cannot be decoded counts as a failed steal,
- * and the owner gets the failure instead of waiting forever.
+ * and the owner gets the failure instead of waiting forever. A reply longer than {@link CodecThread#INLINE_BYTES}
+ * is decoded on the {@link CodecThread} (its frame is its own): the steal counts when it arrives, the job is
+ * {@link ForeignJobs#expect expected} meanwhile and adopted when the decode comes back through
+ * {@link #decodedInbox}.
  *
  * <p>Its duty is housekeeping (failed steals do not keep a node out of deep idle). Agent thread only,
  * except {@link #stopStealing()} and the counters, which any thread may read.
@@ -44,7 +50,24 @@ public final class Thief implements Duty, MembershipListener {
     private final StealRequestFlyweight request = new StealRequestFlyweight();
     private final StealReplyFlyweight reply = new StealReplyFlyweight();
     private final WireReader reader = new WireReader();
+    private final CodecThread codec;
+    /** Large jobs decoded on the codec thread; drained by the duty. */
+    private final ConcurrentLinkedQueue<DecodedJob> decodedInbox = new ConcurrentLinkedQueue<>();
     private volatile boolean stealing = true;
+
+    /** A large stolen job, decoded on the codec thread, or why it could not be. */
+    private static final class DecodedJob {
+        final int victimId;
+        final long ownerJobId;
+        Job job;
+        Stamp stamp;
+        String problem;
+
+        DecodedJob(final int victimId, final long ownerJobId) {
+            this.victimId = victimId;
+            this.ownerJobId = ownerJobId;
+        }
+    }
 
     // Counters: written by the agent thread only, read by any.
     private volatile long siteStealAttempts;
@@ -59,7 +82,8 @@ public final class Thief implements Duty, MembershipListener {
      */
     public Thief(final Scheduler scheduler, final Members members, final FrameSender sender, final StealStrategy strategy,
         final ForeignJobs foreign, final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final BooleanSupplier deepIdle,
-        final NanoClock cycleClock) {
+        final NanoClock cycleClock, final CodecThread codec) {
+        this.codec = codec;
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -94,8 +118,19 @@ public final class Thief implements Duty, MembershipListener {
 
     @Override
     public int doWork(final long nowNs) {
+        int work = 0;
+        DecodedJob decoded;
+        while ((decoded = decodedInbox.poll()) != null) {
+            work++;
+            if (decoded.problem != null) {
+                foreign.rejectUndecodable(decoded.victimId, decoded.ownerJobId, decoded.problem);
+            } else {
+                foreign.adopt(decoded.job, decoded.stamp, decoded.victimId, decoded.ownerJobId,
+                    lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+            }
+        }
         strategy.deepIdle(deepIdle.getAsBoolean(), nowNs);
-        int work = strategy.expire(nowNs);
+        work += strategy.expire(nowNs);
         if (stealing && lifecycle.isJoined() && scheduler.isOutOfWork() &&
             lifecycle.terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
             work += strategy.onIdle(nowNs, members, requestSender);
@@ -135,6 +170,9 @@ public final class Thief implements Duty, MembershipListener {
         if (type == null) {
             problem = "job type `" + jobTypeName + "` is unknown on node " + members.selfId() +
                 ": every node needs the same application classes (its generated *Jobs provider) on its class path";
+        } else if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+            decodeLarge(type, victimId, buffer, offset, nowNs);
+            return 1;
         } else {
             try {
                 reader.wrap(buffer, offset + reply.stampOffset(), reply.stampLength());
@@ -152,7 +190,42 @@ public final class Thief implements Duty, MembershipListener {
             foreign.rejectUndecodable(victimId, reply.ownerJobId(), problem);
             return 0;
         }
-        if (strategy.onReply(reply.requestId(), true, nowNs) == RequestKind.LATE) {
+        onStolen(reply.requestId(), victimId, nowNs);
+        foreign.adopt(job, stamp, victimId, reply.ownerJobId(), lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+        return 1;
+    }
+
+    /**
+     * A large job (its frame is its own): the steal counts now, the job is expected by {@link ForeignJobs}
+     * and decoded on the codec thread; the duty adopts it, or returns the failure to its owner.
+     */
+    private void decodeLarge(final JobType type, final int victimId, final DirectBuffer buffer, final int offset,
+        final long nowNs) {
+        final long ownerJobId = reply.ownerJobId();
+        final int stampAt = offset + reply.stampOffset();
+        final int stampLength = reply.stampLength();
+        final int argumentsAt = offset + reply.argumentsOffset();
+        final int argumentsLength = reply.argumentsLength();
+        onStolen(reply.requestId(), victimId, nowNs);
+        foreign.expect(victimId, ownerJobId);
+        final DecodedJob decoded = new DecodedJob(victimId, ownerJobId);
+        final int selfId = members.selfId();
+        codec.submit(() -> {
+            try {
+                final WireReader r = new WireReader().wrap(buffer, stampAt, stampLength);
+                decoded.stamp = StampCodec.decode(r);
+                r.wrap(buffer, argumentsAt, argumentsLength);
+                decoded.job = type.decode(r);
+            } catch (final Throwable e) { // OutOfMemoryError included: the owner's sync() reports it
+                decoded.problem = "job `" + type.name() + "` from node " + victimId + " could not be decoded on node " +
+                    selfId + ": " + e;
+            }
+            decodedInbox.add(decoded);
+        });
+    }
+
+    private void onStolen(final long requestId, final int victimId, final long nowNs) {
+        if (strategy.onReply(requestId, true, nowNs) == RequestKind.LATE) {
             lateReplies++; // its job is queued all the same: never drop work
         }
         if (members.inOwnSite(victimId)) {
@@ -160,8 +233,6 @@ public final class Thief implements Duty, MembershipListener {
         } else {
             wideAreaSteals++;
         }
-        foreign.adopt(job, stamp, victimId, reply.ownerJobId(), lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
-        return 1;
     }
 
     private void onFailedSteal(final long requestId, final long nowNs) {

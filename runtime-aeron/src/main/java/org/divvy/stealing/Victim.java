@@ -1,7 +1,12 @@
 package org.divvy.stealing;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2IntHashMap;
+import org.divvy.agent.CodecThread;
+import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
@@ -17,12 +22,19 @@ import org.divvy.scheduling.Task;
 /**
  * The victim side of remote stealing: answers a STEAL_REQUEST with the oldest queued job the scheduler
  * lets go (taken from a deque's tail, as a local thief would) that can be encoded, claimed and sent, or
- * with "none". A job that cannot leave (its arguments cannot be encoded, its frame is larger than the
- * transport takes, or its thief cannot be reached) runs here instead; nothing is lost.
+ * with "none". A job that cannot leave (its arguments cannot be encoded, its frame is larger than
+ * {@code maxMessageBytes}, or its thief cannot be reached or its queue is full) runs here instead; nothing
+ * is lost.
  *
- * <p>Agent thread only.
+ * <p>A job whose arguments encode in {@link CodecThread#INLINE_BYTES} is encoded and sent on the agent
+ * thread. A larger one is claimed for the thief at once and its reply encoded on the {@link CodecThread}
+ * into a frame of its own, which comes back through {@link #encodedInbox}; the duty sends it (without a
+ * copy), or, if it cannot be encoded or sent, unclaims the job so it runs here and tells the thief "none".
+ * A job aborted or whose thief died while it was encoded is never sent (its entry is gone).
+ *
+ * <p>Agent thread only, except the tasks run on the codec thread, which only fill {@link #encodedInbox}.
  */
-public final class Victim {
+public final class Victim implements Duty {
     /** {@link #give}: the job went to the thief. */
     private static final int GIVEN = 1;
     /** {@link #give}: the job stays here (cannot leave, or was aborted); the next one may go. */
@@ -32,21 +44,49 @@ public final class Victim {
 
     private static final System.Logger LOG = System.getLogger(Victim.class.getName());
 
+    /** A large job's reply, encoded on the codec thread: its frame, or why it could not be. */
+    private static final class EncodedReply {
+        final Job job;
+        final String typeName;
+        final int thiefId;
+        final long requestId;
+        final long ownerJobId;
+        MutableDirectBuffer frame;
+        int frameLength;
+        Throwable failure;
+
+        EncodedReply(final Job job, final String typeName, final int thiefId, final long requestId, final long ownerJobId) {
+            this.job = job;
+            this.typeName = typeName;
+            this.thiefId = thiefId;
+            this.requestId = requestId;
+            this.ownerJobId = ownerJobId;
+        }
+    }
+
+    /** Replies encoded on the codec thread; drained by the duty. */
+    private final ConcurrentLinkedQueue<EncodedReply> encodedInbox = new ConcurrentLinkedQueue<>();
     private final Scheduler scheduler;
     private final GivenJobs given;
     private final FrameSender sender;
+    private final CodecThread codec;
+    private final int maxFrameBytes;
+    /** Per thief, large replies handed to the codec thread and not back yet; agent thread only. */
+    private final Int2IntHashMap largeRepliesUnsent = new Int2IntHashMap(0);
     private final StealRequestFlyweight request = new StealRequestFlyweight();
     private final StealReplyFlyweight reply = new StealReplyFlyweight();
     private final WireWriter stampWriter = new WireWriter(64);
     private final WireWriter argumentsWriter = new WireWriter(256);
     private int victimCursor;
 
-    public Victim(final Scheduler scheduler, final GivenJobs given, final FrameSender sender) {
+    public Victim(final Scheduler scheduler, final GivenJobs given, final FrameSender sender, final CodecThread codec) {
         this.scheduler = scheduler;
         this.given = given;
         this.sender = sender;
-        // a job whose arguments alone pass the largest frame is refused after encoding at most that much
-        argumentsWriter.limit(sender.maxFrameBytes());
+        this.codec = codec;
+        this.maxFrameBytes = sender.maxFrameBytes();
+        // a job whose arguments pass this is encoded again on the codec thread, up to the largest frame
+        argumentsWriter.limit(CodecThread.INLINE_BYTES);
     }
 
     /** Registers STEAL_REQUEST. */
@@ -59,6 +99,12 @@ public final class Victim {
     private int onStealRequest(final int thiefId, final DirectBuffer buffer, final int offset, final int length) {
         request.wrap(buffer, offset, length);
         final long requestId = request.requestId();
+        if (largeRepliesUnsent.get(thiefId) > 0 || sender.queuedBulkBytesTo(thiefId) > 0) {
+            // flow control: a large reply (or result) for this thief is still being encoded or sent; another
+            // one would only queue behind it while the job could run here
+            sendNone(thiefId, requestId);
+            return 0;
+        }
         Task task;
         while ((task = scheduler.pollForRemoteThief(victimCursor++)) != null) {
             final int outcome = give((Job)task, thiefId, requestId); // a queued task is a spawned Job
@@ -69,11 +115,7 @@ public final class Victim {
                 return 0; // a "none" could not reach it either; its request times out
             }
         }
-        final MutableDirectBuffer frame = sender.frameBuffer(StealReplyFlyweight.NONE_FRAME_LENGTH);
-        reply.wrap(frame, 0, frame.capacity());
-        reply.headerDefaults(StealReplyFlyweight.TYPE);
-        reply.requestId(requestId).none();
-        sender.sendTo(thiefId, reply.frameLength());
+        sendNone(thiefId, requestId);
         return 0;
     }
 
@@ -88,11 +130,8 @@ public final class Victim {
             typeName = job.type().name();
             StampCodec.encode(Stamp.of(job), stampWriter);
             job.encodeArguments(argumentsWriter);
-        } catch (final WireLimitException tooLarge) {
-            // the encode stopped at the transport's largest message: it could not be sent anyway
-            LOG.log(System.Logger.Level.INFO, () -> "job `" + job + "` stays on this node: " + tooLarge.getMessage());
-            scheduler.submitRemote(job);
-            return KEPT;
+        } catch (final WireLimitException large) {
+            return giveLarge(job, thiefId, requestId);
         } catch (final RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "job `" + job +
                 "` cannot be encoded for another node, it runs here: " + e);
@@ -101,9 +140,9 @@ public final class Victim {
         }
         final long frameLength = StealReplyFlyweight.JOB_TYPE_OFFSET + 3L * HeaderFlyweight.VAR_LENGTH_PREFIX +
             3L * typeName.length() + stampWriter.length() + argumentsWriter.length();
-        if (frameLength > sender.maxFrameBytes()) {
+        if (frameLength > maxFrameBytes) {
             LOG.log(System.Logger.Level.INFO, () -> "job `" + job + "` stays on this node: its frame of " +
-                frameLength + " bytes is larger than the " + sender.maxFrameBytes() + " bytes the transport takes (maxMessageBytes)");
+                frameLength + " bytes is larger than maxMessageBytes=" + maxFrameBytes);
             scheduler.submitRemote(job);
             return KEPT;
         }
@@ -127,7 +166,109 @@ public final class Victim {
         if (!sent) {
             return UNREACHABLE;
         }
-        given.onGiven();
+        given.onGiven(ownerJobId);
         return GIVEN;
+    }
+
+    /**
+     * A job whose arguments pass {@link CodecThread#INLINE_BYTES}: claimed for the thief now, its reply
+     * encoded on the codec thread and sent by the duty. Counts as given: the request is answered then.
+     */
+    private int giveLarge(final Job job, final int thiefId, final long requestId) {
+        final String typeName = job.type().name();
+        final long ownerJobId = given.claim(job, thiefId);
+        if (ownerJobId == GivenJobs.NOT_CLAIMED) {
+            return KEPT; // its parent aborted it meanwhile
+        }
+        final EncodedReply reply = new EncodedReply(job, typeName, thiefId, requestId, ownerJobId);
+        largeRepliesUnsent.put(thiefId, largeRepliesUnsent.get(thiefId) + 1);
+        codec.submit(() -> encodeLarge(reply));
+        return GIVEN;
+    }
+
+    /**
+     * On the codec thread: the whole STEAL_REPLY, written in place into a buffer of its own of exactly its
+     * size (measured by a first pass through a {@link WireWriter#sizer()}), up to the largest frame.
+     */
+    private void encodeLarge(final EncodedReply r) {
+        try {
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
+            writeReply(sizer, r);
+            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
+            writeReply(w, r);
+            final StealReplyFlyweight frame = new StealReplyFlyweight();
+            frame.wrap(w.buffer(), 0, w.length());
+            frame.headerDefaults(StealReplyFlyweight.TYPE);
+            frame.requestId(r.requestId).ownerJobId(r.ownerJobId).jobWrittenInPlace(w.length());
+            r.frame = w.buffer();
+            r.frameLength = w.length();
+        } catch (final Throwable t) { // OutOfMemoryError included: the job then runs here
+            r.failure = t;
+        }
+        encodedInbox.add(r);
+    }
+
+    /** The reply's variable part after room for its fixed part: job type, stamp, arguments. */
+    private static void writeReply(final WireWriter w, final EncodedReply r) {
+        w.skip(StealReplyFlyweight.JOB_TYPE_OFFSET);
+        w.writeString(r.typeName);
+        final int stampAt = w.length();
+        w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
+        StampCodec.encode(Stamp.of(r.job), w);
+        putLength(w, stampAt);
+        final int argumentsAt = w.length();
+        w.skip(HeaderFlyweight.VAR_LENGTH_PREFIX);
+        r.job.encodeArguments(w);
+        putLength(w, argumentsAt);
+    }
+
+    private static void putLength(final WireWriter w, final int prefixAt) {
+        w.putIntAt(prefixAt, w.length() - prefixAt - HeaderFlyweight.VAR_LENGTH_PREFIX);
+    }
+
+
+    /** Sends the replies encoded on the codec thread, or runs their jobs here. */
+    @Override
+    public int doWork(final long nowNs) {
+        int work = 0;
+        EncodedReply r;
+        while ((r = encodedInbox.poll()) != null) {
+            work++;
+            final int left = largeRepliesUnsent.get(r.thiefId) - 1;
+            if (left > 0) {
+                largeRepliesUnsent.put(r.thiefId, left);
+            } else {
+                largeRepliesUnsent.remove(r.thiefId); // 0 is the map's missing value, which it cannot hold
+            }
+            if (!given.isAwaitingSend(r.ownerJobId)) {
+                continue; // aborted, or its thief died (then it was unclaimed): nothing to send
+            }
+            final EncodedReply reply = r;
+            if (r.failure != null) {
+                if (r.failure instanceof WireLimitException) {
+                    LOG.log(System.Logger.Level.INFO, () -> "job `" + reply.job + "` stays on this node: " +
+                        reply.failure.getMessage());
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, () -> "job `" + reply.job +
+                        "` cannot be encoded for another node, it runs here: " + reply.failure);
+                }
+            } else if (sender.sendOwnedTo(r.thiefId, r.frame, r.frameLength)) {
+                given.onGiven(r.ownerJobId);
+                continue;
+            }
+            // not encoded, or the thief's queue is full or it is gone: the job runs here, the thief hears "none"
+            given.unclaim(r.ownerJobId);
+            sendNone(r.thiefId, r.requestId);
+        }
+        return work;
+    }
+
+    private void sendNone(final int thiefId, final long requestId) {
+        final MutableDirectBuffer frame = sender.frameBuffer(StealReplyFlyweight.NONE_FRAME_LENGTH);
+        reply.wrap(frame, 0, frame.capacity());
+        reply.headerDefaults(StealReplyFlyweight.TYPE);
+        reply.requestId(requestId).none();
+        // not sent (the thief is gone or its control queue is full): its request times out, as a lost one would
+        sender.sendTo(thiefId, reply.frameLength());
     }
 }

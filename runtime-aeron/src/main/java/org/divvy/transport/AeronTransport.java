@@ -24,12 +24,13 @@ import org.divvy.security.FrameAuthenticator;
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
-import io.aeron.FragmentAssembler;
+import io.aeron.ControlledFragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 
 /**
@@ -54,18 +55,23 @@ public final class AeronTransport implements Transport {
     private static final long ASYNC_EXECUTOR_MAX_PARK_NS = 50_000_000;
     private static final long ENDPOINT_RESOLVE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
 
+    /**
+     * Driver steps per duty cycle at most, while it has work (16). A step of the driver's receiver reads one
+     * datagram per channel and its sender sends about one: at one step per cycle a 100 MB job took the
+     * agent ~70,000 cycles (~10 s on a busy machine); idle, one step finds nothing and ends the loop.
+     */
+    static final int DRIVER_STEPS_PER_CYCLE = 16;
+
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
-    /** Per peer, the bytes queued while it is unconnected or back pressured (16 MiB); beyond it sends fail and are counted. */
-    static final int MAX_OUTBOUND_QUEUE_BYTES = 16 * 1024 * 1024;
-    /** The bytes all partially received chunked messages may hold together (64 MiB). */
-    static final int MAX_REASSEMBLY_BYTES = 64 * 1024 * 1024;
-    /** The largest message accepted for sending, chunked if needed (16 MiB); one such message fits a peer's queue. */
-    static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
     private final String host;
     private final int port;
     private final int termLengthBytes;
+    /** The largest message sent (chunked if needed), {@code maxMessageBytes}. */
+    private final int maxMessageBytes;
+    /** Per peer, the bulk bytes queued while it is unconnected or back pressured, {@code maxOutboundBytesPerPeer}. */
+    private final long maxOutboundBytesPerPeer;
     private final Map<String, String> peerRoutes;
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
@@ -77,7 +83,7 @@ public final class AeronTransport implements Transport {
     private final Aeron aeron;
     private final AgentInvoker clientInvoker;
     private final Subscription subscription;
-    private final FragmentAssembler assembler;
+    private final ControlledFragmentAssembler assembler;
     private final Reassembler reassembler;
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
@@ -100,12 +106,14 @@ public final class AeronTransport implements Transport {
         this.host = config.bind();
         this.port = config.port();
         this.termLengthBytes = config.termLengthBytes();
+        this.maxMessageBytes = config.maxMessageBytes();
+        this.maxOutboundBytesPerPeer = config.maxOutboundBytesPerPeer();
         this.peerRoutes = config.peerRoutes();
         this.errorHandler = errorHandler;
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.reassembler = new Reassembler(MAX_REASSEMBLY_BYTES, validator.counters());
+        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler);
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
             .errorHandler(errorHandler)
@@ -160,7 +168,7 @@ public final class AeronTransport implements Transport {
             CloseHelper.quietCloseAll(client, launched);
             throw ex;
         }
-        this.assembler = new FragmentAssembler(this::onFragment);
+        this.assembler = new ControlledFragmentAssembler(this::onFragment);
     }
 
     private String resolveEndpoint() {
@@ -192,7 +200,7 @@ public final class AeronTransport implements Transport {
 
     @Override
     public int maxMessageBytes() {
-        return MAX_MESSAGE_BYTES;
+        return maxMessageBytes;
     }
 
     @Override
@@ -212,10 +220,22 @@ public final class AeronTransport implements Transport {
         return aeron.context().aeronDirectoryName();
     }
 
-    /** Steps the embedded driver and the client conductor; 0 for an external driver's part. */
+    /**
+     * Steps the embedded driver (again while it has work, up to {@link #DRIVER_STEPS_PER_CYCLE} times) and the
+     * client conductor; 0 for an external driver's part.
+     */
     @Override
     public int doDriverWork() {
-        int work = driverInvoker == null ? 0 : driverInvoker.invoke();
+        int work = 0;
+        if (driverInvoker != null) {
+            for (int step = 0; step < DRIVER_STEPS_PER_CYCLE; step++) {
+                final int done = driverInvoker.invoke();
+                work += done;
+                if (done == 0) {
+                    break;
+                }
+            }
+        }
         if (clientInvoker != null && aeron != null) {
             work += clientInvoker.invoke();
         }
@@ -226,27 +246,47 @@ public final class AeronTransport implements Transport {
     @Override
     public int poll(final FrameHandler handler, final int fragmentLimit) {
         frameHandler = handler;
-        return subscription.poll(assembler, fragmentLimit);
+        return subscription.controlledPoll(assembler, fragmentLimit);
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int received, final Header header) {
+    /**
+     * One whole Aeron message: a frame, delivered, or a chunk, reassembled. Returns ABORT only for the first
+     * chunk of a message the reassembly bound has no room for yet: it stays in its stream (the sender's
+     * publication is back pressured) and comes again in a later poll, after messages under way complete;
+     * other peers' streams go on meanwhile.
+     */
+    private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int received,
+        final Header header) {
         final int length = authenticator.verify(buffer, offset, received);
         if (length < 0) {
-            return; // counted by the authenticator
+            return ControlledFragmentHandler.Action.CONTINUE; // counted by the authenticator
         }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
-            return;
+            return ControlledFragmentHandler.Action.CONTINUE;
         }
-        traffic.onReceived(type, length);
         if (type != ChunkFlyweight.TYPE) {
-            frameHandler.onFrame(type, buffer, offset, length);
-            return;
+            traffic.onReceived(type, length);
+            if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+                // a large frame a peer sent unchunked (its term is larger): handlers may keep large frames
+                final UnsafeBuffer own = new UnsafeBuffer(new byte[length]);
+                own.putBytes(0, buffer, offset, length);
+                frameHandler.onFrame(type, own, 0, length);
+            } else {
+                frameHandler.onFrame(type, buffer, offset, length);
+            }
+            return ControlledFragmentHandler.Action.CONTINUE;
         }
         if (!validator.validateBody(chunk, ChunkFlyweight.MIN_BODY_LENGTH, buffer, offset, length)) {
-            return;
+            traffic.onReceived(type, length);
+            return ControlledFragmentHandler.Action.CONTINUE;
         }
         final UnsafeBuffer whole = reassembler.onChunk(header.sessionId(), buffer, offset, length);
+        if (whole == Reassembler.NO_ROOM) {
+            authenticator.unaccept(buffer, offset, received); // it comes again, and must pass again
+            return ControlledFragmentHandler.Action.ABORT;
+        }
+        traffic.onReceived(type, length);
         if (whole != null) {
             final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
             if (wholeType == ChunkFlyweight.TYPE) {
@@ -256,6 +296,7 @@ public final class AeronTransport implements Transport {
                 frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
             }
         }
+        return ControlledFragmentHandler.Action.CONTINUE;
     }
 
     private void onUnavailableImage(final Image image) {
@@ -272,7 +313,7 @@ public final class AeronTransport implements Transport {
             // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
-            link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, MAX_OUTBOUND_QUEUE_BYTES, aeron, traffic,
+            link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, maxOutboundBytesPerPeer, aeron, traffic,
                 authenticator);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
@@ -288,12 +329,22 @@ public final class AeronTransport implements Transport {
      */
     @Override
     public boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length) {
-        if (length > MAX_MESSAGE_BYTES || length < HeaderFlyweight.HEADER_LENGTH) {
+        return send(linkId, buffer, offset, length, false);
+    }
+
+    /** As {@link #send}, but a message that must wait is kept, not copied: the caller hands {@code buffer} over. */
+    @Override
+    public boolean sendOwned(final int linkId, final DirectBuffer buffer, final int length) {
+        return send(linkId, buffer, 0, length, true);
+    }
+
+    private boolean send(final int linkId, final DirectBuffer buffer, final int offset, final int length, final boolean owned) {
+        if (length > maxMessageBytes || length < HeaderFlyweight.HEADER_LENGTH) {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
             return false;
         }
         try {
-            return links.get(linkId).send(buffer, offset, length);
+            return links.get(linkId).send(buffer, offset, length, owned);
         } catch (final RuntimeException e) {
             // Creating a peer's publication can fail (an endpoint the driver cannot resolve, a driver timeout):
             // the message is not sent, which the caller handles like a full queue; it never throws to a mechanism.
@@ -311,6 +362,16 @@ public final class AeronTransport implements Transport {
     @Override
     public AuthenticationCounters authenticationCounters() {
         return authenticator.counters();
+    }
+
+    @Override
+    public long queuedBulkBytes(final int linkId) {
+        return links.get(linkId).queuedBulkBytes();
+    }
+
+    @Override
+    public boolean isReceivingLargeMessage() {
+        return reassembler.bytesInUse() > 0;
     }
 
     /** Whether the link's publication is connected to the peer's subscription. */

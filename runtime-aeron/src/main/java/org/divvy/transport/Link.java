@@ -1,6 +1,7 @@
 package org.divvy.transport;
 
-import org.agrona.BitUtil;
+import java.util.ArrayDeque;
+
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -17,21 +18,39 @@ import io.aeron.Publication;
  * The way to one peer endpoint: its {@link ExclusivePublication}, created on the first send, and two
  * bounded queues of messages not yet accepted by it (peer not connected yet, back pressure, admin action):
  * one for control frames (at most {@link #CONTROL_MAX_FRAME_BYTES}: heartbeats, member lists, steal requests,
- * small results) and one for bulk ones. Control goes first: a queued control frame is offered before any
- * more bulk data in every duty cycle, also between the chunks of a large message, so a heartbeat never
- * waits behind megabytes queued for the same peer (it did: a peer declared the registry silent). Messages
- * of one kind leave in the order they were sent; a control frame may overtake bulk data. A message above
- * the publication's maximum message length goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent
- * message remembers its next chunk, so back pressure in the middle of a large message resumes where it
- * stopped. Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at
- * the moment it is offered, and carries its trailer: a retried offer is signed again with a new sequence
- * number, so sequence numbers reach the peer in order.
+ * small results), with a budget of its own ({@link #CONTROL_QUEUE_BYTES}), and one for bulk messages, bounded
+ * by {@code maxBulkBytes} ({@code maxOutboundBytesPerPeer}). Control goes first: a queued control frame is
+ * offered before any more bulk data in every duty cycle, also between the chunks of a large message, so a
+ * heartbeat never waits behind megabytes queued for the same peer (it did: a peer declared the registry
+ * silent), and a full bulk queue never refuses a heartbeat. Messages of one kind leave in the order they
+ * were sent; a control frame may overtake bulk data. A message above the publication's maximum message
+ * length goes out as {@link ChunkFlyweight CHUNK} frames; a partly sent message remembers its next chunk,
+ * so back pressure in the middle of a large message resumes where it stopped.
+ *
+ * <p>A queued bulk message is a copy, unless the sender handed the buffer over ({@link #send} with
+ * {@code owned}): large messages, encoded off the agent thread into a buffer of their own, are never copied.
+ * Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at the
+ * moment it is offered, and carries its trailer: a retried offer is signed again with a new sequence number,
+ * so sequence numbers reach the peer in order.
  *
  * <p>Owned by the network agent thread.
  */
 final class Link {
     /** The largest control frame (1 KiB): well below a datagram and a chunk, so never chunked itself. */
     static final int CONTROL_MAX_FRAME_BYTES = 1024;
+    /** Bytes of control frames queued per peer (1 MiB, a thousand frames or more): a peer that takes none for that long is dying. */
+    static final int CONTROL_QUEUE_BYTES = 1 << 20;
+
+    /** A bulk message waiting for the publication: its bytes from offset 0. */
+    private static final class Queued {
+        final DirectBuffer buffer;
+        final int length;
+
+        Queued(final DirectBuffer buffer, final int length) {
+            this.buffer = buffer;
+            this.length = length;
+        }
+    }
 
     private final int linkId;
     private final String endpoint;
@@ -44,27 +63,27 @@ final class Link {
     private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
     private final DirectBufferVector[] chunkVectors = {
         new DirectBufferVector(), new DirectBufferVector(), new DirectBufferVector()};
-    private final int maxQueueBytes;
-    private final ExpandableRingBuffer queue;
-    private final ExpandableRingBuffer controlQueue = new ExpandableRingBuffer(4096, 1 << 20, false);
+    private final long maxBulkBytes;
+    private final ArrayDeque<Queued> bulkQueue = new ArrayDeque<>();
+    private final ExpandableRingBuffer controlQueue = new ExpandableRingBuffer(4096, 2 * CONTROL_QUEUE_BYTES, false);
     private final UnsafeBuffer chunkHeaderBuffer = new UnsafeBuffer(new byte[ChunkFlyweight.PAYLOAD_OFFSET]);
     private final ChunkFlyweight chunkHeader = new ChunkFlyweight();
-    private final ExpandableRingBuffer.MessageConsumer drainer = this::drainOne;
     private final ExpandableRingBuffer.MessageConsumer controlDrainer = this::drainControl;
 
     private ExclusivePublication publication;
-    private int queuedBytes;
-    private int queuedMessages;
+    private long queuedBulkBytes;
+    private int queuedControlBytes;
     private int queuedControl;
     private int nextMessageId;
     /** Chunks of the message at the head of the queue (or being sent) already accepted by the publication. */
     private int headChunksSent;
 
     /**
-     * @param endpoint the peer's own {@code host:port}, as members know it.
-     * @param channel  the Aeron channel its datagrams go to (its endpoint, or a route in front of it).
+     * @param endpoint     the peer's own {@code host:port}, as members know it.
+     * @param channel      the Aeron channel its datagrams go to (its endpoint, or a route in front of it).
+     * @param maxBulkBytes the bytes of bulk messages that may wait for this peer.
      */
-    Link(final int linkId, final String endpoint, final String channel, final int streamId, final int maxQueueBytes,
+    Link(final int linkId, final String endpoint, final String channel, final int streamId, final long maxBulkBytes,
         final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator) {
         this.linkId = linkId;
         this.endpoint = endpoint;
@@ -73,9 +92,7 @@ final class Link {
         this.aeron = aeron;
         this.traffic = traffic;
         this.signer = authenticator.signerFor(endpoint);
-        this.maxQueueBytes = maxQueueBytes;
-        this.queue = new ExpandableRingBuffer(
-            4096, BitUtil.findNextPositivePowerOfTwo(maxQueueBytes + maxQueueBytes / 4 + 1024), false);
+        this.maxBulkBytes = maxBulkBytes;
         chunkHeader.wrap(chunkHeaderBuffer, 0, chunkHeaderBuffer.capacity());
     }
 
@@ -88,11 +105,16 @@ final class Link {
     }
 
     boolean hasQueued() {
-        return queuedMessages + queuedControl > 0;
+        return !bulkQueue.isEmpty() || queuedControl > 0;
     }
 
     int queuedMessages() {
-        return queuedMessages + queuedControl;
+        return bulkQueue.size() + queuedControl;
+    }
+
+    /** Bytes of bulk messages waiting for the publication. */
+    long queuedBulkBytes() {
+        return queuedBulkBytes;
     }
 
     boolean isConnected() {
@@ -100,32 +122,44 @@ final class Link {
     }
 
     /**
-     * Sends now if nothing is queued and the publication takes it, else queues it.
+     * Sends now if nothing of its kind is queued and the publication takes it, else queues it.
      *
-     * @return false if the queue is full: the message is dropped and counted.
+     * @param owned whether the link may keep {@code buffer} (offset 0) instead of copying it; the caller
+     *              hands it over when this returns true.
+     * @return false if its queue has no room: nothing was sent or kept, the caller still holds the message
+     * (counted in {@link TrafficCounters#droppedQueueFull}).
      */
-    boolean send(final DirectBuffer buffer, final int offset, final int length) {
+    boolean send(final DirectBuffer buffer, final int offset, final int length, final boolean owned) {
         if (length <= CONTROL_MAX_FRAME_BYTES) {
             if (queuedControl == 0 && trySend(buffer, offset, length)) {
                 return true;
             }
-            if (queuedBytes + length > maxQueueBytes || !controlQueue.append(buffer, offset, length)) {
+            if (queuedControlBytes + length > CONTROL_QUEUE_BYTES || !controlQueue.append(buffer, offset, length)) {
                 TrafficCounters.add(traffic.droppedQueueFull, 1);
                 return false;
             }
-            queuedBytes += length;
+            queuedControlBytes += length;
             queuedControl++;
             return true;
         }
-        if (queuedMessages == 0 && queuedControl == 0 && trySend(buffer, offset, length)) {
+        if (bulkQueue.isEmpty() && queuedControl == 0 && trySend(buffer, offset, length)) {
             return true;
         }
-        if (queuedBytes + length > maxQueueBytes || !queue.append(buffer, offset, length)) {
+        if (queuedBulkBytes + length > maxBulkBytes) {
+            // never with a partly sent message: the queue is then empty, and one message fits (config check)
             TrafficCounters.add(traffic.droppedQueueFull, 1);
             return false;
         }
-        queuedBytes += length;
-        queuedMessages++;
+        final DirectBuffer kept;
+        if (owned && offset == 0) {
+            kept = buffer;
+        } else {
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, buffer, offset, length);
+            kept = copy;
+        }
+        bulkQueue.addLast(new Queued(kept, length));
+        queuedBulkBytes += length;
         return true;
     }
 
@@ -135,24 +169,21 @@ final class Link {
      */
     int drain(final int limit) {
         int sent = queuedControl == 0 ? 0 : controlQueue.consume(controlDrainer, limit);
-        if (queuedControl == 0 && queuedMessages > 0) {
-            sent += queue.consume(drainer, limit);
+        while (queuedControl == 0 && sent < limit && !bulkQueue.isEmpty()) {
+            final Queued head = bulkQueue.peekFirst();
+            if (!trySend(head.buffer, 0, head.length)) {
+                break;
+            }
+            bulkQueue.pollFirst();
+            queuedBulkBytes -= head.length;
+            sent++;
         }
         return sent;
     }
 
-    private boolean drainOne(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
-        if (trySend(buffer, offset, length)) {
-            queuedBytes -= length;
-            queuedMessages--;
-            return true;
-        }
-        return false;
-    }
-
     private boolean drainControl(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
         if (trySend(buffer, offset, length)) {
-            queuedBytes -= length;
+            queuedControlBytes -= length;
             queuedControl--;
             return true;
         }
@@ -161,14 +192,14 @@ final class Link {
 
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
     int close() {
-        final int dropped = queuedMessages + queuedControl;
+        final int dropped = bulkQueue.size() + queuedControl;
         if (dropped > 0) {
             TrafficCounters.add(traffic.droppedPeerGone, dropped);
         }
-        queue.reset(4096);
+        bulkQueue.clear();
         controlQueue.reset(4096);
-        queuedBytes = 0;
-        queuedMessages = 0;
+        queuedBulkBytes = 0;
+        queuedControlBytes = 0;
         queuedControl = 0;
         headChunksSent = 0;
         if (publication != null) {

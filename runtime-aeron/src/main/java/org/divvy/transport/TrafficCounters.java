@@ -18,7 +18,7 @@ public final class TrafficCounters {
     private final AtomicLongArray messagesReceived = new AtomicLongArray(TYPE_CODES);
     private final AtomicLongArray bytesReceived = new AtomicLongArray(TYPE_CODES);
 
-    /** Messages dropped because a peer's outbound queue was full. */
+    /** Messages refused because a peer's outbound queue was full; the sender keeps each and retries, or runs the job itself. */
     public final AtomicLong droppedQueueFull = new AtomicLong();
     /** Messages dropped because their peer died or left before they could be delivered. */
     public final AtomicLong droppedPeerGone = new AtomicLong();

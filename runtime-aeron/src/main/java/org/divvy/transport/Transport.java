@@ -24,7 +24,7 @@ public interface Transport extends AutoCloseable {
         return new ReceiveGuardCounters();
     }
 
-    /** The largest message {@link #send} takes (larger ones are dropped); chunked on the wire if needed. */
+    /** The largest message {@link #send} takes (larger ones are refused and counted); chunked on the wire if needed. */
     int maxMessageBytes();
 
     /** Steps what the transport runs on the agent's thread (an embedded driver, the client); returns the work done. */
@@ -39,9 +39,29 @@ public interface Transport extends AutoCloseable {
     /**
      * Sends one whole frame (header included) on a link, or queues it behind earlier ones.
      *
-     * @return false if it was dropped (too large, or the link's queue is full); counted either way.
+     * @return false if it was not taken (too large, or the link's queue is full; counted either way): the
+     * caller still has it, to retry later or to handle as not sent.
      */
     boolean send(int linkId, DirectBuffer buffer, int offset, int length);
+
+    /**
+     * As {@link #send}, for a frame in a buffer of its own (from offset 0): if it must wait, the transport
+     * keeps the buffer instead of copying it (large messages, encoded off the agent thread). On true the
+     * buffer is the transport's; on false it is still the caller's, to retry or drop.
+     */
+    default boolean sendOwned(final int linkId, final DirectBuffer buffer, final int length) {
+        return send(linkId, buffer, 0, length);
+    }
+
+    /** Bytes of bulk messages (above 1 KiB) queued on a link, not yet taken by its publication. */
+    default long queuedBulkBytes(final int linkId) {
+        return 0;
+    }
+
+    /** Whether a chunked message is partly received: a node receiving one is not idle, whatever else it does. */
+    default boolean isReceivingLargeMessage() {
+        return false;
+    }
 
     /** Whether any link still has messages waiting. */
     boolean hasQueued();

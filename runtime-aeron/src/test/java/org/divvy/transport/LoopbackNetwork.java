@@ -59,7 +59,7 @@ public final class LoopbackNetwork {
 
         @Override
         public int maxMessageBytes() {
-            return AeronTransport.MAX_MESSAGE_BYTES;
+            return 16 * 1024 * 1024;
         }
 
         @Override

@@ -1,0 +1,158 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.divvy.examples.Launcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 7, finding 1: big messages. {@code divvy run} of mergesort as real processes over real UDP, with
+ * jobs and results of tens to a hundred megabytes (the 50M-int run gives away halves of 100 MB), on 2 (and,
+ * for 10M ints, 4) nodes of one worker each; a job above {@code maxMessageBytes} stays on its node and the answer is still
+ * right; a result above it fails the run with an error naming the setting, instead of a hang.
+ *
+ * <p>The heaviest tests of the build. Memory: the run process (the master, which holds the array, its copy
+ * for the check and the halves it sorts) gets {@code -Xmx2g}; each child {@code -Xmx1g} (a 100 MB job is
+ * held as its reassembled frame, its decoded array, the halves and the sorted result). Serial GC, as
+ * {@code divvy run}'s children have by default. Every process is ended by its handle afterwards.
+ */
+class BigMessagesMultiProcessTest {
+    private static final Pattern LONGEST_CYCLE = Pattern.compile("longest cycle ([0-9.]+) ms");
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killAll() {
+        for (final Process process : started) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldSortTenMillionIntsOnTwoAndOnFourNodes() throws Exception {
+        assertSorted(2, 10_000_000);
+        assertSorted(4, 10_000_000);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldSortFiftyMillionIntsOnTwoNodes() throws Exception {
+        // 50M on 4 nodes is left out: on the 2-core machine it still fails (a node hears no heartbeat from the
+        // master for 2 s while the master gives away 100 MB halves); see the issue's report
+        assertSorted(2, 50_000_000);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aJobLargerThanMaxMessageBytesShouldRunOnItsNodeAndTheAnswerShouldStillBeRight() throws Exception {
+        // 2M ints: the first halves (4 MB, 2 MB) pass the 1 MiB bound and stay; the smaller ones may travel
+        final Run run = run(List.of("--nodes", "2", "--max-message-bytes", "1048576"), "mergesort", "--size", "2000000",
+            "--cutoff", "50000");
+        final int exit = run.awaitExit(75);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("PASS"), output);
+        assertTrue(output.contains("stays on this node") && output.contains("1048576"), output);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aResultLargerThanMaxMessageBytesShouldFailTheRunWithTheSettingToRaise(@TempDir final Path dir)
+        throws Exception {
+        // quadrants of 320x240 pixels: arguments of a few hundred bytes, results of 300 KB, above a 64 KiB bound
+        final Run run = run(List.of("--nodes", "2", "--max-message-bytes", "65536"), "raytracer", "--width", "640",
+            "--height", "480", "--samples", "1", "--out", dir.resolve("image.png").toString());
+        final int exit = run.awaitExit(75);
+        final String output = run.output();
+        assertNotEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("maxMessageBytes=65536") && output.contains("--max-message-bytes"), output);
+    }
+
+    private void assertSorted(final int nodes, final int size) throws Exception {
+        final Run run = run(List.of("--nodes", String.valueOf(nodes)), "mergesort", "--size", String.valueOf(size));
+        final int exit = run.awaitExit(size / 1_000_000 * 2 + 40);
+        final String output = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, nodes + " nodes, " + size + " ints:\n" + output);
+        assertTrue(output.contains("PASS: equals Arrays.sort of a copy (" + size + " elements)"), output);
+        assertTrue(output.contains("all " + nodes + " local nodes ended with exit code 0"), output);
+        // halves of 20 to 100 MB travel: none stays on its node for being too large (they did above 16 MiB)
+        assertFalse(output.contains("stays on this node"), output);
+        final Matcher cycle = LONGEST_CYCLE.matcher(output);
+        while (cycle.find()) {
+            System.out.println("mergesort " + size + " on " + nodes + " nodes: longest agent cycle " + cycle.group(1) + " ms");
+        }
+    }
+
+    /** {@code divvy run RUN_OPTIONS --workers 1 APP APP_OPTIONS} as a real process with the heaps above. */
+    private Run run(final List<String> runOptions, final String... app) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
+            "-XX:+UseSerialGC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS, "run"));
+        command.addAll(runOptions);
+        command.addAll(List.of("--workers", "1", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-Xmx1g"));
+        command.addAll(List.of(app));
+        command.addAll(List.of("--progress-seconds", "0"));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        started.add(process);
+        return new Run(process);
+    }
+
+    /** A started process and its output, read by a daemon thread. */
+    private static final class Run {
+        private final Process process;
+        private final StringBuilder output = new StringBuilder();
+        private final Thread reader;
+
+        Run(final Process process) {
+            this.process = process;
+            reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        synchronized (output) {
+                            output.append(line).append('\n');
+                        }
+                    }
+                } catch (final IOException e) {
+                    // The process is gone.
+                }
+            }, "test-output-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        int awaitExit(final int seconds) throws InterruptedException {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new AssertionError("still running after " + seconds + " s:\n" + output());
+            }
+            reader.join(5_000);
+            return process.exitValue();
+        }
+
+        String output() {
+            synchronized (output) {
+                return output.toString();
+            }
+        }
+    }
+}
