@@ -192,7 +192,10 @@ class ForgedFramesTest {
         }
     }
 
-    /** The attacker: its own embedded driver and plain Aeron publications; no Divvy transport, no secret. */
+    /**
+     * The attacker: its own embedded driver and plain Aeron publications; no Divvy transport, no secret. It
+     * reads the protocol, so its publications look like a node's (the receive guard refuses streams unlike them).
+     */
     private static final class Forger implements AutoCloseable {
         private final File dir = new File(IoUtil.tmpDirName(), "divvy-forger-" + UUID.randomUUID());
         private final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
@@ -204,8 +207,10 @@ class ForgedFramesTest {
 
         /** Forges for {@code durationNs}; returns the frames each node took ([0] node 0, [1] node 1). */
         int[] forgeFor(final long durationNs, final String node0, final String node1) throws InterruptedException {
-            final ExclusivePublication to0 = aeron.addExclusivePublication("aeron:udp?endpoint=" + node0, STREAM_ID);
-            final ExclusivePublication to1 = aeron.addExclusivePublication("aeron:udp?endpoint=" + node1, STREAM_ID);
+            final ExclusivePublication to0 = aeron.addExclusivePublication(
+                "aeron:udp?endpoint=" + node0 + "|term-length=64k", STREAM_ID);
+            final ExclusivePublication to1 = aeron.addExclusivePublication(
+                "aeron:udp?endpoint=" + node1 + "|term-length=64k", STREAM_ID);
             final int[] sent = new int[2];
             final long endNs = System.nanoTime() + durationNs;
             long jobId = 0;
