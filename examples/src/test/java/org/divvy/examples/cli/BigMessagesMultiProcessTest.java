@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +62,7 @@ class BigMessagesMultiProcessTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void aJobLargerThanMaxMessageBytesShouldRunOnItsNodeAndTheAnswerShouldStillBeRight() throws Exception {
         // 2M ints: the first halves (4 MB, 2 MB) pass the 1 MiB bound and stay; the smaller ones may travel
-        final Run run = run(List.of("--nodes", "2", "--max-message-bytes", "1048576"), "mergesort", "--size", "2000000",
+        final LauncherProcess run = run(List.of("--nodes", "2", "--max-message-bytes", "1048576"), "mergesort", "--size", "2000000",
             "--cutoff", "50000");
         final int exit = run.awaitExit(75);
         final String output = run.output();
@@ -79,7 +76,7 @@ class BigMessagesMultiProcessTest {
     void aResultLargerThanMaxMessageBytesShouldFailTheRunWithTheSettingToRaise(@TempDir final Path dir)
         throws Exception {
         // quadrants of 320x240 pixels: arguments of a few hundred bytes, results of 300 KB, above a 64 KiB bound
-        final Run run = run(List.of("--nodes", "2", "--max-message-bytes", "65536"), "raytracer", "--width", "640",
+        final LauncherProcess run = run(List.of("--nodes", "2", "--max-message-bytes", "65536"), "raytracer", "--width", "640",
             "--height", "480", "--samples", "1", "--out", dir.resolve("image.png").toString());
         final int exit = run.awaitExit(75);
         final String output = run.output();
@@ -88,7 +85,7 @@ class BigMessagesMultiProcessTest {
     }
 
     private void assertSorted(final int nodes, final int size) throws Exception {
-        final Run run = run(List.of("--nodes", String.valueOf(nodes)), "mergesort", "--size", String.valueOf(size));
+        final LauncherProcess run = run(List.of("--nodes", String.valueOf(nodes)), "mergesort", "--size", String.valueOf(size));
         final int exit = run.awaitExit(size / 1_000_000 * 2 + 40);
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, nodes + " nodes, " + size + " ints:\n" + output);
@@ -103,56 +100,15 @@ class BigMessagesMultiProcessTest {
     }
 
     /** {@code divvy run RUN_OPTIONS --workers 1 APP APP_OPTIONS} as a real process with the heaps above. */
-    private Run run(final List<String> runOptions, final String... app) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
-            "-XX:+UseSerialGC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS, "run"));
-        command.addAll(runOptions);
-        command.addAll(List.of("--workers", "1", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-Xmx1g"));
-        command.addAll(List.of(app));
-        command.addAll(List.of("--progress-seconds", "0"));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        started.add(process);
-        return new Run(process);
+    private LauncherProcess run(final List<String> runOptions, final String... app) throws IOException {
+        final List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(runOptions);
+        args.addAll(List.of("--workers", "1", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-Xmx1g"));
+        args.addAll(List.of(app));
+        args.addAll(List.of("--progress-seconds", "0"));
+        final LauncherProcess run = LauncherProcess.start(new ProcessBuilder(LauncherProcess.command(List.of("-Xmx2g"), args)));
+        started.add(run.process());
+        return run;
     }
 
-    /** A started process and its output, read by a daemon thread. */
-    private static final class Run {
-        private final Process process;
-        private final StringBuilder output = new StringBuilder();
-        private final Thread reader;
-
-        Run(final Process process) {
-            this.process = process;
-            reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                        }
-                    }
-                } catch (final IOException e) {
-                    // The process is gone.
-                }
-            }, "test-output-" + process.pid());
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        int awaitExit(final int seconds) throws InterruptedException {
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                throw new AssertionError("still running after " + seconds + " s:\n" + output());
-            }
-            reader.join(5_000);
-            return process.exitValue();
-        }
-
-        String output() {
-            synchronized (output) {
-                return output.toString();
-            }
-        }
-    }
 }

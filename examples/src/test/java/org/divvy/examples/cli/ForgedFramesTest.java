@@ -3,12 +3,8 @@ package org.divvy.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -64,21 +60,20 @@ class ForgedFramesTest {
     void shouldIgnoreAndCountForgedLeaveTerminateStealReplyAndJobResultFrames() throws Exception {
         // about 1,000 leaves of 8 ms on 2 workers: some 4 s of run, forged at for 2 s of them
         // no secret in its environment: divvy run makes its own, which the forger cannot know
-        final Process run = start(null, "run", "--nodes", "2", "--workers", "1", "fib", "-n", "30", "--threshold", "16",
+        final LauncherProcess run = start(null, "run", "--nodes", "2", "--workers", "1", "fib", "-n", "30", "--threshold", "16",
             "--simulate-leaf-us", "8000", "--progress-seconds", "0");
-        final Output output = new Output(run);
-        output.awaitLine("nodes joined", 60);
-        output.awaitLine("[node 1] node id 1 (", 10);
-        final String node0 = output.find(NODE0);
-        final String node1 = output.find(NODE1);
+        run.awaitLine("nodes joined", 60);
+        run.awaitLine("[node 1] node id 1 (", 10);
+        final String node0 = run.awaitMatch(NODE0, 1).group(1);
+        final String node1 = run.awaitMatch(NODE1, 1).group(1);
 
         final int[] sent;
         try (Forger forger = new Forger()) {
             sent = forger.forgeFor(TimeUnit.SECONDS.toNanos(2), node0, node1);
         }
-        assertTrue(run.waitFor(60, TimeUnit.SECONDS), output.text());
-        final String text = output.text();
-        assertEquals(Launcher.EXIT_OK, run.exitValue(), text);
+        final int exit = run.awaitExit(60);
+        final String text = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, text);
         assertTrue(text.contains("fib(30) = 832040") && text.contains("PASS"), text);
         assertTrue(text.contains("all 2 local nodes ended with exit code 0"), text);
         assertTrue(sent[0] > 50 && sent[1] > 50, "forged frames went out: " + sent[0] + " to node 0, " + sent[1] + " to node 1");
@@ -92,45 +87,37 @@ class ForgedFramesTest {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void shouldNotLetANodeWithoutTheRunsSecretJoin() throws Exception {
-        final Process run = start(null, "run", "--nodes", "2", "--workers", "1", "fib", "-n", "30", "--threshold", "16",
+        final LauncherProcess run = start(null, "run", "--nodes", "2", "--workers", "1", "fib", "-n", "30", "--threshold", "16",
             "--simulate-leaf-us", "8000", "--progress-seconds", "0");
-        final Output output = new Output(run);
-        output.awaitLine("nodes joined", 60);
-        final String node0 = output.find(NODE0);
+        run.awaitLine("nodes joined", 60);
+        final String node0 = run.awaitMatch(NODE0, 1).group(1);
         // the uninvited: a secret of its own, and none at all
-        final Process wrong = start("a-secret-that-is-not-the-runs", "node", "--join", node0, "--workers", "1",
+        final LauncherProcess wrong = start("a-secret-that-is-not-the-runs", "node", "--join", node0, "--workers", "1",
             "--join-timeout-ms", "2000");
-        final Process none = start(null, "node", "--join", node0, "--workers", "1", "--join-timeout-ms", "2000");
-        final Output wrongOutput = new Output(wrong);
-        final Output noneOutput = new Output(none);
-        assertTrue(wrong.waitFor(30, TimeUnit.SECONDS) && none.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(Launcher.EXIT_FAILED, wrong.exitValue(), wrongOutput.text());
-        assertTrue(wrongOutput.text().contains("no registry answered at " + node0 + " within 2 s: check --join, that the " +
-            "first node is running, and that this node has the run's cluster secret"), wrongOutput.text());
-        assertEquals(Launcher.EXIT_FAILED, none.exitValue(), noneOutput.text());
-        assertTrue(noneOutput.text().contains("no cluster secret: set the environment variable DIVVY_SECRET"),
-            noneOutput.text());
-        assertTrue(run.waitFor(60, TimeUnit.SECONDS), output.text());
-        final String text = output.text();
-        assertEquals(Launcher.EXIT_OK, run.exitValue(), text);
+        final LauncherProcess none = start(null, "node", "--join", node0, "--workers", "1", "--join-timeout-ms", "2000");
+        assertEquals(Launcher.EXIT_FAILED, wrong.awaitExit(30), wrong.output());
+        assertTrue(wrong.output().contains("no registry answered at " + node0 + " within 2 s: check --join, that the " +
+            "first node is running, and that this node has the run's cluster secret"), wrong.output());
+        assertEquals(Launcher.EXIT_FAILED, none.awaitExit(30), none.output());
+        assertTrue(none.output().contains("no cluster secret: set the environment variable DIVVY_SECRET"),
+            none.output());
+        final int exit = run.awaitExit(60);
+        final String text = run.output();
+        assertEquals(Launcher.EXIT_OK, exit, text);
         assertTrue(text.contains("PASS") && !text.contains("[node 2]"), text);
         assertTrue(unheard(text, "\n  received frames not heard: ") > 0, "its JOINs were counted:\n" + text);
     }
 
     /** A launcher process with {@code secret} in its environment (none if null). */
-    private Process start(final String secret, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
-        command.addAll(List.of(args));
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    private LauncherProcess start(final String secret, final String... args) throws IOException {
+        final ProcessBuilder builder = new ProcessBuilder(LauncherProcess.command(List.of(), List.of(args)));
         builder.environment().remove("DIVVY_SECRET");
         if (secret != null) {
             builder.environment().put("DIVVY_SECRET", secret);
         }
-        final Process process = builder.start();
-        started.add(process);
-        return process;
+        final LauncherProcess launched = LauncherProcess.start(builder);
+        started.add(launched.process());
+        return launched;
     }
 
     /** The "N failed authentication" count on the line starting {@code prefix}. */
@@ -141,55 +128,6 @@ class ForgedFramesTest {
         assertTrue(m.find(), text);
         assertEquals(0, Long.parseLong(m.group(2)), "nothing unauthentic passed to the frame checks");
         return Long.parseLong(m.group(1));
-    }
-
-    /** A process's output, read by a daemon thread. */
-    private static final class Output {
-        private final StringBuilder text = new StringBuilder();
-
-        Output(final Process process) {
-            final Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        synchronized (text) {
-                            text.append(line).append('\n');
-                            text.notifyAll();
-                        }
-                    }
-                } catch (final IOException e) {
-                    // the process is gone
-                }
-            }, "forged-frames-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        void awaitLine(final String line, final int seconds) throws InterruptedException {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            synchronized (text) {
-                while (text.indexOf(line) < 0) {
-                    final long ms = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-                    if (ms <= 0) {
-                        throw new AssertionError("no '" + line + "' after " + seconds + " s:\n" + text);
-                    }
-                    text.wait(ms);
-                }
-            }
-        }
-
-        String find(final Pattern pattern) {
-            final Matcher m = pattern.matcher(text());
-            assertTrue(m.find(), pattern + " in:\n" + text());
-            return m.group(1);
-        }
-
-        String text() {
-            synchronized (text) {
-                return text.toString();
-            }
-        }
     }
 
     /**

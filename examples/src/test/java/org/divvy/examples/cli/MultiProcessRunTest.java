@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +35,7 @@ class MultiProcessRunTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRunFibOnTwoProcessesAndEndTheChild() throws Exception {
-        final Launched run = launch("run", "--nodes", "2", "--workers", "1", "fib", "-n", "24", "--threshold", "10",
+        final LauncherProcess run = launch("run", "--nodes", "2", "--workers", "1", "fib", "-n", "24", "--threshold", "10",
             "--progress-seconds", "0");
         final int exit = run.awaitExit(45);
         final String output = run.output();
@@ -52,7 +49,7 @@ class MultiProcessRunTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRunWithEitherStealPolicyAcrossTwoSites() throws Exception {
         for (final String policy : new String[] {"rs", "crs"}) {
-            final Launched run = launch("run", "--nodes", "2", "--sites", "A:1,B:1", "--policy", policy, "--workers",
+            final LauncherProcess run = launch("run", "--nodes", "2", "--sites", "A:1,B:1", "--policy", policy, "--workers",
                 "1", "uts", "--spawn-depth", "3", "-d", "6", "--simulate-leaf-us", "200", "--progress-seconds", "0");
             final int exit = run.awaitExit(25);
             final String output = run.output();
@@ -66,11 +63,11 @@ class MultiProcessRunTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldFailClearlyWhenAChildIsKilledMidRun() throws Exception {
         // 1597 leaves of 20 ms on 3 workers: about 10 s, so the kill lands mid-run.
-        final Launched run = launch("run", "--nodes", "3", "--workers", "1", "fib",
+        final LauncherProcess run = launch("run", "--nodes", "3", "--workers", "1", "fib",
             "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
         run.awaitLine("nodes joined", 40);
         Thread.sleep(1_500);
-        final List<ProcessHandle> children = run.process.children().toList();
+        final List<ProcessHandle> children = run.process().children().toList();
         assertEquals(2, children.size(), run.output());
         final ProcessHandle victim = children.get(0);
         victim.destroyForcibly();
@@ -83,7 +80,7 @@ class MultiProcessRunTest {
         assertTrue(!children.get(1).isAlive(), "the other child is ended");
         final Path shm = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
         final String leftPrefix = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getFileName() + "-divvy-"
-            + run.process.pid() + "-node";
+            + run.process().pid() + "-node";
         try (var dirs = Files.list(shm)) {
             assertEquals(List.of(), dirs.filter(d -> d.getFileName().toString().startsWith(leftPrefix)).toList(),
                 "the killed child's Aeron directory is deleted");
@@ -93,7 +90,7 @@ class MultiProcessRunTest {
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void shouldFailClearlyWhenNothingListensAtTheJoinAddress() throws Exception {
-        final Launched node = launch("node", "--join", "127.0.0.1:1", "--join-timeout-ms", "1000", "--workers", "1");
+        final LauncherProcess node = launch("node", "--join", "127.0.0.1:1", "--join-timeout-ms", "1000", "--workers", "1");
         final int exit = node.awaitExit(20);
         final String output = node.output();
         assertEquals(Launcher.EXIT_FAILED, exit, output);
@@ -112,7 +109,7 @@ class MultiProcessRunTest {
     void shouldBehaveTheSameOnOneAndTwoNodes() throws Exception {
         final String oneNode = portableReport(launch("run", "--nodes", "1", "--workers", "2", "portable", "--hold-ms", "200",
             "--progress-seconds", "0"));
-        final Launched run = launch("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
+        final LauncherProcess run = launch("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
             "--progress-seconds", "0");
         final String twoNodes = portableReport(run);
         final java.util.regex.Matcher given = java.util.regex.Pattern.compile("jobs given (\\d+), run for peers 0").matcher(run.output());
@@ -131,7 +128,7 @@ class MultiProcessRunTest {
     }
 
     /** The answer line of a portable run that passed. */
-    private static String portableReport(final Launched run) throws InterruptedException {
+    private static String portableReport(final LauncherProcess run) throws InterruptedException {
         final int exit = run.awaitExit(60);
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, output);
@@ -141,67 +138,10 @@ class MultiProcessRunTest {
         return answer.group(1);
     }
 
-    private Launched launch(final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
-        command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        started.add(process);
-        return new Launched(process);
+    private LauncherProcess launch(final String... args) throws IOException {
+        final LauncherProcess launched = LauncherProcess.start(args);
+        started.add(launched.process());
+        return launched;
     }
 
-    /** A started process and its output, read by a daemon thread. */
-    private static final class Launched {
-        private final Process process;
-        private final StringBuilder output = new StringBuilder();
-        private final Thread reader;
-
-        Launched(final Process process) {
-            this.process = process;
-            reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                            output.notifyAll();
-                        }
-                    }
-                } catch (final IOException e) {
-                    // The process is gone.
-                }
-            }, "test-output-" + process.pid());
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        int awaitExit(final int seconds) throws InterruptedException {
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                throw new AssertionError("still running after " + seconds + " s:\n" + output());
-            }
-            reader.join(5_000);
-            return process.exitValue();
-        }
-
-        void awaitLine(final String text, final int seconds) throws InterruptedException {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            synchronized (output) {
-                while (output.indexOf(text) < 0) {
-                    final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-                    if (remainingMs <= 0) {
-                        throw new AssertionError("no '" + text + "' after " + seconds + " s:\n" + output);
-                    }
-                    output.wait(remainingMs);
-                }
-            }
-        }
-
-        String output() {
-            synchronized (output) {
-                return output.toString();
-            }
-        }
-    }
 }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,10 +46,10 @@ class PauseAndCrashRunTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldSurviveAFiveSecondStopOfAWorkerNode() throws Exception {
-        final Launched run = launch(args(List.of("run", "--nodes", "2")));
+        final LauncherProcess run = launch(args(List.of("run", "--nodes", "2")));
         run.awaitLine("nodes joined", 60);
         Thread.sleep(2_000);
-        final List<ProcessHandle> children = run.process.children().toList();
+        final List<ProcessHandle> children = run.process().children().toList();
         assertEquals(1, children.size(), run.output());
         stopFor(children.get(0).pid(), STOP_MS);
         final int exit = run.awaitExit(90);
@@ -70,11 +66,11 @@ class PauseAndCrashRunTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldSurviveAFiveSecondStopOfTheMasterAndRegistry() throws Exception {
-        final Launched run = launch(args(List.of("run", "--nodes", "2")));
+        final LauncherProcess run = launch(args(List.of("run", "--nodes", "2")));
         run.awaitLine("nodes joined", 60);
         assertTrue(run.output().contains("hosting the registry"), run.output());
         Thread.sleep(2_000);
-        stopFor(run.process.pid(), STOP_MS);
+        stopFor(run.process().pid(), STOP_MS);
         final int exit = run.awaitExit(90);
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, output);
@@ -91,14 +87,14 @@ class PauseAndCrashRunTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldNameAKilledRemoteNodeWithinTenSecondsAndInTheRunsError() throws Exception {
-        final Launched run = launch(args(List.of("run", "--nodes", "1", "--await", "1")));
+        final LauncherProcess run = launch(args(List.of("run", "--nodes", "1", "--await", "1")));
         final String registry = run.awaitMatch(NODE0_ENDPOINT, 60).group(1);
-        final Launched node = launch("node", "--join", registry, "--workers", "1");
+        final LauncherProcess node = launch("node", "--join", registry, "--workers", "1");
         final Matcher joined = node.awaitMatch(NODE_JOINED, 60);
         final String nodeName = "node " + joined.group(1) + " (site " + joined.group(3) + ", " + joined.group(2) + ")";
         run.awaitLine("nodes joined", 60);
         Thread.sleep(2_000);
-        node.process.destroyForcibly(); // SIGKILL
+        node.process().destroyForcibly(); // SIGKILL
         final long killedNs = System.nanoTime();
         final int exit = run.awaitExit(60);
         final String output = run.output();
@@ -145,95 +141,14 @@ class PauseAndCrashRunTest {
         }
     }
 
-    private Launched launch(final List<String> args) throws IOException {
+    private LauncherProcess launch(final List<String> args) throws IOException {
         return launch(args.toArray(new String[0]));
     }
 
-    private Launched launch(final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS,
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
-        command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        started.add(process);
-        return new Launched(process);
+    private LauncherProcess launch(final String... args) throws IOException {
+        final LauncherProcess launched = LauncherProcess.start(args);
+        started.add(launched.process());
+        return launched;
     }
 
-    /** A started process and its output, read by a daemon thread that notes when each line arrived. */
-    private static final class Launched {
-        private final Process process;
-        private final StringBuilder output = new StringBuilder();
-        private final List<String> lines = new ArrayList<>();
-        private final List<Long> lineTimesNs = new ArrayList<>();
-        private final Thread reader;
-
-        Launched(final Process process) {
-            this.process = process;
-            reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                            lines.add(line);
-                            lineTimesNs.add(System.nanoTime());
-                            output.notifyAll();
-                        }
-                    }
-                } catch (final IOException e) {
-                    // The process is gone.
-                }
-            }, "test-output-" + process.pid());
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        int awaitExit(final int seconds) throws InterruptedException {
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                throw new AssertionError("still running after " + seconds + " s:\n" + output());
-            }
-            reader.join(5_000);
-            return process.exitValue();
-        }
-
-        void awaitLine(final String text, final int seconds) throws InterruptedException {
-            awaitMatch(Pattern.compile(Pattern.quote(text)), seconds);
-        }
-
-        Matcher awaitMatch(final Pattern pattern, final int seconds) throws InterruptedException {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            synchronized (output) {
-                while (true) {
-                    final Matcher matcher = pattern.matcher(output);
-                    if (matcher.find()) {
-                        return matcher;
-                    }
-                    final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-                    if (remainingMs <= 0) {
-                        throw new AssertionError("no match of '" + pattern + "' after " + seconds + " s:\n" + output);
-                    }
-                    output.wait(remainingMs);
-                }
-            }
-        }
-
-        /** When the first line containing {@code text} was read (System.nanoTime). */
-        long timeOfFirstLine(final String text) {
-            synchronized (output) {
-                for (int i = 0; i < lines.size(); i++) {
-                    if (lines.get(i).contains(text)) {
-                        return lineTimesNs.get(i);
-                    }
-                }
-            }
-            throw new AssertionError("no line with '" + text + "':\n" + output());
-        }
-
-        String output() {
-            synchronized (output) {
-                return output.toString();
-            }
-        }
-    }
 }
