@@ -132,10 +132,11 @@ public final class AeronTransport implements Transport {
                     .errorHandler(errorHandler);
                 // Only frames a Divvy publication sends reach the driver, and at most maxInboundStreams images:
                 // garbage sent to the port can neither size images nor have the driver throw per datagram.
+                // Receiver windows are a quarter term, so a stream that lost its last window is repaired.
                 final ReceiveGuard guard = new ReceiveGuard(STREAM_ID, termLengthBytes, driverContext.mtuLength(),
                     config.maxInboundStreams(), errorHandler, receiveGuardCounters);
                 driverContext.receiveChannelEndpointSupplier(guard::newEndpoint)
-                    .congestControlSupplier(guard.tracking(Configuration.congestionControlSupplier()));
+                    .congestControlSupplier(guard.tracking(ReceiverWindow.capped(Configuration.congestionControlSupplier())));
                 if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
                     // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
                     // node cannot delete its own (tens of MiB in /dev/shm each).
