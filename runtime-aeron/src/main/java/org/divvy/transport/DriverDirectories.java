@@ -2,6 +2,9 @@ package org.divvy.transport;
 
 import java.io.File;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.agrona.IoUtil;
 
@@ -12,9 +15,20 @@ import io.aeron.CommonContext;
  * driver, named {@code divvy-<pid>-<random>}, so that the directory of a process that died without closing
  * (SIGKILL, a crash) can be told dead by its name and removed by the next node that starts. A driver
  * removes its own directory when it closes; only these leftovers need this.
+ *
+ * <p>{@code divvy run} names its children's directories itself, {@code <aeron default>-divvy-<pid>-node<k>}
+ * with its own pid, so that it can remove a child's after the child died. When the launcher was killed as well
+ * those are left too: they are removed once the launcher is dead and their driver has not run for
+ * {@link #CHILD_DRIVER_TIMEOUT_MS} (a child outlives its launcher until it notices the registry is gone).
  */
 public final class DriverDirectories {
     static final String PREFIX = "divvy-";
+    /**
+     * How long a launcher's child's driver must have been still before its directory counts as left over:
+     * Aeron's own driver timeout (a running driver beats once a second; its clients give up after this).
+     */
+    public static final long CHILD_DRIVER_TIMEOUT_MS = TimeUnit.SECONDS.toMillis(10);
+    private static final Pattern CHILD = Pattern.compile(".*-divvy-(\\d+)-node\\d+");
 
     private DriverDirectories() {
     }
@@ -37,19 +51,50 @@ public final class DriverDirectories {
      * @return how many were removed.
      */
     public static int removeStale(final File base) {
-        final File[] entries = base.listFiles((dir, name) -> name.startsWith(PREFIX));
+        return removeStale(base, CHILD_DRIVER_TIMEOUT_MS);
+    }
+
+    static int removeStale(final File base, final long childDriverTimeoutMs) {
+        final File[] entries = base.listFiles(File::isDirectory);
         int removed = 0;
         if (entries == null) {
             return 0;
         }
         for (final File entry : entries) {
-            final long pid = pidOf(entry.getName());
-            if (pid > 0 && entry.isDirectory() && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
+            final String name = entry.getName();
+            final boolean stale;
+            if (name.startsWith(PREFIX)) {
+                stale = isDead(pidOf(name));
+            } else {
+                final Matcher child = CHILD.matcher(name);
+                stale = child.matches() && isDead(parsePid(child.group(1))) && !isDriverActive(entry, childDriverTimeoutMs);
+            }
+            if (stale) {
                 IoUtil.delete(entry, true);
                 removed++;
             }
         }
         return removed;
+    }
+
+    private static boolean isDead(final long pid) {
+        return pid > 0 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    }
+
+    private static boolean isDriverActive(final File dir, final long timeoutMs) {
+        try {
+            return CommonContext.isDriverActive(dir, timeoutMs, message -> { });
+        } catch (final RuntimeException e) {
+            return true; // a CnC file being written, or of another Aeron version: not ours to judge
+        }
+    }
+
+    private static long parsePid(final String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (final NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The pid in {@code divvy-<pid>-<random>}, or -1. */
@@ -58,10 +103,6 @@ public final class DriverDirectories {
         if (end <= PREFIX.length()) {
             return -1;
         }
-        try {
-            return Long.parseLong(name.substring(PREFIX.length(), end));
-        } catch (final NumberFormatException e) {
-            return -1;
-        }
+        return parsePid(name.substring(PREFIX.length(), end));
     }
 }

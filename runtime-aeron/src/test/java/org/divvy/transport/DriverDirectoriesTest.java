@@ -10,9 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
 
 /** The directories dead nodes' drivers left are removed by the next start; nothing else is touched. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -40,6 +44,36 @@ class DriverDirectoriesTest {
         assertEquals(1, DriverDirectories.removeStale(base.toFile()));
         assertFalse(dead.exists(), "a dead node's leftover is removed");
         assertTrue(mine.exists() && foreign.exists() && notOurs.exists(), "a live process's and other names are kept");
+    }
+
+    @Test
+    void shouldRemoveALauncherChildsDirectoryOnlyWhenTheLauncherIsDeadAndItsDriverStill(@TempDir final Path base)
+        throws Exception {
+        final long deadLauncher = deadPid();
+        final File noDriver = Files.createDirectories(base.resolve("aeron-root-divvy-" + deadLauncher + "-node1")).toFile();
+        final File running = base.resolve("aeron-root-divvy-" + deadLauncher + "-node2").toFile();
+        final File stopped = base.resolve("aeron-root-divvy-" + deadLauncher + "-node3").toFile();
+        final File liveLauncher = base.resolve("aeron-root-divvy-" + ProcessHandle.current().pid() + "-node4").toFile();
+        try (MediaDriver child = launch(running); MediaDriver ofLiveLauncher = launch(liveLauncher)) {
+            launch(stopped).close(); // as if SIGKILLed: its files stay, its heartbeat ages
+            Thread.sleep(2_500); // a running driver beats once a second (Aeron's timer interval)
+            assertEquals(2, DriverDirectories.removeStale(base.toFile(), 2_000));
+            assertFalse(noDriver.exists(), "a dead launcher's child that left no driver files");
+            assertFalse(stopped.exists(), "a dead launcher's child whose driver stopped");
+            assertTrue(running.exists(), "a child that outlives its launcher is still running");
+            assertTrue(liveLauncher.exists(), "a live launcher's child");
+        }
+    }
+
+    private static MediaDriver launch(final File dir) {
+        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+            .aeronDirectoryName(dir.getPath())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new SleepingMillisIdleStrategy(1))
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(false)
+            .publicationTermBufferLength(64 * 1024)
+            .ipcTermBufferLength(64 * 1024));
     }
 
     @Test

@@ -145,6 +145,8 @@ final class MasterRun {
             final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", layout.siteOf(k),
                 "--workers", String.valueOf(config.workers())));
             args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
+            // named so that the launcher removes it after the child died, and any node start (DriverDirectories)
+            // once both are dead
             final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
                 + ProcessHandle.current().pid() + "-node" + k);
             // The secret goes in the child's environment, never on its command line (ps shows that); a secret

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.CommonContext;
 import org.divvy.examples.Launcher;
+import org.divvy.transport.DriverDirectories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,6 +85,36 @@ class MultiProcessRunTest {
         try (var dirs = Files.list(shm)) {
             assertEquals(List.of(), dirs.filter(d -> d.getFileName().toString().startsWith(leftPrefix)).toList(),
                 "the killed child's Aeron directory is deleted");
+        }
+    }
+
+    /** Issue 7, finding 5: the launcher and its children SIGKILLed together, so none can clean up. */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldLeaveNoDriverDirectoryAfterARunKilledWholeOnceANodeStarts() throws Exception {
+        final LauncherProcess run = launch("run", "--nodes", "3", "--workers", "1", "fib",
+            "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
+        run.awaitLine("nodes joined", 40);
+        final long pid = run.process().pid();
+        final List<ProcessHandle> processes = new ArrayList<>(run.process().children().toList());
+        processes.add(run.process().toHandle());
+        processes.forEach(ProcessHandle::destroyForcibly);
+        for (final ProcessHandle process : processes) {
+            process.onExit().get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(3, driverDirectoriesOf(pid).size(), "the run's 3 nodes left their directories");
+        Thread.sleep(DriverDirectories.CHILD_DRIVER_TIMEOUT_MS + 1_000); // the children's drivers are still so long
+        final LauncherProcess next = launch("run", "fib", "-n", "20", "--progress-seconds", "0");
+        assertEquals(Launcher.EXIT_OK, next.awaitExit(30), next.output());
+        assertEquals(List.of(), driverDirectoriesOf(pid), "a node start removes a dead run's directories");
+    }
+
+    /** {@code divvy-<pid>-<random>} (the launcher's node 0) and {@code aeron-<user>-divvy-<pid>-node<k>} (its children). */
+    private static List<Path> driverDirectoriesOf(final long pid) throws IOException {
+        final Path shm = DriverDirectories.base().toPath();
+        try (var dirs = Files.list(shm)) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("divvy-" + pid + "-") ||
+                d.getFileName().toString().contains("-divvy-" + pid + "-node")).toList();
         }
     }
 
