@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * The secret every member of one run shares: frames are authenticated with keys derived from it, so a
@@ -24,6 +26,7 @@ public final class ClusterSecret {
     /** The shortest secret accepted: 16 bytes (128 bits when random). */
     public static final int MIN_BYTES = 16;
     private static final int GENERATED_BYTES = 32;
+    private static final System.Logger LOG = System.getLogger(ClusterSecret.class.getName());
 
     private final byte[] bytes;
     private final String origin;
@@ -55,13 +58,39 @@ public final class ClusterSecret {
         return new ClusterSecret(trimLineBreak(text.getBytes(StandardCharsets.UTF_8)), "(given)");
     }
 
-    /** The content of {@code file}; an error that names the file if it cannot be read or is too short. */
+    /**
+     * The content of {@code file}; an error that names the file if it cannot be read or is too short. A file
+     * other users may read is used, with a warning that says how to fix it (as ssh warns of a key file).
+     */
     public static ClusterSecret fromFile(final Path file) {
+        final ClusterSecret secret;
         try {
-            return new ClusterSecret(trimLineBreak(Files.readAllBytes(file)), "in " + file);
+            secret = new ClusterSecret(trimLineBreak(Files.readAllBytes(file)), "in " + file);
         } catch (final IOException e) {
             throw new DivvyException("cannot read the cluster secret file " + file + ": " + e);
         }
+        final String exposure = exposure(file);
+        if (exposure != null) {
+            LOG.log(System.Logger.Level.WARNING, "the cluster secret file " + file + " " + exposure +
+                ": anyone who can read it can join and direct your runs; `chmod 600 " + file + "`");
+        }
+        return secret;
+    }
+
+    /** Who besides its owner may read {@code file} ("is readable by its group", ...), or null: nobody, or unknown. */
+    static String exposure(final Path file) {
+        final Set<PosixFilePermission> permissions;
+        try {
+            permissions = Files.getPosixFilePermissions(file);
+        } catch (final IOException | UnsupportedOperationException e) {
+            return null; // not a POSIX file system: its access control is not ours to judge
+        }
+        final boolean group = permissions.contains(PosixFilePermission.GROUP_READ);
+        final boolean others = permissions.contains(PosixFilePermission.OTHERS_READ);
+        if (group && others) {
+            return "is readable by every user";
+        }
+        return others ? "is readable by other users" : group ? "is readable by its group" : null;
     }
 
     /** The secret in {@value #ENVIRONMENT_VARIABLE}, or null if it is not set. */
