@@ -46,7 +46,10 @@ import org.divvy.protocol.HeaderFlyweight;
  * bit (the tests check it against the JDK), but JDK 17's GCM initialises its cipher anew for every frame and
  * allocates about 1.3 KB per call: signing and checking a steal request's frame took 1.7 to 1.9 µs, and a
  * steal round trip (two frames signed, two checked) about 8 µs more than without authentication. {@code Gmac}
- * keeps an {@code AES/ECB} cipher and GHASH tables per key, made once, and allocates nothing per frame. Caveat:
+ * keeps an {@code AES/ECB} cipher and GHASH tables per key, made once, and allocates nothing per frame: measured
+ * on a shared 2-core machine, 1.1 µs against 1.6 to 2.0 µs per frame signed and checked, and a steal round trip's
+ * median 20 µs against 26 to 29 µs (19 µs without authentication; raw Aeron ping-pong 10 µs), its 99th percentile
+ * 0.2 ms against 0.5 to 1.4 ms (no garbage to collect). Caveat:
  * its GHASH, table-driven in plain Java, is not constant-time with respect to cache timing (its table reads
  * depend on the hash key H and the data); AES is still the JDK's (the AES-NI intrinsic). Tags are compared in
  * constant time.
