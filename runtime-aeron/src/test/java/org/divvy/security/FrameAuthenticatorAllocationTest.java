@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
+import com.sun.management.ThreadMXBean;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.stealing.StealRequestFlyweight;
@@ -28,10 +30,11 @@ class FrameAuthenticatorAllocationTest {
         final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
         final int frameLength = StealRequestFlyweight.FRAME_LENGTH;
         final UnsafeBuffer message = new UnsafeBuffer(new byte[frameLength + FrameAuthenticator.TRAILER_LENGTH]);
-        new HeaderFlyweight().wrap(message, 0, frameLength).headerDefaults(StealRequestFlyweight.TYPE).frameLength(frameLength);
+        new HeaderFlyweight().wrap(message, 0, frameLength).headerDefaults(StealRequestFlyweight.TYPE)
+            .frameLength(frameLength);
         final UnsafeBuffer frame = new UnsafeBuffer(message, 0, frameLength);
         final UnsafeBuffer trailer = new UnsafeBuffer(message, frameLength, FrameAuthenticator.TRAILER_LENGTH);
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
         signAndCheck(stream, receiver, frame, trailer, message, FRAMES); // warm-up
         final long before = threads.getCurrentThreadAllocatedBytes();

@@ -3,6 +3,7 @@ package org.divvy.security;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +66,8 @@ class GmacTest {
             random.nextBytes(nonce);
             random.nextBytes(aad);
             final int nonceOffset = random.nextInt(6);
-            final byte[] justTheNonce = java.util.Arrays.copyOfRange(nonce, nonceOffset, nonceOffset + Gmac.NONCE_LENGTH);
-            final byte[] expected = jdkTag(key, justTheNonce, aad);
+            final byte[] nonceUsed = Arrays.copyOfRange(nonce, nonceOffset, nonceOffset + Gmac.NONCE_LENGTH);
+            final byte[] expected = jdkTag(key, nonceUsed, aad);
             // 1 to 3 parts at random boundaries, each from an array, a buffer over an array or a direct buffer
             final int parts = 1 + random.nextInt(3);
             final int[] ends = new int[parts];
@@ -74,7 +75,7 @@ class GmacTest {
                 ends[p] = random.nextInt(aad.length + 1);
             }
             ends[parts - 1] = aad.length;
-            java.util.Arrays.sort(ends);
+            Arrays.sort(ends);
             gmac.reset(new Gmac.Key(new SecretKeySpec(key, "AES")), nonce, nonceOffset);
             int start = 0;
             for (final int end : ends) {
@@ -91,7 +92,7 @@ class GmacTest {
             }
             final int tagOffset = random.nextInt(4);
             gmac.finish(tag, tagOffset);
-            assertArrayEquals(expected, java.util.Arrays.copyOfRange(tag, tagOffset, tagOffset + Gmac.TAG_LENGTH),
+            assertArrayEquals(expected, Arrays.copyOfRange(tag, tagOffset, tagOffset + Gmac.TAG_LENGTH),
                 "round " + round + ", " + aad.length + " bytes in " + parts + " parts");
         }
     }
