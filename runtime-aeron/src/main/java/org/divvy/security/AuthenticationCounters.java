@@ -16,6 +16,12 @@ public final class AuthenticationCounters {
     /** A tag that does not match the frame: forged or corrupted. */
     public final AtomicLong badTag = new AtomicLong();
 
+    /**
+     * Messages that never arrived although later ones of their stream did (sequence numbers skipped): not a
+     * drop, a loss below Divvy (an Aeron image that timed out and started again later in its stream).
+     */
+    public final AtomicLong lostInTransit = new AtomicLong();
+
     static void count(final AtomicLong counter) {
         counter.lazySet(counter.get() + 1);
     }
@@ -28,6 +34,6 @@ public final class AuthenticationCounters {
     @Override
     public String toString() {
         return "AuthenticationCounters{unauthenticated=" + unauthenticated + ", wrongKey=" + wrongKey + ", replayed=" +
-            replayed + ", badTag=" + badTag + "}";
+            replayed + ", badTag=" + badTag + ", lostInTransit=" + lostInTransit + "}";
     }
 }

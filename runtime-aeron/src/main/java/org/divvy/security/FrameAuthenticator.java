@@ -55,11 +55,13 @@ import org.divvy.protocol.HeaderFlyweight;
  * constant time.
  *
  * <p><b>Streams.</b> Each sender's way to one receiver (a transport link's publication, one Aeron session)
- * has a {@link Signer}: a random instance and a sequence number that grows by one per signed message. Aeron
- * delivers one session in order, so a receiver accepts from each instance only sequence numbers above the
- * last it accepted: a replayed frame is older and is dropped. A nonce never repeats under a key: instances
- * are random and a signer draws a new one before its sequence would wrap (and whenever its publication is
- * made anew).
+ * has a {@link Signer}: a random instance and a sequence number that grows by one per message the
+ * publication takes. Aeron delivers one session in order, so a receiver accepts from each instance only
+ * sequence numbers above the last it accepted: a replayed frame is older and is dropped. A number that skips
+ * some means messages of the stream were lost below Divvy (Aeron gave up on the stream and a new image
+ * started later in it): the frame is still delivered, and the loss is counted and reported instead of
+ * passing silently. A published nonce never repeats under a key: instances are random and a signer draws a
+ * new one before its sequence would wrap (and whenever its publication is made anew).
  *
  * <p><b>Keys and binding.</b> Keys are AES-128 from HMAC-SHA256 over the secret. The <em>join key</em>
  * authenticates only the join handshake ({@code isHandshakeType}), which nonces protect (see
@@ -88,6 +90,12 @@ public final class FrameAuthenticator {
      */
     public static final int MAX_JOIN_KEY_FRAME = 1024;
 
+    /**
+     * What {@link #verify} returns for a frame of the join handshake whose tag does not verify under this
+     * node's join key: most likely a process with another secret trying to join (worth a log line).
+     */
+    public static final int REFUSED_JOIN = -2;
+
     private static final long NO_SEQUENCE = -1;
 
     private final byte[] secret;
@@ -104,6 +112,8 @@ public final class FrameAuthenticator {
     /** Per sender stream instance, the last sequence number accepted. */
     private final Long2LongHashMap lastSequence = new Long2LongHashMap(NO_SEQUENCE);
 
+    /** Messages of its stream that never arrived before the one {@link #verify} accepted last. */
+    private long lostBeforeAccepted;
     /** The stream of the message accepted last, and its last sequence before: for {@link #unaccept}. */
     private long acceptedInstance;
     private long sequenceBeforeAccepted = NO_SEQUENCE;
@@ -204,8 +214,11 @@ public final class FrameAuthenticator {
 
         /**
          * Signs the message made of {@code first} and {@code second} (length 0 when there is one part), whose
-         * frame type is {@code type}: writes the trailer into {@code trailer} at 0. Call once per offer: each
-         * call takes a new sequence number.
+         * frame type is {@code type}: writes the trailer into {@code trailer} at 0, with the stream's next
+         * sequence number. Call before each offer, and {@link #sent()} when the publication took the message:
+         * a refused offer is signed again with the same number, so the numbers a receiver sees have no holes
+         * unless messages were lost. (A tag that was never sent reveals nothing, so signing another message
+         * with that nonce after a refused offer is safe.)
          */
         public void sign(final int type, final DirectBuffer first, final int firstOffset, final int firstLength,
             final DirectBuffer second, final int secondOffset, final int secondLength, final MutableDirectBuffer trailer) {
@@ -213,7 +226,7 @@ public final class FrameAuthenticator {
                 restart(); // a nonce never repeats under a key
             }
             final boolean join = runKeyId == JOIN_KEY_ID || isHandshakeType.test(type);
-            final int sequence = (int) nextSequence++;
+            final int sequence = (int) nextSequence;
             trailer.putInt(KEY_ID_OFFSET, join ? JOIN_KEY_ID : runKeyId, HeaderFlyweight.BYTE_ORDER);
             trailer.putInt(SEQUENCE_OFFSET, sequence, HeaderFlyweight.BYTE_ORDER);
             trailer.putLong(INSTANCE_OFFSET, instance, HeaderFlyweight.BYTE_ORDER);
@@ -229,15 +242,22 @@ public final class FrameAuthenticator {
             gmac.finish(tag, 0);
             trailer.putBytes(TAG_OFFSET, tag, 0, TAG_LENGTH);
         }
+
+        /** The message signed last was taken by the publication: the next one gets the next sequence number. */
+        public void sent() {
+            nextSequence++;
+        }
     }
 
     /**
      * Checks the message at {@code offset} (frame and trailer): key, size, sequence, tag. Counts and drops
      * what fails.
      *
-     * @return the length of the authentic frame without its trailer, or -1 if it must be dropped.
+     * @return the length of the authentic frame without its trailer; -1, or {@link #REFUSED_JOIN}, if it must be
+     * dropped.
      */
     public int verify(final DirectBuffer buffer, final int offset, final int length) {
+        lostBeforeAccepted = 0;
         final int frameLength = length - TRAILER_LENGTH;
         if (frameLength < HeaderFlyweight.HEADER_LENGTH) {
             AuthenticationCounters.count(counters.unauthenticated);
@@ -269,16 +289,31 @@ public final class FrameAuthenticator {
         buffer.getBytes(at + TAG_OFFSET, receivedTag, 0, TAG_LENGTH);
         if (!MessageDigest.isEqual(tag, receivedTag)) { // in constant time: how much matched tells a forger nothing
             AuthenticationCounters.count(counters.badTag);
-            return -1;
+            return join ? REFUSED_JOIN : -1;
         }
         // Checked after the tag, so a forger cannot make an authentic stream's next frame look replayed.
-        if (sequence <= lastSequence.get(senderInstance)) {
+        final long last = lastSequence.get(senderInstance);
+        if (sequence <= last) {
             AuthenticationCounters.count(counters.replayed);
             return -1;
+        }
+        if (sequence != last + 1) {
+            // Authentic, so delivered; but the stream skipped messages (its image broke and a new one started
+            // later in the stream): what they carried is gone, and the transport says so.
+            lostBeforeAccepted = sequence - last - 1;
+            counters.lostInTransit.lazySet(counters.lostInTransit.get() + lostBeforeAccepted);
         }
         acceptedInstance = senderInstance;
         sequenceBeforeAccepted = lastSequence.put(senderInstance, sequence);
         return frameLength;
+    }
+
+    /**
+     * How many messages of its stream were lost before the message {@link #verify} accepted last: 0 unless its
+     * sequence number skipped some (counted in {@link AuthenticationCounters#lostInTransit}).
+     */
+    public long lostBeforeAccepted() {
+        return lostBeforeAccepted;
     }
 
     /**

@@ -13,6 +13,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.protocol.FrameCounters;
@@ -260,7 +261,16 @@ public final class AeronTransport implements Transport {
         final Header header) {
         final int length = authenticator.verify(buffer, offset, received);
         if (length < 0) {
+            if (length == FrameAuthenticator.REFUSED_JOIN) {
+                errorHandler.onError(refusedJoin); // logged once, then counted: the operator sees who knocks
+            }
             return ControlledFragmentHandler.Action.CONTINUE; // counted by the authenticator
+        }
+        if (authenticator.lostBeforeAccepted() > 0) {
+            errorHandler.onError(new DivvyException(authenticator.lostBeforeAccepted() + " message(s) from node " +
+                buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER) + " to this " +
+                "node were lost in transit (Aeron gave up on its stream, and a new one started later in it): " +
+                "a job or result among them is not sent again"));
         }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
@@ -299,6 +309,11 @@ public final class AeronTransport implements Transport {
         }
         return ControlledFragmentHandler.Action.CONTINUE;
     }
+
+    /** A JOIN whose tag fails under the join key: reported through the error log, which logs it once and counts. */
+    private final RefusedFrameException refusedJoin = new RefusedFrameException("a join-handshake frame failed " +
+        "authentication: a process with another cluster secret (or none) is trying to join; if it should, give it " +
+        "this run's secret ($" + ClusterSecret.ENVIRONMENT_VARIABLE + " or --secret-file)");
 
     private void onUnavailableImage(final Image image) {
         if (image.subscription() == subscription) {

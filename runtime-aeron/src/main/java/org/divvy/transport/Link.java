@@ -30,8 +30,8 @@ import io.aeron.Publication;
  * <p>A queued bulk message is a copy, unless the sender handed the buffer over ({@link #send} with
  * {@code owned}): large messages, encoded off the agent thread into a buffer of their own, are never copied.
  * Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at the
- * moment it is offered, and carries its trailer: a retried offer is signed again with a new sequence number,
- * so sequence numbers reach the peer in order.
+ * moment it is offered, and carries its trailer; its sequence number is used up only when the publication
+ * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss.
  *
  * <p>Owned by the network agent thread.
  */
@@ -253,6 +253,7 @@ final class Link {
         return onOfferResult(publication.offer(buffer, offset, length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH));
     }
 
+
     private boolean offer2(final DirectBuffer buffer, final int offset, final int length) {
         signer.sign(ChunkFlyweight.TYPE, chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length,
             trailer);
@@ -264,6 +265,7 @@ final class Link {
 
     private boolean onOfferResult(final long result) {
         if (result > 0) {
+            signer.sent();
             return true;
         }
         if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {

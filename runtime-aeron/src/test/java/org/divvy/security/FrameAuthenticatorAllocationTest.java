@@ -48,6 +48,7 @@ class FrameAuthenticatorAllocationTest {
         final UnsafeBuffer frame, final UnsafeBuffer trailer, final UnsafeBuffer message, final int frames) {
         for (int i = 0; i < frames; i++) {
             stream.sign(StealRequestFlyweight.TYPE, frame, 0, frame.capacity(), null, 0, 0, trailer);
+            stream.sent();
             if (receiver.verify(message, 0, message.capacity()) != frame.capacity()) {
                 throw new AssertionError("an authentic frame was dropped at " + i + ": " + receiver.counters());
             }

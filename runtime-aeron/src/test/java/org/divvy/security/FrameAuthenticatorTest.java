@@ -50,6 +50,7 @@ class FrameAuthenticatorTest {
         message.putBytes(0, frame, 0, frame.capacity());
         final UnsafeBuffer trailer = new UnsafeBuffer(message, frame.capacity(), FrameAuthenticator.TRAILER_LENGTH);
         by.sign(type, frame, 0, frame.capacity(), null, 0, 0, trailer);
+        by.sent(); // as the transport does when the publication takes it
         return message;
     }
 
@@ -81,7 +82,8 @@ class FrameAuthenticatorTest {
     @Test
     void shouldDropFramesOfAnotherSecretOrAnotherRun() {
         final UnsafeBuffer foreign = signed(TestAuthenticators.with(TestAuthenticators.OTHER_SECRET), JoinFlyweight.TYPE, 8);
-        assertEquals(-1, receiver.verify(foreign, 0, foreign.capacity()));
+        assertEquals(FrameAuthenticator.REFUSED_JOIN, receiver.verify(foreign, 0, foreign.capacity()),
+            "told apart, so the node can say that someone with another secret knocks");
         assertEquals(1, receiver.counters().badTag.get());
         final UnsafeBuffer otherRun = signed(TestAuthenticators.inRun(RUN + 1), StealRequestFlyweight.TYPE, 8);
         assertEquals(-1, receiver.verify(otherRun, 0, otherRun.capacity()));
@@ -125,6 +127,39 @@ class FrameAuthenticatorTest {
         stream.restart();
         final UnsafeBuffer restarted = signed(stream, StealRequestFlyweight.TYPE, 4);
         assertTrue(receiver.verify(restarted, 0, restarted.capacity()) > 0, "a new instance starts at 0 again");
+    }
+
+    @Test
+    void shouldReportMessagesLostFromAStreamAndStillDeliverTheNext() {
+        final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
+        final UnsafeBuffer m0 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        signed(stream, StealRequestFlyweight.TYPE, 4); // lost
+        signed(stream, StealRequestFlyweight.TYPE, 4); // lost
+        final UnsafeBuffer m3 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        final UnsafeBuffer m4 = signed(stream, StealRequestFlyweight.TYPE, 4);
+        assertTrue(receiver.verify(m0, 0, m0.capacity()) > 0);
+        assertEquals(0, receiver.lostBeforeAccepted());
+        assertTrue(receiver.verify(m3, 0, m3.capacity()) > 0, "authentic: delivered");
+        assertEquals(2, receiver.lostBeforeAccepted(), "the two before it never came");
+        assertTrue(receiver.verify(m4, 0, m4.capacity()) > 0);
+        assertEquals(0, receiver.lostBeforeAccepted());
+        assertEquals(2, receiver.counters().lostInTransit.get());
+        assertEquals(0, receiver.counters().totalDropped());
+    }
+
+    @Test
+    void shouldSignARefusedOfferAgainWithTheSameSequenceNumber() {
+        final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
+        final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH]);
+        stream.sign(StealRequestFlyweight.TYPE, frame, 0, frame.capacity(), null, 0, 0, trailer);
+        final int refused = trailer.getInt(FrameAuthenticator.SEQUENCE_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        stream.sign(StealRequestFlyweight.TYPE, frame, 0, frame.capacity(), null, 0, 0, trailer);
+        assertEquals(refused, trailer.getInt(FrameAuthenticator.SEQUENCE_OFFSET, HeaderFlyweight.BYTE_ORDER),
+            "the publication did not take it: the number is not used up, or the receiver would see a hole");
+        stream.sent();
+        stream.sign(StealRequestFlyweight.TYPE, frame, 0, frame.capacity(), null, 0, 0, trailer);
+        assertEquals(refused + 1, trailer.getInt(FrameAuthenticator.SEQUENCE_OFFSET, HeaderFlyweight.BYTE_ORDER));
     }
 
     @Test

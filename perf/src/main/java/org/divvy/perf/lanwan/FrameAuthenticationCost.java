@@ -48,6 +48,7 @@ final class FrameAuthenticationCost {
         final long start = System.nanoTime();
         for (int i = 0; i < PER_ROUND; i++) {
             sender.sign(StealRequestFlyweight.TYPE, frame, 0, frameLength, null, 0, 0, trailer);
+            sender.sent();
             if (receiver.verify(message, 0, message.capacity()) != frameLength) {
                 throw new IllegalStateException("an authentic frame failed: " + receiver.counters());
             }
