@@ -72,12 +72,15 @@ public final class ClusterSecret {
         final String exposure = exposure(file);
         if (exposure != null) {
             LOG.log(System.Logger.Level.WARNING, "the cluster secret file " + file + " " + exposure +
-                ": anyone who can read it can join and direct your runs; `chmod 600 " + file + "`");
+                ": anyone who can read or replace it can join, direct or stop your runs; `chmod 600 " + file + "`");
         }
         return secret;
     }
 
-    /** Who besides its owner may read {@code file} ("is readable by its group", ...), or null: nobody, or unknown. */
+    /**
+     * Who besides its owner may read or replace {@code file} ("is readable by its group", ...), or null: nobody,
+     * or unknown.
+     */
     static String exposure(final Path file) {
         final Set<PosixFilePermission> permissions;
         try {
@@ -87,10 +90,13 @@ public final class ClusterSecret {
         }
         final boolean group = permissions.contains(PosixFilePermission.GROUP_READ);
         final boolean others = permissions.contains(PosixFilePermission.OTHERS_READ);
-        if (group && others) {
-            return "is readable by every user";
+        if (group || others) {
+            return group && others ? "is readable by every user" : others ? "is readable by other users"
+                : "is readable by its group";
         }
-        return others ? "is readable by other users" : group ? "is readable by its group" : null;
+        final boolean writable = permissions.contains(PosixFilePermission.GROUP_WRITE) ||
+            permissions.contains(PosixFilePermission.OTHERS_WRITE);
+        return writable ? "can be replaced by other users" : null;
     }
 
     /** The secret in {@value #ENVIRONMENT_VARIABLE}, or null if it is not set. */

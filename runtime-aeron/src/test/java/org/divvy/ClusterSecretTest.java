@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +45,7 @@ class ClusterSecretTest {
 
     @Test
     void shouldTellWhoElseMayReadTheSecretFile(@TempDir final Path dir) throws Exception {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
         final Path file = Files.writeString(dir.resolve("secret"), TEXT);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         assertNull(ClusterSecret.exposure(file), "only its owner");
@@ -53,6 +55,8 @@ class ClusterSecretTest {
         assertEquals("is readable by other users", ClusterSecret.exposure(file));
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         assertEquals("is readable by every user", ClusterSecret.exposure(file));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw--w----"));
+        assertEquals("can be replaced by other users", ClusterSecret.exposure(file));
         assertEquals(ClusterSecret.ofText(TEXT), ClusterSecret.fromFile(file), "still used, with a warning");
     }
 

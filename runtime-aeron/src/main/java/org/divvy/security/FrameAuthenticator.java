@@ -299,9 +299,9 @@ public final class FrameAuthenticator {
         }
         if (sequence != last + 1) {
             // Authentic, so delivered; but the stream skipped messages (its image broke and a new one started
-            // later in the stream): what they carried is gone, and the transport says so.
+            // later in the stream, or this node dropped some): what they carried is gone, and the transport says
+            // so once it has taken this one (countSkipped), not each time it leaves it in its stream.
             lostBeforeAccepted = sequence - last - 1;
-            counters.lostInTransit.lazySet(counters.lostInTransit.get() + lostBeforeAccepted);
         }
         acceptedInstance = senderInstance;
         sequenceBeforeAccepted = lastSequence.put(senderInstance, sequence);
@@ -309,11 +309,16 @@ public final class FrameAuthenticator {
     }
 
     /**
-     * How many messages of its stream were lost before the message {@link #verify} accepted last: 0 unless its
-     * sequence number skipped some (counted in {@link AuthenticationCounters#lostInTransit}).
+     * How many messages of its stream never arrived before the message {@link #verify} accepted last: 0 unless
+     * its sequence number skipped some. The transport calls {@link #countSkipped()} when it takes the message.
      */
     public long lostBeforeAccepted() {
         return lostBeforeAccepted;
+    }
+
+    /** Counts {@link #lostBeforeAccepted()} in {@link AuthenticationCounters#lostInTransit}: the message was taken. */
+    public void countSkipped() {
+        counters.lostInTransit.lazySet(counters.lostInTransit.get() + lostBeforeAccepted);
     }
 
     /**

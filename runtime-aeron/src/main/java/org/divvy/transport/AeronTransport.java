@@ -266,11 +266,9 @@ public final class AeronTransport implements Transport {
             }
             return ControlledFragmentHandler.Action.CONTINUE; // counted by the authenticator
         }
-        if (authenticator.lostBeforeAccepted() > 0) {
-            errorHandler.onError(new DivvyException(authenticator.lostBeforeAccepted() + " message(s) from node " +
-                buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER) + " to this " +
-                "node were lost in transit (Aeron gave up on its stream, and a new one started later in it): " +
-                "a job or result among them is not sent again"));
+        final boolean isChunk = (buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE;
+        if (!isChunk) {
+            reportSkipped(buffer, offset);
         }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
@@ -297,6 +295,7 @@ public final class AeronTransport implements Transport {
             authenticator.unaccept(buffer, offset, received); // it comes again, and must pass again
             return ControlledFragmentHandler.Action.ABORT;
         }
+        reportSkipped(buffer, offset);
         traffic.onReceived(type, length);
         if (whole != null) {
             final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
@@ -308,6 +307,21 @@ public final class AeronTransport implements Transport {
             }
         }
         return ControlledFragmentHandler.Action.CONTINUE;
+    }
+
+    /**
+     * Counts and reports the messages a skip in the sequence of the message just taken says never arrived: once
+     * per skip (a message left in its stream for later is not taken yet).
+     */
+    private void reportSkipped(final DirectBuffer buffer, final int offset) {
+        final long skipped = authenticator.lostBeforeAccepted();
+        if (skipped > 0) {
+            authenticator.countSkipped();
+            errorHandler.onError(new DivvyException("messages lost in transit: " + skipped + " from node " +
+                buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER) + " never " +
+                "arrived (their sequence numbers were skipped: Aeron gave up on the stream and a new one started " +
+                "later in it, or this node dropped them); a job or result among them is not sent again"));
+        }
     }
 
     /** A JOIN whose tag fails under the join key: reported through the error log, which logs it once and counts. */

@@ -2,6 +2,7 @@ package org.divvy.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,8 @@ class FrameAuthenticatorAllocationTest {
         final UnsafeBuffer frame = new UnsafeBuffer(message, 0, frameLength);
         final UnsafeBuffer trailer = new UnsafeBuffer(message, frameLength, FrameAuthenticator.TRAILER_LENGTH);
         final ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+            "this JVM counts each thread's allocations");
 
         signAndCheck(stream, receiver, frame, trailer, message, FRAMES); // warm-up
         final long before = threads.getCurrentThreadAllocatedBytes();

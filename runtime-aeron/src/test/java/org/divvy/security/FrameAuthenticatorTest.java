@@ -141,6 +141,10 @@ class FrameAuthenticatorTest {
         assertEquals(0, receiver.lostBeforeAccepted());
         assertTrue(receiver.verify(m3, 0, m3.capacity()) > 0, "authentic: delivered");
         assertEquals(2, receiver.lostBeforeAccepted(), "the two before it never came");
+        receiver.unaccept(m3, 0, m3.capacity()); // left in its stream (no room to reassemble): not taken yet
+        assertTrue(receiver.verify(m3, 0, m3.capacity()) > 0, "offered again");
+        assertEquals(2, receiver.lostBeforeAccepted(), "the same skip");
+        receiver.countSkipped(); // taken: counted once
         assertTrue(receiver.verify(m4, 0, m4.capacity()) > 0);
         assertEquals(0, receiver.lostBeforeAccepted());
         assertEquals(2, receiver.counters().lostInTransit.get());

@@ -6,15 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.IoUtil;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 
@@ -47,22 +51,45 @@ class DriverDirectoriesTest {
     }
 
     @Test
-    void shouldRemoveALauncherChildsDirectoryOnlyWhenTheLauncherIsDeadAndItsDriverStill(@TempDir final Path base)
+    void shouldRemoveALauncherChildsDirectoryOnlyWhenTheLauncherAndTheChildAreDead(@TempDir final Path base)
         throws Exception {
         final long deadLauncher = deadPid();
-        final File noDriver = Files.createDirectories(base.resolve("aeron-root-divvy-" + deadLauncher + "-node1")).toFile();
-        final File running = base.resolve("aeron-root-divvy-" + deadLauncher + "-node2").toFile();
-        final File stopped = base.resolve("aeron-root-divvy-" + deadLauncher + "-node3").toFile();
-        final File liveLauncher = base.resolve("aeron-root-divvy-" + ProcessHandle.current().pid() + "-node4").toFile();
-        try (MediaDriver child = launch(running); MediaDriver ofLiveLauncher = launch(liveLauncher)) {
-            launch(stopped).close(); // as if SIGKILLed: its files stay, its heartbeat ages
-            Thread.sleep(2_500); // a running driver beats once a second (Aeron's timer interval)
-            assertEquals(2, DriverDirectories.removeStale(base.toFile(), 2_000));
-            assertFalse(noDriver.exists(), "a dead launcher's child that left no driver files");
-            assertFalse(stopped.exists(), "a dead launcher's child whose driver stopped");
-            assertTrue(running.exists(), "a child that outlives its launcher is still running");
-            assertTrue(liveLauncher.exists(), "a live launcher's child");
+        final String prefix = new File(CommonContext.AERON_DIR_PROP_DEFAULT).getName() + "-divvy-";
+        final File deadChild = base.resolve(prefix + deadLauncher + "-node1").toFile();
+        final File liveChild = base.resolve(prefix + deadLauncher + "-node2").toFile();
+        final File ofLiveLauncher = base.resolve(prefix + ProcessHandle.current().pid() + "-node3").toFile();
+        final File noDriverFiles = Files.createDirectories(base.resolve(prefix + deadLauncher + "-node4")).toFile();
+        final File otherPrefix = base.resolve("other-divvy-" + deadLauncher + "-node5").toFile();
+        try (MediaDriver running = launch(liveChild); MediaDriver live = launch(ofLiveLauncher);
+            MediaDriver other = launch(otherPrefix)) {
+            launch(deadChild).close(); // its files stay, as a SIGKILLed child's would
+            writeDriverPid(deadChild, deadPid()); // and the driver that wrote them is dead
+            assertEquals(1, DriverDirectories.removeStale(base.toFile()));
+            assertFalse(deadChild.exists(), "a dead launcher's dead child");
+            assertTrue(liveChild.exists(), "a child that outlives its launcher (its CnC names this live JVM)");
+            assertTrue(ofLiveLauncher.exists(), "a live launcher's child");
+            assertTrue(noDriverFiles.exists(), "no CnC: nothing says the child is dead");
+            assertTrue(otherPrefix.exists(), "not named as divvy run names them");
         }
+    }
+
+    @Test
+    void shouldNeverFollowALinkOutOfTheBase(@TempDir final Path base, @TempDir final Path elsewhere) throws Exception {
+        final Path precious = Files.writeString(elsewhere.resolve("precious"), "keep me");
+        Files.createSymbolicLink(base.resolve("divvy-" + deadPid() + "-link"), elsewhere);
+        assertEquals(0, DriverDirectories.removeStale(base.toFile()));
+        assertTrue(Files.exists(precious));
+    }
+
+    /** Overwrites the driver pid in {@code dir}'s CnC file. */
+    private static void writeDriverPid(final File dir, final long pid) {
+        final MappedByteBuffer cnc = IoUtil.mapExistingFile(new File(dir, CncFileDescriptor.CNC_FILE), "cnc");
+        try {
+            CncFileDescriptor.createMetaDataBuffer(cnc).putLong(CncFileDescriptor.pidOffset(0), pid);
+        } finally {
+            IoUtil.unmap(cnc);
+        }
+        assertEquals(pid, DriverDirectories.driverPidOf(dir));
     }
 
     private static MediaDriver launch(final File dir) {
