@@ -1,6 +1,5 @@
 package org.divvy.transport;
 
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -192,48 +191,14 @@ final class ReceiveGuard {
     }
 
     /** The driver's congestion control of one image of Divvy's stream; its life is the image's. */
-    private final class TrackedCongestionControl implements CongestionControl {
-        private final CongestionControl delegate;
+    private final class TrackedCongestionControl extends ForwardingCongestionControl {
         private final int sessionId;
         private boolean closed;
 
         TrackedCongestionControl(final CongestionControl delegate, final int sessionId) {
-            this.delegate = delegate;
+            super(delegate);
             this.sessionId = sessionId;
             onStreamOpened(sessionId);
-        }
-
-        @Override
-        public boolean shouldMeasureRtt(final long nowNs) {
-            return delegate.shouldMeasureRtt(nowNs);
-        }
-
-        @Override
-        public void onRttMeasurementSent(final long nowNs) {
-            delegate.onRttMeasurementSent(nowNs);
-        }
-
-        @Override
-        public void onRttMeasurement(final long nowNs, final long rttNs, final InetSocketAddress srcAddress) {
-            delegate.onRttMeasurement(nowNs, rttNs, srcAddress);
-        }
-
-        @Override
-        public long onTrackRebuild(final long nowNs, final long newConsumptionPosition,
-            final long lastSmPosition, final long hwmPosition, final long startingRebuildPosition,
-            final long endingRebuildPosition, final boolean lossOccurred) {
-            return delegate.onTrackRebuild(nowNs, newConsumptionPosition, lastSmPosition, hwmPosition,
-                startingRebuildPosition, endingRebuildPosition, lossOccurred);
-        }
-
-        @Override
-        public int initialWindowLength() {
-            return delegate.initialWindowLength();
-        }
-
-        @Override
-        public int maxWindowLength() {
-            return delegate.maxWindowLength();
         }
 
         @Override
@@ -242,7 +207,7 @@ final class ReceiveGuard {
                 closed = true;
                 onStreamClosed(sessionId);
             }
-            delegate.close();
+            super.close();
         }
     }
 }

@@ -1,7 +1,5 @@
 package org.divvy.transport;
 
-import java.net.InetSocketAddress;
-
 import io.aeron.driver.CongestionControl;
 import io.aeron.driver.CongestionControlSupplier;
 
@@ -44,35 +42,19 @@ final class ReceiverWindow {
             cap(termLength));
     }
 
-    private static final class Capped implements CongestionControl {
-        private final CongestionControl delegate;
+    private static final class Capped extends ForwardingCongestionControl {
         private final int cap;
 
         Capped(final CongestionControl delegate, final int cap) {
-            this.delegate = delegate;
+            super(delegate);
             this.cap = cap;
-        }
-
-        @Override
-        public boolean shouldMeasureRtt(final long nowNs) {
-            return delegate.shouldMeasureRtt(nowNs);
-        }
-
-        @Override
-        public void onRttMeasurementSent(final long nowNs) {
-            delegate.onRttMeasurementSent(nowNs);
-        }
-
-        @Override
-        public void onRttMeasurement(final long nowNs, final long rttNs, final InetSocketAddress srcAddress) {
-            delegate.onRttMeasurement(nowNs, rttNs, srcAddress);
         }
 
         @Override
         public long onTrackRebuild(final long nowNs, final long newConsumptionPosition, final long lastSmPosition,
             final long hwmPosition, final long startingRebuildPosition, final long endingRebuildPosition,
             final boolean lossOccurred) {
-            final long outcome = delegate.onTrackRebuild(nowNs, newConsumptionPosition, lastSmPosition, hwmPosition,
+            final long outcome = super.onTrackRebuild(nowNs, newConsumptionPosition, lastSmPosition, hwmPosition,
                 startingRebuildPosition, endingRebuildPosition, lossOccurred);
             return CongestionControl.receiverWindowLength(outcome) <= cap ? outcome :
                 CongestionControl.packOutcome(cap, CongestionControl.shouldForceStatusMessage(outcome));
@@ -80,17 +62,12 @@ final class ReceiverWindow {
 
         @Override
         public int initialWindowLength() {
-            return Math.min(delegate.initialWindowLength(), cap);
+            return Math.min(super.initialWindowLength(), cap);
         }
 
         @Override
         public int maxWindowLength() {
-            return Math.min(delegate.maxWindowLength(), cap);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            return Math.min(super.maxWindowLength(), cap);
         }
     }
 }

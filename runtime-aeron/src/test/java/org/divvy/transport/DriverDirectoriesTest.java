@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.IoUtil;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 
 /** The directories dead nodes' drivers left are removed by the next start; nothing else is touched. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -93,14 +91,7 @@ class DriverDirectoriesTest {
     }
 
     private static MediaDriver launch(final File dir) {
-        return MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(dir.getPath())
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new SleepingMillisIdleStrategy(1))
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(false)
-            .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024));
+        return MediaDriver.launchEmbedded(TestDriver.context().aeronDirectoryName(dir.getPath()).dirDeleteOnShutdown(false));
     }
 
     @Test

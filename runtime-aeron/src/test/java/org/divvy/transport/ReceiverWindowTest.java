@@ -8,7 +8,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.collections.IntHashSet;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,6 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.ext.DebugReceiveChannelEndpoint;
 import io.aeron.driver.ext.LossGenerator;
 import io.aeron.protocol.DataHeaderFlyweight;
@@ -49,8 +47,8 @@ class ReceiverWindowTest {
     @Test
     void shouldRepairATermTailLostWholeUpToItsPadding() {
         final LossGenerator tailLoss = new TermTailLoss();
-        final MediaDriver sender = launch(new MediaDriver.Context());
-        final MediaDriver receiver = launch(new MediaDriver.Context()
+        final MediaDriver sender = launch(TestDriver.context());
+        final MediaDriver receiver = launch(TestDriver.context()
             .receiveChannelEndpointSupplier((udpChannel, dispatcher, statusIndicator, context) ->
                 new DebugReceiveChannelEndpoint(udpChannel, dispatcher, statusIndicator, context, tailLoss,
                     (address, buffer, length) -> false))
@@ -92,13 +90,7 @@ class ReceiverWindowTest {
 
     private static MediaDriver launch(final MediaDriver.Context context) {
         final File dir = new File(DriverDirectories.base(), "divvy-test-" + UUID.randomUUID());
-        return MediaDriver.launchEmbedded(context
-            .aeronDirectoryName(dir.getPath())
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new SleepingMillisIdleStrategy(1))
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .publicationTermBufferLength(TERM));
+        return MediaDriver.launchEmbedded(context.aeronDirectoryName(dir.getPath()).publicationTermBufferLength(TERM));
     }
 
     /** Drops the first copy of every data and padding frame of the lossy term's tail; heartbeats pass. */

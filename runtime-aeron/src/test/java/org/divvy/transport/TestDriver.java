@@ -12,12 +12,17 @@ public final class TestDriver {
     }
 
     public static MediaDriver launch() {
-        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+        return MediaDriver.launchEmbedded(context());
+    }
+
+    /** The settings of {@link #launch()}, for a test that changes some (its own directory, term, endpoints). */
+    public static MediaDriver.Context context() {
+        return new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new SleepingMillisIdleStrategy(1))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024));
+            .ipcTermBufferLength(64 * 1024);
     }
 }

@@ -14,9 +14,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.divvy.examples.Launcher;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,15 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BigMessagesMultiProcessTest {
     private static final Pattern LONGEST_CYCLE = Pattern.compile("longest cycle ([0-9.]+) ms");
 
-    private final List<Process> started = new ArrayList<>();
-
-    @AfterEach
-    void killAll() {
-        for (final Process process : started) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-    }
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -107,8 +100,7 @@ class BigMessagesMultiProcessTest {
         args.addAll(List.of("--workers", "1", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=-Xmx1g"));
         args.addAll(List.of(app));
         args.addAll(List.of("--progress-seconds", "0"));
-        final LauncherProcess run = LauncherProcess.start(new ProcessBuilder(LauncherProcess.command(List.of("-Xmx2g"), args)));
-        started.add(run.process());
+        final LauncherProcess run = launchers.start(new ProcessBuilder(LauncherProcess.command(List.of("-Xmx2g"), args)));
         return run;
     }
 

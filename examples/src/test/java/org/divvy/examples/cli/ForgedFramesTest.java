@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -22,9 +21,9 @@ import org.divvy.membership.MembershipMessages;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.JobResultFlyweight;
 import org.divvy.stealing.StealReplyFlyweight;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
@@ -45,15 +44,8 @@ class ForgedFramesTest {
     private static final Pattern NODE0 = Pattern.compile("at (127\\.0\\.0\\.1:\\d+), hosting the registry");
     private static final Pattern NODE1 = Pattern.compile("\\[node 1\\] node id 1 \\((127\\.0\\.0\\.1:\\d+),");
 
-    private final List<Process> started = new ArrayList<>();
-
-    @AfterEach
-    void killAll() {
-        for (final Process process : started) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-    }
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -115,9 +107,7 @@ class ForgedFramesTest {
         if (secret != null) {
             builder.environment().put("DIVVY_SECRET", secret);
         }
-        final LauncherProcess launched = LauncherProcess.start(builder);
-        started.add(launched.process());
-        return launched;
+        return launchers.start(builder);
     }
 
     /** The "N failed authentication" count on the line starting {@code prefix}. */

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * The examples launcher ({@code divvy run}, {@code divvy node}, ...) as a real JVM process, and its output
  * (standard error merged), read by a daemon thread that notes when each line arrived. The multi-process tests'
- * one way to start and watch a launcher; each test ends what it started by {@link #process()}.
+ * one way to start and watch a launcher; {@link Launchers} ends what a test started.
  */
 final class LauncherProcess {
     private final Process process;

@@ -14,29 +14,22 @@ import java.util.concurrent.TimeUnit;
 import io.aeron.CommonContext;
 import org.divvy.examples.Launcher;
 import org.divvy.transport.DriverDirectories;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code divvy run} and {@code divvy node} as real JVM processes (the run process starts its child nodes
- * itself). Every process is ended by its handle in {@link #killAll()}, the run's children included.
+ * itself). Every process is ended by its handle by {@link Launchers}, the run's children included.
  */
 class MultiProcessRunTest {
-    private final List<Process> started = new ArrayList<>();
-
-    @AfterEach
-    void killAll() {
-        for (final Process process : started) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-    }
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRunFibOnTwoProcessesAndEndTheChild() throws Exception {
-        final LauncherProcess run = launch("run", "--nodes", "2", "--workers", "1", "fib", "-n", "24", "--threshold", "10",
+        final LauncherProcess run = launchers.start("run", "--nodes", "2", "--workers", "1", "fib", "-n", "24", "--threshold", "10",
             "--progress-seconds", "0");
         final int exit = run.awaitExit(45);
         final String output = run.output();
@@ -50,7 +43,7 @@ class MultiProcessRunTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRunWithEitherStealPolicyAcrossTwoSites() throws Exception {
         for (final String policy : new String[] {"rs", "crs"}) {
-            final LauncherProcess run = launch("run", "--nodes", "2", "--sites", "A:1,B:1", "--policy", policy, "--workers",
+            final LauncherProcess run = launchers.start("run", "--nodes", "2", "--sites", "A:1,B:1", "--policy", policy, "--workers",
                 "1", "uts", "--spawn-depth", "3", "-d", "6", "--simulate-leaf-us", "200", "--progress-seconds", "0");
             final int exit = run.awaitExit(25);
             final String output = run.output();
@@ -64,7 +57,7 @@ class MultiProcessRunTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldFailClearlyWhenAChildIsKilledMidRun() throws Exception {
         // 1597 leaves of 20 ms on 3 workers: about 10 s, so the kill lands mid-run.
-        final LauncherProcess run = launch("run", "--nodes", "3", "--workers", "1", "fib",
+        final LauncherProcess run = launchers.start("run", "--nodes", "3", "--workers", "1", "fib",
             "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
         run.awaitLine("nodes joined", 40);
         Thread.sleep(1_500);
@@ -92,7 +85,7 @@ class MultiProcessRunTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldLeaveNoDriverDirectoryAfterARunKilledWholeOnceANodeStarts() throws Exception {
-        final LauncherProcess run = launch("run", "--nodes", "3", "--workers", "1", "fib",
+        final LauncherProcess run = launchers.start("run", "--nodes", "3", "--workers", "1", "fib",
             "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
         run.awaitLine("nodes joined", 40);
         final long pid = run.process().pid();
@@ -103,7 +96,7 @@ class MultiProcessRunTest {
             process.onExit().get(10, TimeUnit.SECONDS);
         }
         assertEquals(3, driverDirectoriesOf(pid).size(), "the run's 3 nodes left their directories");
-        final LauncherProcess next = launch("run", "fib", "-n", "20", "--progress-seconds", "0");
+        final LauncherProcess next = launchers.start("run", "fib", "-n", "20", "--progress-seconds", "0");
         assertEquals(Launcher.EXIT_OK, next.awaitExit(30), next.output());
         assertEquals(List.of(), driverDirectoriesOf(pid), "a node start removes a dead run's directories");
     }
@@ -120,7 +113,7 @@ class MultiProcessRunTest {
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void shouldFailClearlyWhenNothingListensAtTheJoinAddress() throws Exception {
-        final LauncherProcess node = launch("node", "--join", "127.0.0.1:1", "--join-timeout-ms", "1000", "--workers", "1");
+        final LauncherProcess node = launchers.start("node", "--join", "127.0.0.1:1", "--join-timeout-ms", "1000", "--workers", "1");
         final int exit = node.awaitExit(20);
         final String output = node.output();
         assertEquals(Launcher.EXIT_FAILED, exit, output);
@@ -137,15 +130,15 @@ class MultiProcessRunTest {
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void shouldBehaveTheSameOnOneAndTwoNodes() throws Exception {
-        final String oneNode = portableReport(launch("run", "--nodes", "1", "--workers", "2", "portable", "--hold-ms", "200",
+        final String oneNode = portableReport(launchers.start("run", "--nodes", "1", "--workers", "2", "portable", "--hold-ms", "200",
             "--progress-seconds", "0"));
-        final LauncherProcess run = launch("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
+        final LauncherProcess run = launchers.start("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
             "--progress-seconds", "0");
         final String twoNodes = portableReport(run);
         final java.util.regex.Matcher given = java.util.regex.Pattern.compile("jobs given (\\d+), run for peers 0").matcher(run.output());
         assertTrue(given.find(), run.output());
         assertEquals(6, Integer.parseInt(given.group(1)), "each case's child was stolen by node 1:\n" + run.output());
-        final String checking = portableReport(launch("run", "--nodes", "1", "--workers", "2", "--check-codecs=true", "portable",
+        final String checking = portableReport(launchers.start("run", "--nodes", "1", "--workers", "2", "--check-codecs=true", "portable",
             "--hold-ms", "200", "--progress-seconds", "0"));
 
         assertEquals(twoNodes, checking, "checking mode on one node behaves exactly as two nodes");
@@ -167,11 +160,4 @@ class MultiProcessRunTest {
         assertTrue(answer.find(), output);
         return answer.group(1);
     }
-
-    private LauncherProcess launch(final String... args) throws IOException {
-        final LauncherProcess launched = LauncherProcess.start(args);
-        started.add(launched.process());
-        return launched;
-    }
-
 }

@@ -12,9 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.divvy.examples.Launcher;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 7, finding 2, with the default failure detector: real {@code divvy run} and {@code divvy node}
@@ -33,15 +33,8 @@ class PauseAndCrashRunTest {
     private static final Pattern NODE0_ENDPOINT = Pattern.compile("local node 0 \\(this process[^)]*\\) at (\\S+?),");
     private static final Pattern NODE_JOINED = Pattern.compile("node id (\\d+) \\((\\S+), site (\\S+),");
 
-    private final List<Process> started = new ArrayList<>();
-
-    @AfterEach
-    void killAll() {
-        for (final Process process : started) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly); // SIGKILL ends a stopped process too
-            process.destroyForcibly();
-        }
-    }
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -89,7 +82,7 @@ class PauseAndCrashRunTest {
     void shouldNameAKilledRemoteNodeWithinTenSecondsAndInTheRunsError() throws Exception {
         final LauncherProcess run = launch(args(List.of("run", "--nodes", "1", "--await", "1")));
         final String registry = run.awaitMatch(NODE0_ENDPOINT, 60).group(1);
-        final LauncherProcess node = launch("node", "--join", registry, "--workers", "1");
+        final LauncherProcess node = launchers.start("node", "--join", registry, "--workers", "1");
         final Matcher joined = node.awaitMatch(NODE_JOINED, 60);
         final String nodeName = "node " + joined.group(1) + " (site " + joined.group(3) + ", " + joined.group(2) + ")";
         run.awaitLine("nodes joined", 60);
@@ -142,13 +135,7 @@ class PauseAndCrashRunTest {
     }
 
     private LauncherProcess launch(final List<String> args) throws IOException {
-        return launch(args.toArray(new String[0]));
-    }
-
-    private LauncherProcess launch(final String... args) throws IOException {
-        final LauncherProcess launched = LauncherProcess.start(args);
-        started.add(launched.process());
-        return launched;
+        return launchers.start(args.toArray(new String[0]));
     }
 
 }
