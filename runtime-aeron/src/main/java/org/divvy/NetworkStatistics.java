@@ -22,6 +22,7 @@ public final class NetworkStatistics {
     private final long framesDropped;
     private final long longestAgentCycleNs;
     private final long longestAgentGapNs;
+    private final RecoveryStatistics recovery;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -37,11 +38,13 @@ public final class NetworkStatistics {
      * @param longestAgentGapNs     the longest gap between two awake agent cycles since the node started
      * @param framesUnauthenticated received frames dropped because they failed authentication
      * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
+     * @param recovery              what fault tolerance did on this node
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
         final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
-        final long framesUnauthenticated, final long framesDropped) {
+        final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery) {
+        this.recovery = recovery;
         this.longestAgentCycleNs = longestAgentCycleNs;
         this.longestAgentGapNs = longestAgentGapNs;
         this.framesUnauthenticated = framesUnauthenticated;
@@ -84,6 +87,11 @@ public final class NetworkStatistics {
 
     public long remoteJobsRun() {
         return remoteJobsRun;
+    }
+
+    /** What fault tolerance did on this node: jobs restarted, orphans kept and reused. */
+    public RecoveryStatistics recovery() {
+        return recovery;
     }
 
     /** Received frames dropped because they failed authentication: wrong or no key, replayed, bad tag. */
@@ -140,7 +148,8 @@ public final class NetworkStatistics {
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
             jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
             longestAgentCycleNs, longestAgentGapNs,
-            framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped);
+            framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
+            recovery.minus(earlier.recovery));
     }
 
     /** A compact table: remote steals, received frames not heard (if any), then messages and bytes sent per type used. */
@@ -149,6 +158,9 @@ public final class NetworkStatistics {
         final StringBuilder sb = new StringBuilder();
         sb.append(String.format("remote steals: site %d/%d, wide-area %d/%d; jobs given %d, run for peers %d%n",
             siteSteals, siteStealAttempts, wideAreaSteals, wideAreaStealAttempts, jobsGiven, remoteJobsRun));
+        if (recovery.any()) {
+            sb.append("  ").append(recovery).append(String.format("%n"));
+        }
         if (framesUnauthenticated != 0 || framesDropped != 0) {
             sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",
                 framesUnauthenticated, framesDropped));

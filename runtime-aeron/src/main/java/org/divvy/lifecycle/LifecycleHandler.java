@@ -26,6 +26,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     private final NodeLifecycle lifecycle;
     private final Members members;
     private final FrameSender sender;
+    private final Runnable onRunStarted;
     private final Runnable onRunStartedElsewhere;
     private final Runnable onComputationOver;
     private final TerminateFlyweight terminate = new TerminateFlyweight();
@@ -34,11 +35,13 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     private volatile long runStartsReceived;
 
     /**
+     * @param onRunStarted          runs when a run starts, here or on a peer (fault tolerance's tables are per run).
      * @param onRunStartedElsewhere runs when a peer announces a run (stealing asks at once).
      * @param onComputationOver     runs when a peer ends the computation (jobs held for owners stop).
      */
     public LifecycleHandler(final NodeLifecycle lifecycle, final Members members, final FrameSender sender,
-        final Runnable onRunStartedElsewhere, final Runnable onComputationOver) {
+        final Runnable onRunStarted, final Runnable onRunStartedElsewhere, final Runnable onComputationOver) {
+        this.onRunStarted = onRunStarted;
         this.lifecycle = lifecycle;
         this.members = members;
         this.sender = sender;
@@ -67,6 +70,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
             header.headerDefaults(RUN_STARTED);
             sender.broadcast(HeaderFlyweight.HEADER_LENGTH);
+            onRunStarted.run();
             work++; // this node's run is starting: it leaves deep idle too
         }
         final int terminateCode = lifecycle.terminateRequest();
@@ -94,6 +98,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** A peer started a run: ends deep idle (work for the computation) and lets the next steal go now. */
     private int onRunStarted(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         runStartsReceived++;
+        onRunStarted.run();
         onRunStartedElsewhere.run();
         return 1;
     }

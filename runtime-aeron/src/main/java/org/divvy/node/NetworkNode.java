@@ -12,6 +12,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
+import org.divvy.RecoveryStatistics;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
@@ -27,6 +28,7 @@ import org.divvy.membership.MembershipMessages;
 import org.divvy.membership.Registry;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.recovery.Orphans;
 import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
 import org.divvy.results.RemoteExceptions;
@@ -72,6 +74,7 @@ public final class NetworkNode implements AutoCloseable {
     private final LifecycleHandler lifecycleHandler;
     private final GivenJobs given;
     private final ForeignJobs foreign;
+    private final Orphans orphans;
     private final Thief thief;
     private final CodecThread codec;
     private final DeepIdle deepIdle;
@@ -96,24 +99,28 @@ public final class NetworkNode implements AutoCloseable {
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);
         given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()));
         foreign = new ForeignJobs(b.scheduler, members, outbound, codec);
+        orphans = new Orphans(b.scheduler, members, outbound, given, foreign);
+        b.scheduler.recoveryHook(orphans);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
-        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
+        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
             codec);
-        final Victim victim = new Victim(b.scheduler, given, outbound, codec);
-        lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, thief::wake, foreign::cancelAll);
+        final Victim victim = new Victim(b.scheduler, given, orphans, outbound, codec);
+        lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, orphans::onRunStarted, thief::wake,
+            foreign::cancelAll);
         registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest()) : null;
         if (registry != null) {
             transport.useRunKey(registry.runKeyId());
         }
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
-            List.of(lifecycleHandler, thief, given, foreign), b.jobTypes.digest(), transport::useRunKey);
+            List.of(lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);
         victim.register(dispatcher);
         thief.register(dispatcher);
         given.register(dispatcher);
         foreign.register(dispatcher);
+        orphans.register(dispatcher);
         lifecycleHandler.register(dispatcher);
 
         final Scheduler scheduler = b.scheduler;
@@ -129,11 +136,11 @@ public final class NetworkNode implements AutoCloseable {
             // large message partly received (a thief that idled into deep idle while its job was on the way
             // took 64 fragments per 100 ms park: a 100 MB job took minutes)
             .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty() &&
-                outbound.isIdle() && !transport.isReceivingLargeMessage());
+                orphans.isEmpty() && outbound.isIdle() && !transport.isReceivingLargeMessage());
         if (registry != null) {
             agentBuilder.duty(registry);
         }
-        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(victim).duty(thief)
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(orphans).duty(victim).duty(thief)
             .build();
     }
 
@@ -264,7 +271,9 @@ public final class NetworkNode implements AutoCloseable {
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
             thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names(),
             agent.longestCycleNs(), agent.longestGapNs(), transport.authenticationCounters().totalDropped(),
-            frameCounters.totalDropped());
+            frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
+                orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
+                orphans.copiedHere()));
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */

@@ -3,7 +3,9 @@ package org.divvy.results;
 import org.divvy.protocol.HeaderFlyweight;
 
 /**
- * ABORT: cancel jobs, named by the ids their owner assigned.
+ * ABORT: cancel jobs, named by the ids their owner assigned; and ORPHAN_PROPAGATION, the same body: the
+ * jobs became orphans (an ancestor's owner died), so the thief aborts them but keeps and announces their
+ * finished descendants (thesis §3.3 step 3).
  *
  * <pre>
  *  +---------------------------------------------------------------+
@@ -18,6 +20,8 @@ import org.divvy.protocol.HeaderFlyweight;
 public final class AbortFlyweight extends HeaderFlyweight {
     /** The message type code (ABORT): Cancel jobs by their owner's ids. */
     public static final int TYPE = 8;
+    /** The message type code (ORPHAN_PROPAGATION): the jobs are orphans: abort them, keep their finished parts. */
+    public static final int ORPHAN_PROPAGATION_TYPE = 16;
     public static final int COUNT_OFFSET = HEADER_LENGTH;
     public static final int JOB_IDS_OFFSET = COUNT_OFFSET + 4;
     public static final int MIN_BODY_LENGTH = JOB_IDS_OFFSET - HEADER_LENGTH;

@@ -12,13 +12,19 @@ final class ForeignJob extends RemoteLink {
     final Job job;
     final int ownerId;
     final long ownerJobId;
+    /**
+     * Whether this entry returns an orphan result this node holds to a node that asked for it (RESULT_REQUEST),
+     * rather than the outcome of a job stolen from it; the link is not installed on the job then.
+     */
+    final boolean heldResult;
 
-    ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId) {
+    ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId, final boolean heldResult) {
         super(job);
         this.table = table;
         this.job = job;
         this.ownerId = ownerId;
         this.ownerJobId = ownerJobId;
+        this.heldResult = heldResult;
     }
 
     @Override

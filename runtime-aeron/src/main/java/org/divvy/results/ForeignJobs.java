@@ -24,6 +24,7 @@ import org.divvy.membership.Member;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.scheduling.RecoveryHook;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
 
@@ -31,6 +32,10 @@ import org.divvy.scheduling.Stamp;
  * The thief side of results and aborts: jobs this node stole and runs for remote owners. Stealing
  * {@link #adopt adopts} a decoded job here; when it ends, its outcome (result, failure or abort) goes back
  * to its owner as JOB_RESULT; an owner's ABORT, an owner's death or the end of the computation cancels it.
+ * An owner's death or its ORPHAN_PROPAGATION makes the job an orphan (thesis §3.3 step 2): it is marked so
+ * before it is asked to stop, the frames that unwind hand their finished children to the
+ * {@link RecoveryHook}, and if the job itself finished, the hook keeps it instead of sending it. The same
+ * path returns orphan results this node holds to nodes that ask for them ({@link #returnHeld}).
  *
  * <p>A result that encodes in {@link CodecThread#INLINE_BYTES} is encoded and sent on the agent thread; a
  * larger one is encoded on the {@link CodecThread} into a frame of its own, which comes back through
@@ -99,6 +104,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
 
     // Counters: written by the agent thread only, read by any.
     private volatile long remoteJobsRun;
+    private volatile long heldResultsReturned;
 
     public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec) {
         this.scheduler = scheduler;
@@ -109,10 +115,26 @@ public final class ForeignJobs implements Duty, MembershipListener {
         resultWriter.limit(CodecThread.INLINE_BYTES); // a larger result is encoded on the codec thread
     }
 
-    /** Registers ABORT, the message this side receives. */
+    /** Registers ABORT and ORPHAN_PROPAGATION, the messages this side receives. */
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(AbortFlyweight.TYPE, "ABORT", new AbortFlyweight(), AbortFlyweight.MIN_BODY_LENGTH,
-            Senders.MEMBERS, this::onAbort);
+            Senders.MEMBERS, (senderId, buffer, offset, length) -> onAbort(senderId, buffer, offset, length, false));
+        dispatcher.register(AbortFlyweight.ORPHAN_PROPAGATION_TYPE, "ORPHAN_PROPAGATION", new AbortFlyweight(),
+            AbortFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS,
+            (senderId, buffer, offset, length) -> onAbort(senderId, buffer, offset, length, true));
+    }
+
+    /** Orphan results this node held and sent to nodes that asked for them. */
+    public long heldResultsReturned() {
+        return heldResultsReturned;
+    }
+
+    /**
+     * Sends {@code job}'s result (a finished orphan this node holds) to {@code requesterId}, quoting its id
+     * {@code requesterJobId}, as a stolen job's outcome goes to its owner (large ones encoded off this thread).
+     */
+    public void returnHeld(final Job job, final int requesterId, final long requesterJobId) {
+        endedQueue.add(new ForeignJob(this, job, requesterId, requesterJobId, true));
     }
 
     /** Foreign jobs whose outcome was sent to their owner. */
@@ -137,11 +159,12 @@ public final class ForeignJobs implements Duty, MembershipListener {
      * Runs a job stolen from {@code ownerId} here, with the stamp its owner gave it; when the computation
      * is already over it is cancelled at once, so it reports aborted.
      */
-    public void adopt(final Job job, final Stamp stamp, final int ownerId, final long ownerJobId, final boolean computationOver) {
+    public void adopt(final Job job, final Stamp stamp, final boolean restarted, final int ownerId, final long ownerJobId,
+        final boolean computationOver) {
         final Expected wasExpected = takeExpected(ownerId, ownerJobId);
         final boolean cancelled = computationOver || (wasExpected != null && wasExpected.cancelled) || !members.isAlive(ownerId);
-        final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId);
-        foreign.adopt(stamp);
+        final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId, false);
+        foreign.adopt(stamp, restarted);
         Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
         if (byId == null) {
             byId = new Long2ObjectHashMap<>();
@@ -188,13 +211,20 @@ public final class ForeignJobs implements Duty, MembershipListener {
         sendFailure(ownerId, ownerJobId, DivvyException.class.getName(), problem, "");
     }
 
-    /** The owner aborted jobs this node runs for it: they stop at their next spawn or sync, then report ABORTED. */
-    private int onAbort(final int ownerId, final DirectBuffer buffer, final int offset, final int length) {
+    /**
+     * The owner aborted jobs this node runs for it: they stop at their next spawn or sync, then report
+     * ABORTED; as orphans ({@code orphaned}: ORPHAN_PROPAGATION) they keep their finished parts first.
+     */
+    private int onAbort(final int ownerId, final DirectBuffer buffer, final int offset, final int length,
+        final boolean orphaned) {
         abort.wrap(buffer, offset, length);
         final Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
         for (int i = 0, count = abort.count(); i < count && byId != null; i++) {
             final ForeignJob foreign = byId.get(abort.jobId(i));
             if (foreign != null) {
+                if (orphaned) {
+                    foreign.markOrphaned();
+                }
                 foreign.requestCancel();
             }
         }
@@ -204,7 +234,10 @@ public final class ForeignJobs implements Duty, MembershipListener {
         return 1;
     }
 
-    /** Jobs this node runs for a member that died or left are orphans: cancel them. */
+    /**
+     * Jobs this node runs for a member that died or left are orphans: they stop, and what they finished
+     * is kept (marked before they are asked to stop, so every frame that unwinds sees the mark).
+     */
     @Override
     public void onMemberChanged(final Member member) {
         if (member.isAlive() || member.id() == members.selfId()) {
@@ -213,6 +246,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         final Long2ObjectHashMap<ForeignJob> byId = byOwner.get(member.id());
         if (byId != null) {
             for (final ForeignJob foreign : byId.values()) {
+                foreign.markOrphaned();
                 foreign.requestCancel();
             }
         }
@@ -249,13 +283,18 @@ public final class ForeignJobs implements Duty, MembershipListener {
         }
         while (!unsentLarge.isEmpty()) {
             final EncodedResult r = unsentLarge.peekFirst();
+            if (keptAsOrphan(r.ended)) {
+                unsentLarge.pollFirst();
+                forget(r.ended);
+                continue;
+            }
             if (members.isAlive(r.ended.ownerId)) {
                 final boolean sent = r.failure == null ? sender.sendOwnedTo(r.ended.ownerId, r.frame, r.frameLength)
                     : sendEncodeFailure(r.ended, r.failure);
                 if (!sent) {
                     return work; // its owner's queue is full: again next cycle, not encoded again
                 }
-                remoteJobsRun++;
+                count(r.ended);
                 work++;
             }
             unsentLarge.pollFirst();
@@ -267,9 +306,9 @@ public final class ForeignJobs implements Duty, MembershipListener {
             if (ended == null) {
                 return work;
             }
-            if (!members.isAlive(ended.ownerId)) {
+            if (keptAsOrphan(ended) || !members.isAlive(ended.ownerId)) {
                 forget(ended);
-                continue; // the owner is gone: nobody waits for this outcome
+                continue; // the owner is gone, or dropped the job as an orphan: nobody waits for this outcome
             }
             final int outcome = sendOutcome(ended);
             if (outcome == NOT_SENT) {
@@ -279,8 +318,31 @@ public final class ForeignJobs implements Duty, MembershipListener {
             work++;
             if (outcome == SENT) {
                 forget(ended);
-                remoteJobsRun++;
+                count(ended);
             }
+        }
+    }
+
+    /**
+     * Whether {@code ended} finished with a value while an orphan (its owner died, or declared it an orphan
+     * and no longer waits for it): then the recovery hook keeps it, to give it to whoever recomputes it.
+     */
+    private boolean keptAsOrphan(final ForeignJob ended) {
+        if (ended.heldResult || !ended.isDone() || (!ended.isOrphaned() && members.isAlive(ended.ownerId))) {
+            return false;
+        }
+        final RecoveryHook hook = scheduler.recoveryHook();
+        if (hook != null) {
+            hook.onFinishedOrphan(ended.job);
+        }
+        return hook != null;
+    }
+
+    private void count(final ForeignJob sent) {
+        if (sent.heldResult) {
+            heldResultsReturned++;
+        } else {
+            remoteJobsRun++;
         }
     }
 

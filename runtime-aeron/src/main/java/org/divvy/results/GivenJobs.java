@@ -8,7 +8,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.divvy.DivvyException;
-import org.divvy.NodeFailedException;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -17,7 +16,6 @@ import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.WireReader;
 import org.divvy.membership.Member;
-import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
 import org.divvy.scheduling.Scheduler;
@@ -27,8 +25,10 @@ import org.divvy.transport.FrameHandler;
  * The owner side of results and aborts: jobs this node gave to remote thieves (the thesis'
  * {@code outstandingJobs}, §3.2). Stealing {@link #claim claims} a job for a thief; the thief's JOB_RESULT
  * (a value, a failure or an abort notice) ends it and notifies its parent here; an abort of a given job
- * is forwarded to its thief as ABORT; a thief that died or left fails the jobs it held (recovering them
- * comes with fault tolerance).
+ * is forwarded to its thief as ABORT (as ORPHAN_PROPAGATION when the job lies in an orphaned subtree); a
+ * thief that died or left gives its jobs back: they run here again, marked restarted (thesis §3.3 step 1).
+ * A restarted job whose result an orphan holder has is {@link #claimForHolder claimed for that holder} as
+ * if it had stolen it: the holder's JOB_RESULT completes it, and its death re-queues it like a thief's.
  *
  * <p>A result longer than {@link CodecThread#INLINE_BYTES} is read into its job on the {@link CodecThread}
  * (its frame is its own), and the job completed when the read comes back through {@link #decodedInbox}.
@@ -75,6 +75,7 @@ public final class GivenJobs implements Duty, MembershipListener {
     // Counters: written by the agent thread only, read by any.
     private volatile long jobsGiven;
     private volatile long lateResults;
+    private volatile long jobsRestarted;
 
     /** {@code exceptions} rebuilds a thief's reported failure as its own class where it can. */
     public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec,
@@ -100,6 +101,11 @@ public final class GivenJobs implements Duty, MembershipListener {
     /** Results, failures and abort notices for no given job (late after an abort, or duplicate). */
     public long lateResults() {
         return lateResults;
+    }
+
+    /** Jobs given to thieves that died or left, put back here to run again (restarted). */
+    public long jobsRestarted() {
+        return jobsRestarted;
     }
 
     /** No job out on a thief and no abort waiting to be forwarded. */
@@ -130,6 +136,22 @@ public final class GivenJobs implements Duty, MembershipListener {
             entry.sent = true;
         }
         jobsGiven++;
+    }
+
+    /**
+     * Claims a restarted job (NEW, taken by a worker) for the orphan holder {@code holderId}, which is asked
+     * for its result: it then waits like a job out on a thief. {@link #NOT_CLAIMED} when an abort cancelled it.
+     */
+    public long claimForHolder(final Job job, final int holderId) {
+        return claim(job, holderId);
+    }
+
+    /** The RESULT_REQUEST for the job claimed as {@code ownerJobId} went out (not counted as given). */
+    public void onRequested(final long ownerJobId) {
+        final OutstandingJob entry = outstanding.get(ownerJobId);
+        if (entry != null) {
+            entry.sent = true;
+        }
     }
 
     /** Whether the job claimed as {@code ownerJobId} still waits for its reply to be sent (not aborted, thief alive). */
@@ -171,6 +193,7 @@ public final class GivenJobs implements Duty, MembershipListener {
             case JobResultFlyweight.OUTCOME_EXCEPTION -> complete(entry, exceptions.rebuildException(
                 entry.displayName(), thiefId, jobResult.exceptionClassName(), jobResult.exceptionMessage(),
                 jobResult.exceptionStackTrace()));
+            case JobResultFlyweight.OUTCOME_NOT_HELD -> entry.unclaimAndRunLocally(scheduler); // computed here after all
             default -> entry.cancel(); // false when our own abort ended it first: the usual case
         }
         return 1;
@@ -230,7 +253,8 @@ public final class GivenJobs implements Duty, MembershipListener {
             }
             final MutableDirectBuffer frame = sender.frameBuffer(AbortFlyweight.frameLengthFor(1));
             abort.wrap(frame, 0, frame.capacity());
-            abort.headerDefaults(AbortFlyweight.TYPE);
+            // part of an orphaned subtree: the thief keeps what its part finished (thesis §3.3 step 3)
+            abort.headerDefaults(aborted.isInOrphanedSubtree() ? AbortFlyweight.ORPHAN_PROPAGATION_TYPE : AbortFlyweight.TYPE);
             abort.count(1).jobId(0, aborted.ownerJobId);
             if (!sender.sendTo(aborted.thiefId, abort.frameLength())) {
                 unsentAbort = aborted; // its queue is full: again next cycle
@@ -240,7 +264,12 @@ public final class GivenJobs implements Duty, MembershipListener {
         }
     }
 
-    /** Jobs stolen from this node by a member that died or left have no result: fail them (no recovery yet). */
+    /**
+     * Jobs stolen from this node by a member that died or left (or whose results it was asked for) run
+     * here again, marked restarted, so their descendants are looked up in the orphan table; a job the
+     * user aborted was removed when the abort went out, and one a result or abort ended meanwhile stays
+     * ended (the re-queue is a CAS from RUNNING).
+     */
     @Override
     public void onMemberChanged(final Member member) {
         if (member.isAlive() || member.id() == members.selfId()) {
@@ -256,14 +285,9 @@ public final class GivenJobs implements Duty, MembershipListener {
             outstanding.remove(entry.ownerJobId);
             if (!entry.sent) {
                 entry.unclaimAndRunLocally(scheduler); // its reply was still being encoded: nothing was lost
-                continue;
+            } else if (entry.requeueRestarted(scheduler)) {
+                jobsRestarted++;
             }
-            final String how = member.state() == MemberState.LEFT ? "left" : "died";
-            final NodeFailedException failure = new NodeFailedException("node " + member.id() + " (site " + member.site() +
-                ", " + member.endpoint() + ") " + how + " while running job " + entry.stamp() + " (`" +
-                entry.displayName() + "`) stolen from this node; recovering lost work arrives with fault tolerance",
-                member.id());
-            entry.complete(failure);
         }
     }
 }

@@ -18,10 +18,13 @@ import org.divvy.protocol.HeaderFlyweight;
  *  | VALUE:     Result (var: bytes of the job's result codec)     ...
  *  | EXCEPTION: Class Name (var) | Message (var) | Stack Trace (var)...
  *  | ABORTED:   nothing                                            |
+ *  | NOT_HELD:  nothing                                            |
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * Exceptions travel as text, never serialized: the owner rebuilds a remote exception from them.
+ * Exceptions travel as text, never serialized: the owner rebuilds a remote exception from them. The same
+ * message answers a RESULT_REQUEST (fault tolerance): the orphan result it asked for, or NOT_HELD when this
+ * node does not hold it (the requester then computes the job itself).
  */
 public final class JobResultFlyweight extends HeaderFlyweight {
     /** The message type code (JOB_RESULT): The outcome of a stolen job, sent back to its owner. */
@@ -32,6 +35,8 @@ public final class JobResultFlyweight extends HeaderFlyweight {
     public static final int OUTCOME_EXCEPTION = 1;
     /** The job was aborted. */
     public static final int OUTCOME_ABORTED = 2;
+    /** The answer to a result request for an orphan result this node does not hold. */
+    public static final int OUTCOME_NOT_HELD = 3;
 
     public static final int OWNER_JOB_ID_OFFSET = HEADER_LENGTH;
     public static final int OUTCOME_OFFSET = OWNER_JOB_ID_OFFSET + 8;
@@ -82,6 +87,13 @@ public final class JobResultFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    /** Writes a NOT_HELD outcome; sets the frame length. */
+    public JobResultFlyweight notHeld() {
+        buffer.putInt(OUTCOME_OFFSET, OUTCOME_NOT_HELD, BYTE_ORDER);
+        frameLength(PAYLOAD_OFFSET);
+        return this;
+    }
+
     public int resultOffset() {
         return PAYLOAD_OFFSET + VAR_LENGTH_PREFIX;
     }
@@ -113,6 +125,7 @@ public final class JobResultFlyweight extends HeaderFlyweight {
             case OUTCOME_EXCEPTION:
                 return varFieldEnd(varFieldEnd(varFieldEnd(PAYLOAD_OFFSET, frameLength), frameLength), frameLength) == frameLength;
             case OUTCOME_ABORTED:
+            case OUTCOME_NOT_HELD:
                 return frameLength == PAYLOAD_OFFSET;
             default:
                 return false;

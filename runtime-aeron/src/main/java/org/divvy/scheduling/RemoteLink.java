@@ -25,6 +25,8 @@ import java.util.Objects;
  */
 public abstract class RemoteLink {
     private final Task task;
+    /** Set (any thread) when the job's owner died or declared it an orphan: its finished descendants are kept. */
+    private volatile boolean orphaned;
 
     protected RemoteLink(final Task task) {
         this.task = Objects.requireNonNull(task, "task");
@@ -51,6 +53,20 @@ public abstract class RemoteLink {
     }
 
     /**
+     * Owner side, recovery (thesis §3.3 step 1): the thief holding the claimed job died, so the job goes
+     * back to run here, marked restarted (its descendants inherit the mark and are looked up in the
+     * orphan table); false (nothing queued) when something ended it meanwhile.
+     */
+    public final boolean requeueRestarted(final Scheduler scheduler) {
+        if (!task.unclaim()) {
+            return false;
+        }
+        task.markRestarted();
+        scheduler.submitRemote(task);
+        return true;
+    }
+
+    /**
      * Owner side: ends the claimed job with the thief's outcome: normally when {@code failure} is null
      * (its result was read into the job first), else failed with {@code failure}. Notifies the parent
      * like a stolen job's completion. False if the job had already ended (aborted, or a duplicate).
@@ -64,9 +80,39 @@ public abstract class RemoteLink {
         return task.cancelClaimed();
     }
 
-    /** Thief side: gives the job, decoded from the wire, the stamp its owner gave it and this link home. */
-    public final void adopt(final Stamp ownerStamp) {
+    /**
+     * Thief side: gives the job, decoded from the wire, the stamp its owner gave it and this link home;
+     * {@code restarted} when the owner recomputes it after a crash (its descendants are looked up in the
+     * orphan table).
+     */
+    public final void adopt(final Stamp ownerStamp, final boolean restarted) {
         task.adopt(ownerStamp, this);
+        if (restarted) {
+            task.markRestarted();
+        }
+    }
+
+    /**
+     * Thief side: the job's owner died or declared it an orphan. Mark before asking it to stop, so the
+     * frames that unwind keep their finished children ({@link RecoveryHook#onFinishedOrphan}).
+     */
+    public final void markOrphaned() {
+        orphaned = true;
+    }
+
+    /** Whether {@link #markOrphaned} was called. */
+    public final boolean isOrphaned() {
+        return orphaned;
+    }
+
+    /** Owner side: whether the job, out on a thief, lies in an orphaned subtree of this node (its abort propagates the orphaning). */
+    public final boolean isInOrphanedSubtree() {
+        return task.isInOrphanedSubtree();
+    }
+
+    /** Whether the job is recomputed after a crash. */
+    public final boolean isRestarted() {
+        return task.isRestarted();
     }
 
     /** Thief side: asks the job to stop at its next spawn or sync (any thread); queued, it is dropped when taken. */

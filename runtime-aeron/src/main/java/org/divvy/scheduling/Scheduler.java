@@ -51,6 +51,9 @@ public final class Scheduler implements AutoCloseable {
     /** Runs spawned jobs' bodies in checking mode; null: they run as they are. */
     final ComputeHook computeHook;
 
+    /** Fault tolerance's view of restarted and orphaned jobs; null on a node without a network half. */
+    volatile RecoveryHook recoveryHook;
+
     /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
     public Scheduler(final NodeConfig config, final String nodeName) {
         this(config, nodeName, null);
@@ -69,6 +72,16 @@ public final class Scheduler implements AutoCloseable {
                 config.idleParkMinNs(), config.idleParkMaxNs(), config.idleDeepParkNs());
             workers[i] = new Worker(this, i, nodeName + "-worker-" + i, config.workerStackSizeBytes(), backoff);
         }
+    }
+
+    /** Installs fault tolerance's hook (the network half does, before any run). */
+    public void recoveryHook(final RecoveryHook hook) {
+        recoveryHook = hook;
+    }
+
+    /** The installed recovery hook, or null. */
+    public RecoveryHook recoveryHook() {
+        return recoveryHook;
     }
 
     /** Starts the worker threads. */

@@ -90,6 +90,14 @@ public abstract class Task {
     /** Whether this job's result inlet has run (the parent's thread only). */
     boolean inletDelivered;
 
+    /**
+     * Whether this job is recomputed after a crash (thesis §3.3): a job given to a thief that died, put
+     * back here; a job stolen from such a job; or a descendant of either, which inherits the mark when
+     * spawned. Restarted jobs are looked up in the orphan table before they run ({@link RecoveryHook}).
+     * Written before the job is published.
+     */
+    boolean restarted;
+
     /** The exception of a FAILED job; written before the status is published. */
     Throwable exception;
 
@@ -170,6 +178,7 @@ public abstract class Task {
     final void linkChild(final Task child) {
         child.parent = this;
         child.childIndex = spawned++;
+        child.restarted = restarted;
         child.nextSibling = firstChild;
         FIRST_CHILD.setRelease(this, child);
     }
@@ -215,6 +224,30 @@ public abstract class Task {
     /** Any thread: asks this job to stop at its next spawn or sync. */
     final void markCancelRequested() {
         cancelRequested = true;
+    }
+
+    /** Marks this job as recomputed after a crash; before it is (re)published. */
+    final void markRestarted() {
+        restarted = true;
+    }
+
+    /** Whether this job is recomputed after a crash: see {@link #restarted}. */
+    public final boolean isRestarted() {
+        return restarted;
+    }
+
+    /**
+     * Whether this job belongs to an orphaned subtree: the top of its chain of local parents is a job run
+     * for a remote owner whose link was {@link RemoteLink#markOrphaned marked} (the owner died, or declared
+     * it an orphan). Walks the parent chain: only abort paths ask.
+     */
+    final boolean isInOrphanedSubtree() {
+        Task top = this;
+        while (top.parent != null) {
+            top = top.parent;
+        }
+        final RemoteLink link = top.remoteLink();
+        return link != null && link.isOrphaned();
     }
 
     /** This job's extras, installing them if none yet (any thread). */

@@ -103,6 +103,9 @@ final class Worker extends Thread {
             parent.countCompletedLocally();
             return;
         }
+        if (job.restarted && fetchedFromHolder(job)) {
+            return; // its result comes from an orphan holder and completes it like a stolen job's
+        }
         final int outcome = runGuarded(job, true);
         try {
             job.finish(outcome);
@@ -127,10 +130,19 @@ final class Worker extends Thread {
             }
             return;
         }
+        if (job.restarted && parent != null && fetchedFromHolder(job)) {
+            return; // its result comes from an orphan holder and completes it like a stolen job's
+        }
         if (!job.tryStart()) {
             return; // cancelled while queued: the canceller has counted it complete
         }
         complete(job, runGuarded(job, false), false);
+    }
+
+    /** A restarted job whose result an orphan holder has: the recovery hook asks for it instead of running it. */
+    private boolean fetchedFromHolder(final Task job) {
+        final RecoveryHook hook = scheduler.recoveryHook;
+        return hook != null && hook.fetchFromHolder(job);
     }
 
     /*
@@ -167,7 +179,10 @@ final class Worker extends Thread {
             }
             final ComputeHook hook = scheduler.computeHook;
             if (hook == null || job.parent == null || !hook.compute(job)) {
-                job.compute();
+                final RecoveryHook recovery;
+                if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
+                    job.compute();
+                }
             }
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
@@ -292,6 +307,23 @@ final class Worker extends Thread {
             idle(frame);
         }
         endIdle();
+        keepFinishedOrphans(frame);
+    }
+
+    /**
+     * Orphan saving (thesis §3.3 step 2): a frame of an orphaned subtree that unwinds hands its children
+     * that finished with a value to the recovery hook, which keeps and announces them.
+     */
+    private void keepFinishedOrphans(final Task frame) {
+        final RecoveryHook hook = scheduler.recoveryHook;
+        if (hook == null || !frame.cancelRequested || !frame.isInOrphanedSubtree()) {
+            return;
+        }
+        for (Task child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
+            if (child.status == Task.DONE) {
+                hook.onFinishedOrphan(child);
+            }
+        }
     }
 
     /** Pops a job of this worker's deque and runs it, or steals one and runs it; false if none found. */

@@ -15,15 +15,16 @@ import org.divvy.protocol.HeaderFlyweight;
  *  +---------------------------------------------------------------+
  *  |              Owner Job Id (int64, the victim assigns)         |
  *  |                                                               |
- *  +---------------+-----------------------------------------------+
- *  |    Has Job    |                  Reserved                     |
- *  +---------------+-----------------------------------------------+
+ *  +---------------+---------------+-------------------------------+
+ *  |    Has Job    |   Restarted   |           Reserved            |
+ *  +---------------+---------------+-------------------------------+
  *  |  only when Has Job = 1:                                       |
  *  |  Job Type Name (var, UTF-8) | Stamp (var) | Arguments (var)  ...
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * The thief returns the job's result to the victim quoting {@code Owner Job Id}. The arguments are the
+ * The thief returns the job's result to the victim quoting {@code Owner Job Id}. {@code Restarted} is 1
+ * when the victim recomputes the job after a crash: the thief looks its descendants up in its orphan table. The arguments are the
  * bytes the job's generated codec wrote ({@code Job.encodeArguments}).
  */
 public final class StealReplyFlyweight extends HeaderFlyweight {
@@ -32,6 +33,7 @@ public final class StealReplyFlyweight extends HeaderFlyweight {
     public static final int REQUEST_ID_OFFSET = HEADER_LENGTH;
     public static final int OWNER_JOB_ID_OFFSET = REQUEST_ID_OFFSET + 8;
     public static final int HAS_JOB_OFFSET = OWNER_JOB_ID_OFFSET + 8;
+    public static final int RESTARTED_OFFSET = HAS_JOB_OFFSET + 1;
     public static final int JOB_TYPE_OFFSET = HAS_JOB_OFFSET + 4;
     public static final int MIN_BODY_LENGTH = JOB_TYPE_OFFSET - HEADER_LENGTH;
     /** The frame length of a "none" reply. */
@@ -90,6 +92,16 @@ public final class StealReplyFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    public boolean restarted() {
+        return buffer.getByte(RESTARTED_OFFSET) == 1;
+    }
+
+    /** Marks a job reply's job as restarted; after {@link #job} or {@link #jobWrittenInPlace}, which clear it. */
+    public StealReplyFlyweight restarted(final boolean restarted) {
+        buffer.putByte(RESTARTED_OFFSET, (byte)(restarted ? 1 : 0));
+        return this;
+    }
+
     public String jobTypeName() {
         return getVarString(JOB_TYPE_OFFSET);
     }
@@ -116,7 +128,7 @@ public final class StealReplyFlyweight extends HeaderFlyweight {
         if (hasJob == 0) {
             return frameLength == NONE_FRAME_LENGTH;
         }
-        if (hasJob != 1) {
+        if (hasJob != 1 || (buffer.getByte(RESTARTED_OFFSET) & 0xFE) != 0) {
             return false;
         }
         int at = varFieldEnd(JOB_TYPE_OFFSET, frameLength);

@@ -18,6 +18,7 @@ import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.membership.Member;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipListener;
+import org.divvy.recovery.Orphans;
 import org.divvy.results.ForeignJobs;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
@@ -42,6 +43,7 @@ public final class Thief implements Duty, MembershipListener {
     private final FrameSender sender;
     private final StealStrategy strategy;
     private final ForeignJobs foreign;
+    private final Orphans orphans;
     private final JobTypeRegistry jobTypes;
     private final NodeLifecycle lifecycle;
     private final BooleanSupplier deepIdle;
@@ -59,13 +61,15 @@ public final class Thief implements Duty, MembershipListener {
     private static final class DecodedJob {
         final int victimId;
         final long ownerJobId;
+        final boolean restarted;
         Job job;
         Stamp stamp;
         String problem;
 
-        DecodedJob(final int victimId, final long ownerJobId) {
+        DecodedJob(final int victimId, final long ownerJobId, final boolean restarted) {
             this.victimId = victimId;
             this.ownerJobId = ownerJobId;
+            this.restarted = restarted;
         }
     }
 
@@ -81,7 +85,7 @@ public final class Thief implements Duty, MembershipListener {
      * @param cycleClock the agent's clock reading of the current cycle.
      */
     public Thief(final Scheduler scheduler, final Members members, final FrameSender sender, final StealStrategy strategy,
-        final ForeignJobs foreign, final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final BooleanSupplier deepIdle,
+        final ForeignJobs foreign, final Orphans orphans, final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final BooleanSupplier deepIdle,
         final NanoClock cycleClock, final CodecThread codec) {
         this.codec = codec;
         this.scheduler = scheduler;
@@ -89,6 +93,7 @@ public final class Thief implements Duty, MembershipListener {
         this.sender = sender;
         this.strategy = strategy;
         this.foreign = foreign;
+        this.orphans = orphans;
         this.jobTypes = jobTypes;
         this.lifecycle = lifecycle;
         this.deepIdle = deepIdle;
@@ -125,7 +130,7 @@ public final class Thief implements Duty, MembershipListener {
             if (decoded.problem != null) {
                 foreign.rejectUndecodable(decoded.victimId, decoded.ownerJobId, decoded.problem);
             } else {
-                foreign.adopt(decoded.job, decoded.stamp, decoded.victimId, decoded.ownerJobId,
+                foreign.adopt(decoded.job, decoded.stamp, decoded.restarted, decoded.victimId, decoded.ownerJobId,
                     lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
             }
         }
@@ -142,7 +147,7 @@ public final class Thief implements Duty, MembershipListener {
         final MutableDirectBuffer frame = sender.frameBuffer(StealRequestFlyweight.FRAME_LENGTH);
         request.wrap(frame, 0, StealRequestFlyweight.FRAME_LENGTH);
         request.headerDefaults(StealRequestFlyweight.TYPE);
-        request.requestId(requestId).wideArea(wideArea);
+        request.requestId(requestId).wideArea(wideArea).wantsOrphanTable(!orphans.hasTable());
         if (!sender.sendTo(victimId, StealRequestFlyweight.FRAME_LENGTH)) {
             return false;
         }
@@ -191,7 +196,8 @@ public final class Thief implements Duty, MembershipListener {
             return 0;
         }
         onStolen(reply.requestId(), victimId, nowNs);
-        foreign.adopt(job, stamp, victimId, reply.ownerJobId(), lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+        foreign.adopt(job, stamp, reply.restarted(), victimId, reply.ownerJobId(),
+            lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         return 1;
     }
 
@@ -208,7 +214,7 @@ public final class Thief implements Duty, MembershipListener {
         final int argumentsLength = reply.argumentsLength();
         onStolen(reply.requestId(), victimId, nowNs);
         foreign.expect(victimId, ownerJobId);
-        final DecodedJob decoded = new DecodedJob(victimId, ownerJobId);
+        final DecodedJob decoded = new DecodedJob(victimId, ownerJobId, reply.restarted());
         final int selfId = members.selfId();
         codec.submit(() -> {
             try {

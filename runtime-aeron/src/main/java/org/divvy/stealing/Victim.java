@@ -14,6 +14,7 @@ import org.divvy.codegen.Job;
 import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.recovery.Orphans;
 import org.divvy.results.GivenJobs;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
@@ -68,6 +69,7 @@ public final class Victim implements Duty {
     private final ConcurrentLinkedQueue<EncodedReply> encodedInbox = new ConcurrentLinkedQueue<>();
     private final Scheduler scheduler;
     private final GivenJobs given;
+    private final Orphans orphans;
     private final FrameSender sender;
     private final CodecThread codec;
     private final int maxFrameBytes;
@@ -79,9 +81,11 @@ public final class Victim implements Duty {
     private final WireWriter argumentsWriter = new WireWriter(256);
     private int victimCursor;
 
-    public Victim(final Scheduler scheduler, final GivenJobs given, final FrameSender sender, final CodecThread codec) {
+    public Victim(final Scheduler scheduler, final GivenJobs given, final Orphans orphans, final FrameSender sender,
+        final CodecThread codec) {
         this.scheduler = scheduler;
         this.given = given;
+        this.orphans = orphans;
         this.sender = sender;
         this.codec = codec;
         this.maxFrameBytes = sender.maxFrameBytes();
@@ -99,6 +103,9 @@ public final class Victim implements Duty {
     private int onStealRequest(final int thiefId, final DirectBuffer buffer, final int offset, final int length) {
         request.wrap(buffer, offset, length);
         final long requestId = request.requestId();
+        if (request.wantsOrphanTable()) {
+            orphans.sendTableTo(thiefId); // a node that joined during a run learns what the others keep
+        }
         if (largeRepliesUnsent.get(thiefId) > 0 || sender.queuedBulkBytesTo(thiefId) > 0) {
             // flow control: a large reply (or result) for this thief is still being encoded or sent; another
             // one would only queue behind it while the job could run here
@@ -156,7 +163,7 @@ public final class Victim implements Duty {
             reply.wrap(frame, 0, frame.capacity());
             reply.headerDefaults(StealReplyFlyweight.TYPE);
             reply.requestId(requestId).ownerJobId(ownerJobId).job(typeName, stampWriter.buffer(), 0, stampWriter.length(),
-                argumentsWriter.buffer(), 0, argumentsWriter.length());
+                argumentsWriter.buffer(), 0, argumentsWriter.length()).restarted(job.isRestarted());
             sent = sender.sendTo(thiefId, reply.frameLength());
         } finally {
             if (!sent) {
@@ -199,7 +206,7 @@ public final class Victim implements Duty {
             final StealReplyFlyweight frame = new StealReplyFlyweight();
             frame.wrap(w.buffer(), 0, w.length());
             frame.headerDefaults(StealReplyFlyweight.TYPE);
-            frame.requestId(r.requestId).ownerJobId(r.ownerJobId).jobWrittenInPlace(w.length());
+            frame.requestId(r.requestId).ownerJobId(r.ownerJobId).jobWrittenInPlace(w.length()).restarted(r.job.isRestarted());
             r.frame = w.buffer();
             r.frameLength = w.length();
         } catch (final Throwable t) { // OutOfMemoryError included: the job then runs here

@@ -21,7 +21,42 @@ import org.divvy.codegen.WireWriter;
 public final class TestJobs implements JobTypeProvider {
     @Override
     public List<JobType> jobTypes() {
-        return List.of(FibJob.TYPE, WorkJob.TYPE);
+        return List.of(FibJob.TYPE, WorkJob.TYPE, TreeJob.TYPE);
+    }
+
+    /** Leaves of {@link #tree} that ran to their end, in this JVM (all nodes of a test): recomputation shows here. */
+    public static final java.util.concurrent.atomic.AtomicLong TREE_LEAVES_RUN = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A complete tree of {@code fanout}-way spawns, {@code depth} levels deep, whose leaves park for
+     * {@code leafMs} (returning early when asked to stop); returns its number of leaves, {@code fanout^depth}.
+     */
+    public static long tree(final int fanout, final int depth, final long leafMs) {
+        if (depth == 0) {
+            final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leafMs);
+            while (System.nanoTime() - deadlineNs < 0) {
+                if (Spawns.isCancelRequested()) {
+                    return -1_000_000; // never read: an aborted job has no value
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            TREE_LEAVES_RUN.incrementAndGet();
+            return 1;
+        }
+        final LongSpawn[] children = new LongSpawn[fanout];
+        for (int i = 0; i < fanout; i++) {
+            children[i] = spawnTree(fanout, depth - 1, leafMs);
+        }
+        Spawns.sync();
+        long leaves = 0;
+        for (final LongSpawn child : children) {
+            leaves += child.get();
+        }
+        return leaves;
+    }
+
+    public static LongSpawn spawnTree(final int fanout, final int depth, final long leafMs) {
+        return Spawns.spawn(new TreeJob(fanout, depth, leafMs));
     }
 
     /** Fib whose leaves also park for {@code leafParkMicros}: simulated work, so runs last long enough to steal. */
@@ -150,6 +185,46 @@ public final class TestJobs implements JobTypeProvider {
         @Override
         public void encodeArguments(final WireWriter writer) {
             writer.writeLong(millis).writeString(failWith);
+        }
+    }
+
+    /** The job record of {@link #tree}. */
+    static final class TreeJob extends LongJob {
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.stealing.TestJobs#tree";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                return new TreeJob(reader.readInt(), reader.readInt(), reader.readLong());
+            }
+        };
+
+        private final int fanout;
+        private final int depth;
+        private final long leafMs;
+
+        TreeJob(final int fanout, final int depth, final long leafMs) {
+            this.fanout = fanout;
+            this.depth = depth;
+            this.leafMs = leafMs;
+        }
+
+        @Override
+        protected long call() {
+            return tree(fanout, depth, leafMs);
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeInt(fanout).writeInt(depth).writeLong(leafMs);
         }
     }
 }

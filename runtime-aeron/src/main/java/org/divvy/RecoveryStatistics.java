@@ -1,0 +1,45 @@
+package org.divvy;
+
+/**
+ * One node's fault-tolerance counters (thesis Table 3.2): what recovery from crashed or departed nodes
+ * did here. All zero in a run without failures.
+ *
+ * @param jobsRestarted       jobs given to thieves that died or left, put back to run here (restarted)
+ * @param orphansKept         finished jobs of orphaned subtrees this node kept for reuse (its orphan table entries)
+ * @param announcements       ORPHAN_TUPLES broadcasts this node sent (one per recovery that kept something)
+ * @param pairsReceived       (holder, stamp) pairs received from other nodes' announcements and tables
+ * @param resultRequests      restarted jobs this node asked an orphan holder for instead of computing them
+ * @param heldResultsReturned orphan results this node held and sent to nodes that asked for them
+ * @param copiedHere          restarted jobs whose result this node held itself, reused without a message
+ */
+public record RecoveryStatistics(long jobsRestarted, long orphansKept, long announcements, long pairsReceived,
+    long resultRequests, long heldResultsReturned, long copiedHere) {
+
+    /** No recovery happened. */
+    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0);
+
+    /** Restarted jobs reused instead of recomputed: results asked for and results copied here. */
+    public long reused() {
+        return resultRequests + copiedHere;
+    }
+
+    /** These counters minus an earlier snapshot of the same node. */
+    public RecoveryStatistics minus(final RecoveryStatistics earlier) {
+        return new RecoveryStatistics(jobsRestarted - earlier.jobsRestarted, orphansKept - earlier.orphansKept,
+            announcements - earlier.announcements, pairsReceived - earlier.pairsReceived,
+            resultRequests - earlier.resultRequests, heldResultsReturned - earlier.heldResultsReturned,
+            copiedHere - earlier.copiedHere);
+    }
+
+    /** Whether any counter is non-zero. */
+    public boolean any() {
+        return !equals(NONE);
+    }
+
+    @Override
+    public String toString() {
+        return String.format("recovery: jobs restarted %d; orphans kept %d, announced in %d broadcasts; pairs received %d;"
+            + " reused %d (asked %d, held here %d); held results returned %d", jobsRestarted, orphansKept, announcements,
+            pairsReceived, reused(), resultRequests, copiedHere, heldResultsReturned);
+    }
+}

@@ -1,0 +1,374 @@
+package org.divvy.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
+import org.divvy.membership.Member;
+import org.divvy.membership.Members;
+import org.divvy.membership.MembershipListener;
+import org.divvy.results.ForeignJobs;
+import org.divvy.results.GivenJobs;
+import org.divvy.results.JobResultFlyweight;
+import org.divvy.scheduling.RecoveryHook;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.scheduling.Stamp;
+import org.divvy.scheduling.Task;
+
+/**
+ * Orphan saving (thesis §3.3 steps 2, 4, 5 and §3.5): this node's orphan table, the finished orphans it
+ * holds, their announcement, and the reuse of what others hold.
+ *
+ * <ul>
+ *   <li><b>Keep.</b> Jobs of an orphaned subtree that finished with a value reach {@link #onFinishedOrphan}
+ *   (from the frames that unwind, or from {@code ForeignJobs} when the orphan itself finished); the duty
+ *   keeps each by stamp and broadcasts the new (self, stamp) pairs in one ORPHAN_TUPLES once none came for
+ *   {@link #COMBINE_NS}: one broadcast per recovery, however many jobs it kept.</li>
+ *   <li><b>Reuse.</b> A restarted job about to start is looked up by stamp ({@link #fetchFromHolder}, on
+ *   the worker): when another node holds its result, the duty claims the job for that holder (it waits
+ *   like a job out on a thief, in {@link GivenJobs}) and sends RESULT_REQUEST; the holder's JOB_RESULT
+ *   completes it, its NOT_HELD or death makes it run here. A result held here is copied into the job
+ *   instead of computing it ({@link #copyHeldResult}).</li>
+ *   <li><b>Join.</b> A node that joined during a run asks for the table with its steal requests until a
+ *   victim sends it ({@link #hasTable}, {@link #sendTableTo}).</li>
+ * </ul>
+ *
+ * Tables belong to one run: a run that starts anywhere clears them ({@link #onRunStarted}). Pairs naming a
+ * node that died are dropped with it.
+ *
+ * <p>Single writer: the network agent thread owns everything but {@link #table} and {@link #held}, which
+ * workers read (concurrent maps), and the two inboxes workers fill. Counters are read by any thread.
+ */
+public final class Orphans implements Duty, MembershipListener, RecoveryHook {
+    /** How long the duty waits for more finished orphans before it announces those it has, in one message. */
+    static final long COMBINE_NS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /** A finished orphan handed over by a worker: kept by the duty. */
+    private record Finished(Stamp stamp, Job job) {
+    }
+
+    /** A restarted job whose result another node holds, taken by a worker: the duty asks for it. */
+    private record Fetch(Job job, Stamp stamp, int holderId) {
+    }
+
+    private final Scheduler scheduler;
+    private final Members members;
+    private final FrameSender sender;
+    private final GivenJobs given;
+    private final ForeignJobs foreign;
+
+    /** Stamp to the node holding that finished result (this node included). Written by the agent thread, read by workers. */
+    private final ConcurrentHashMap<Stamp, Integer> table = new ConcurrentHashMap<>();
+    /** The finished orphans this node holds. Written by the agent thread, read by workers (copy) and the agent (return). */
+    private final ConcurrentHashMap<Stamp, Job> held = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Finished> finishedInbox = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Fetch> fetchInbox = new ConcurrentLinkedQueue<>();
+
+    // Agent thread only.
+    private final List<Stamp> unannounced = new ArrayList<>();
+    private long announceAtNs;
+    private final OrphanTuplesFlyweight tuples = new OrphanTuplesFlyweight();
+    private final ResultRequestFlyweight request = new ResultRequestFlyweight();
+    private final JobResultFlyweight notHeld = new JobResultFlyweight();
+    private final UnsafeBuffer stampView = new UnsafeBuffer(0, 0);
+
+    private volatile int selfId = -1;
+    /** Whether this node has seen every pair of the run: it saw the run start, or a victim sent it the table. */
+    private volatile boolean hasTable;
+
+    // Counters: written by the agent thread only (but the atomic one), read by any.
+    private volatile long jobsKept;
+    private volatile long announcements;
+    private volatile long pairsReceived;
+    private volatile long resultRequests;
+    private final AtomicLong copiedHere = new AtomicLong();
+
+    public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
+        final ForeignJobs foreign) {
+        this.scheduler = scheduler;
+        this.members = members;
+        this.sender = sender;
+        this.given = given;
+        this.foreign = foreign;
+    }
+
+    /** Registers ORPHAN_TUPLES and RESULT_REQUEST. */
+    public void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(OrphanTuplesFlyweight.TYPE, "ORPHAN_TUPLES", new OrphanTuplesFlyweight(),
+            OrphanTuplesFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onOrphanTuples);
+        dispatcher.register(ResultRequestFlyweight.TYPE, "RESULT_REQUEST", new ResultRequestFlyweight(),
+            ResultRequestFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onResultRequest);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Workers (RecoveryHook)
+    // ---------------------------------------------------------------------------------------------
+
+    @Override
+    public boolean fetchFromHolder(final Task task) {
+        if (table.isEmpty() || !(task instanceof Job job)) {
+            return false;
+        }
+        final Stamp stamp = Stamp.of(job);
+        final Integer holder = table.get(stamp);
+        if (holder == null || holder == selfId) {
+            return false; // not held anywhere, or held here: copyHeldResult takes it when it starts
+        }
+        fetchInbox.add(new Fetch(job, stamp, holder));
+        return true;
+    }
+
+    @Override
+    public boolean copyHeldResult(final Task task) {
+        if (held.isEmpty() || !(task instanceof Job job)) {
+            return false;
+        }
+        final Job finished = held.get(Stamp.of(job));
+        if (finished == null) {
+            return false;
+        }
+        final WireWriter writer = new WireWriter(256);
+        finished.writeResult(writer);
+        job.readResult(new WireReader().wrap(writer.buffer(), 0, writer.length()));
+        copiedHere.incrementAndGet();
+        return true;
+    }
+
+    @Override
+    public void onFinishedOrphan(final Task task) {
+        if (task instanceof Job job) {
+            finishedInbox.add(new Finished(Stamp.of(job), job));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Agent thread
+    // ---------------------------------------------------------------------------------------------
+
+    /** Whether this node knows every pair of the run (else its steal requests ask for the table). Any thread. */
+    public boolean hasTable() {
+        return hasTable;
+    }
+
+    /** No fetch waiting to be claimed and sent, no kept orphan waiting to be announced. */
+    public boolean isEmpty() {
+        return fetchInbox.isEmpty() && finishedInbox.isEmpty() && unannounced.isEmpty();
+    }
+
+    /** A run started (here or on a peer): the last run's tables mean nothing for it, and this node has the whole (empty) table. */
+    public void onRunStarted() {
+        table.clear();
+        held.clear();
+        unannounced.clear();
+        finishedInbox.clear();
+        hasTable = true;
+    }
+
+    @Override
+    public void onJoined(final int selfId) {
+        this.selfId = selfId;
+    }
+
+    /** Pairs held by a node that died or left are useless: drop them, so restarted jobs are computed instead. */
+    @Override
+    public void onMemberChanged(final Member member) {
+        if (!member.isAlive()) {
+            final Integer gone = member.id();
+            table.values().removeIf(gone::equals);
+        }
+    }
+
+    @Override
+    public int doWork(final long nowNs) {
+        int work = 0;
+        Finished finished;
+        while ((finished = finishedInbox.poll()) != null) {
+            if (held.putIfAbsent(finished.stamp(), finished.job()) == null) {
+                table.put(finished.stamp(), selfId);
+                if (unannounced.isEmpty()) {
+                    announceAtNs = nowNs + COMBINE_NS;
+                }
+                unannounced.add(finished.stamp());
+                jobsKept++;
+            }
+            announceAtNs = Math.max(announceAtNs, nowNs + COMBINE_NS);
+            work++;
+        }
+        if (!unannounced.isEmpty() && nowNs - announceAtNs >= 0) {
+            announce();
+            work++;
+        }
+        Fetch fetch;
+        while ((fetch = fetchInbox.poll()) != null) {
+            fetch(fetch);
+            work++;
+        }
+        return work;
+    }
+
+    /** Broadcasts every kept orphan not announced yet, in one message. */
+    private void announce() {
+        long stampBytes = 0;
+        for (final Stamp s : unannounced) {
+            stampBytes += s.toByteArray().length;
+        }
+        final long length = OrphanTuplesFlyweight.frameLengthFor(unannounced.size(), stampBytes);
+        if (length > sender.maxFrameBytes()) {
+            unannounced.clear(); // a table this large is not worth a broadcast: the jobs are recomputed instead
+            return;
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(length);
+        tuples.wrap(frame, 0, frame.capacity());
+        tuples.headerDefaults(OrphanTuplesFlyweight.TYPE);
+        tuples.start(false, unannounced.size());
+        int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+        for (final Stamp s : unannounced) {
+            final byte[] bytes = s.toByteArray();
+            stampView.wrap(bytes);
+            at = tuples.putPair(at, selfId, stampView, 0, bytes.length);
+        }
+        tuples.frameLength(at);
+        sender.broadcast(at);
+        announcements++;
+        unannounced.clear();
+    }
+
+    /** Claims a restarted job for the holder of its result and asks for it; if that cannot be, the job runs here. */
+    private void fetch(final Fetch fetch) {
+        table.remove(fetch.stamp()); // asked once: if the answer is NOT_HELD or the holder dies, it is computed
+        if (!members.isAlive(fetch.holderId())) {
+            scheduler.submitRemote(fetch.job()); // NEW still: it runs here (not found in the table any more)
+            return;
+        }
+        final long requesterJobId = given.claimForHolder(fetch.job(), fetch.holderId());
+        if (requesterJobId == GivenJobs.NOT_CLAIMED) {
+            return; // aborted meanwhile: the canceller counted it complete
+        }
+        final byte[] bytes = fetch.stamp().toByteArray();
+        final MutableDirectBuffer frame = sender.frameBuffer(ResultRequestFlyweight.frameLengthFor(bytes.length));
+        request.wrap(frame, 0, frame.capacity());
+        request.headerDefaults(ResultRequestFlyweight.TYPE);
+        stampView.wrap(bytes);
+        request.request(requesterJobId, stampView, 0, bytes.length);
+        if (sender.sendTo(fetch.holderId(), request.frameLength())) {
+            given.onRequested(requesterJobId);
+            resultRequests++;
+        } else {
+            given.unclaim(requesterJobId); // the holder's queue is full: computing it is as good
+        }
+    }
+
+    /** A node asks for an orphan result this node holds: returned like a stolen job's result, or NOT_HELD. */
+    private int onResultRequest(final int requesterId, final DirectBuffer buffer, final int offset, final int length) {
+        request.wrap(buffer, offset, length);
+        final Stamp stamp = readStamp(buffer, offset + request.stampOffset(), request.stampLength());
+        final Job job = stamp == null ? null : held.get(stamp);
+        if (job != null) {
+            foreign.returnHeld(job, requesterId, request.requesterJobId());
+            return 1;
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(JobResultFlyweight.PAYLOAD_OFFSET);
+        notHeld.wrap(frame, 0, frame.capacity());
+        notHeld.headerDefaults(JobResultFlyweight.TYPE);
+        notHeld.ownerJobId(request.requesterJobId()).notHeld();
+        sender.sendTo(requesterId, notHeld.frameLength()); // if it cannot go, the requester waits for this node's end
+        return 1;
+    }
+
+    /** Pairs from a holder's announcement, or a victim's whole table for this node. */
+    private int onOrphanTuples(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        tuples.wrap(buffer, offset, length);
+        int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+        for (int i = 0, count = tuples.count(); i < count; i++) {
+            final int holder = tuples.holderAt(at);
+            final Stamp stamp = readStamp(buffer, offset + tuples.stampOffsetAt(at), tuples.stampLengthAt(at));
+            if (stamp != null && (members.isAlive(holder) || holder == selfId)) {
+                table.putIfAbsent(stamp, holder);
+                pairsReceived++;
+            }
+            at = tuples.nextPair(at);
+        }
+        if (tuples.isTable()) {
+            hasTable = true;
+        }
+        return 1;
+    }
+
+    /** Sends this node's whole table to a node that joined during the run (it asked with a steal request). */
+    public void sendTableTo(final int nodeId) {
+        final List<Map.Entry<Stamp, Integer>> pairs = new ArrayList<>(table.entrySet());
+        long stampBytes = 0;
+        for (final Map.Entry<Stamp, Integer> pair : pairs) {
+            stampBytes += pair.getKey().toByteArray().length;
+        }
+        final long length = OrphanTuplesFlyweight.frameLengthFor(pairs.size(), stampBytes);
+        if (length > sender.maxFrameBytes()) {
+            pairs.clear(); // too large to send: the joiner recomputes instead, but knows it has the table
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(pairs.isEmpty() ? OrphanTuplesFlyweight.PAIRS_OFFSET : length);
+        tuples.wrap(frame, 0, frame.capacity());
+        tuples.headerDefaults(OrphanTuplesFlyweight.TYPE);
+        tuples.start(true, pairs.size());
+        int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+        for (final Map.Entry<Stamp, Integer> pair : pairs) {
+            final byte[] bytes = pair.getKey().toByteArray();
+            stampView.wrap(bytes);
+            at = tuples.putPair(at, pair.getValue(), stampView, 0, bytes.length);
+        }
+        tuples.frameLength(at);
+        sender.sendTo(nodeId, at); // if it cannot go, the joiner asks again with its next steal request
+    }
+
+    /** The stamp in a frame's var field, or null when its bytes are not a well-formed stamp (the frame is hostile). */
+    private Stamp readStamp(final DirectBuffer buffer, final int at, final int length) {
+        if (length > Stamp.MAX_ENCODED_LENGTH) {
+            return null;
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(at, bytes);
+        try {
+            return Stamp.fromByteArray(bytes);
+        } catch (final IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Finished orphans this node kept (and announced) since it started. */
+    public long jobsKept() {
+        return jobsKept;
+    }
+
+    /** ORPHAN_TUPLES broadcasts this node sent: one per recovery that kept something. */
+    public long announcements() {
+        return announcements;
+    }
+
+    /** (holder, stamp) pairs received from other nodes. */
+    public long pairsReceived() {
+        return pairsReceived;
+    }
+
+    /** Restarted jobs whose result this node asked an orphan holder for instead of computing them. */
+    public long resultRequests() {
+        return resultRequests;
+    }
+
+    /** Restarted jobs whose result this node held itself, copied instead of computed. */
+    public long copiedHere() {
+        return copiedHere.get();
+    }
+}

@@ -1,0 +1,144 @@
+package org.divvy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.codegen.Spawns;
+import org.divvy.stealing.TestJobs;
+import org.divvy.transport.TestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.aeron.driver.MediaDriver;
+
+/**
+ * Crash recovery with orphan saving (thesis §3.3), three networked nodes in one JVM over real UDP: the
+ * master gives a job to node A, node B steals part of it from A, A crashes. The master computes A's job
+ * again (restarted); B's part is an orphan: B aborts it but keeps the leaves it had finished, announces
+ * them, and the recomputation reuses them instead of computing them again. The answer is right.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class OrphanSavingTest {
+    private static MediaDriver driver;
+    private final List<DivvyNode> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void launchDriver() {
+        driver = TestDriver.launch();
+    }
+
+    @AfterAll
+    static void closeDriver() {
+        driver.close();
+    }
+
+    @AfterEach
+    void closeNodes() {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            nodes.get(i).close();
+        }
+    }
+
+    private DivvyNode start(final String join) {
+        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
+            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).build());
+        nodes.add(node);
+        return node;
+    }
+
+    @Test
+    void shouldReuseTheFinishedLeavesOfAnOrphanWhenItsOwnerCrashes() throws Exception {
+        final Scenario s = crashTheOwnerOfAStolenPart();
+        final DivvyNode master = s.master();
+        final DivvyNode holder = s.holder();
+        final CompletableFuture<RunResult<Long>> run = s.run();
+        final RunResult<Long> result = run.get(60, TimeUnit.SECONDS);
+        assertEquals(8L + 4_000L, result.value());
+        final RecoveryStatistics atMaster = master.networkStatistics().recovery();
+        final RecoveryStatistics atHolder = holder.networkStatistics().recovery();
+        final String report = "master: " + atMaster + "\nholder: " + atHolder;
+        System.out.println(report);
+        assertEquals(1, atMaster.jobsRestarted(), report);
+        assertTrue(atHolder.orphansKept() >= 1, "the holder kept the leaves it had finished:\n" + report);
+        assertEquals(1, atHolder.announcements(), "one combined announcement:\n" + report);
+        assertTrue(atMaster.reused() + atHolder.reused() >= 1, "the recomputation reused them:\n" + report);
+    }
+
+    /**
+     * As above, but the holder stops stealing once its announcement reached the master, so the master
+     * recomputes the whole job alone and asks the holder for what it kept (RESULT_REQUEST).
+     */
+    @Test
+    void shouldFetchAnOrphanResultFromItsHolderWithAResultRequest() throws Exception {
+        final Scenario s = crashTheOwnerOfAStolenPart();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        s.holder.networkForTest().stopStealing(); // the master computes the restarted job alone
+        final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
+        assertEquals(8L + 4_000L, result.value());
+        final RecoveryStatistics atMaster = s.master.networkStatistics().recovery();
+        final RecoveryStatistics atHolder = s.holder.networkStatistics().recovery();
+        final String report = "master: " + atMaster + "\nholder: " + atHolder;
+        System.out.println(report);
+        assertTrue(atMaster.resultRequests() >= 1, "the master asked the holder:\n" + report);
+        assertEquals(atMaster.resultRequests(), atHolder.heldResultsReturned(), "and the holder answered each request:\n" + report);
+    }
+
+    private record Scenario(DivvyNode master, DivvyNode holder, CompletableFuture<RunResult<Long>> run) {
+    }
+
+    /**
+     * Starts the run, waits until node A (the thief of the tree) gave part of it to node B and both finished
+     * a leaf, and crashes A.
+     */
+    private Scenario crashTheOwnerOfAStolenPart() {
+        final DivvyNode master = start(null);
+        final DivvyNode first = start(master.endpoint());
+        final DivvyNode second = start(master.endpoint());
+        for (final DivvyNode node : nodes) {
+            node.awaitMembers(3, Duration.ofSeconds(15));
+        }
+        final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
+        final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
+            final LongSpawn tree = TestJobs.spawnTree(2, 3, 800); // 8 leaves of 800 ms: stolen by A or B
+            final LongSpawn busy = TestJobs.spawnWork(4_000, ""); // keeps the master's only worker busy
+            Spawns.sync();
+            return tree.get() + busy.get();
+        }));
+        // the thief of the tree is the node that gives part of it away in turn: that one crashes
+        DivvyNode owner = null;
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (owner == null) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again");
+            for (final DivvyNode node : List.of(first, second)) {
+                if (node.networkStatistics().jobsGiven() > 0) {
+                    owner = node;
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        final DivvyNode holder = owner == first ? second : first;
+        // A and B each finish a leaf (B's part, 4 leaves, takes 3.2 s: it is still running when A is found dead)
+        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 2) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "leaves finish");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        owner.crashForTest();
+
+        return new Scenario(master, holder, run);
+    }
+}
