@@ -21,6 +21,8 @@ import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.JoinRefusedFlyweight;
 import org.divvy.membership.MemberListFlyweight;
 import org.divvy.membership.MembershipMessages;
+import org.divvy.recovery.OrphanTuplesFlyweight;
+import org.divvy.recovery.ResultRequestFlyweight;
 import org.divvy.results.AbortFlyweight;
 import org.divvy.results.JobResultFlyweight;
 import org.divvy.stealing.StealReplyFlyweight;
@@ -54,6 +56,9 @@ class ProtocolRoundTripTest {
         register(TerminateFlyweight.TYPE, new TerminateFlyweight(), TerminateFlyweight.MIN_BODY_LENGTH);
         register(ChunkFlyweight.TYPE, new ChunkFlyweight(), ChunkFlyweight.MIN_BODY_LENGTH);
         register(LifecycleHandler.RUN_STARTED, new HeaderFlyweight(), 0);
+        register(OrphanTuplesFlyweight.TYPE, new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.MIN_BODY_LENGTH);
+        register(ResultRequestFlyweight.TYPE, new ResultRequestFlyweight(), ResultRequestFlyweight.MIN_BODY_LENGTH);
+        register(AbortFlyweight.ORPHAN_PROPAGATION_TYPE, new AbortFlyweight(), AbortFlyweight.MIN_BODY_LENGTH);
     }
 
     private void register(final int type, final HeaderFlyweight body, final int minBodyLength) {
@@ -129,6 +134,22 @@ class ProtocolRoundTripTest {
         header(new AbortFlyweight(), AbortFlyweight.TYPE).count(2).jobId(0, 1).jobId(1, 2);
         frames.add(current());
         header(new TerminateFlyweight(), TerminateFlyweight.TYPE).exitCode(3);
+        frames.add(current());
+        header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(98).wideArea(false).wantsOrphanTable(true);
+        frames.add(current());
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(6).ownerJobId(78)
+            .job("a.B#c", bytes("0"), 0, 1, bytes(""), 0, 0).restarted(true);
+        frames.add(current());
+        header(new JobResultFlyweight(), JobResultFlyweight.TYPE).ownerJobId(79).notHeld();
+        frames.add(current());
+        header(new AbortFlyweight(), AbortFlyweight.ORPHAN_PROPAGATION_TYPE).count(1).jobId(0, 5);
+        frames.add(current());
+        final OrphanTuplesFlyweight tuples = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(true, 3);
+        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 2, bytes("\u0001\u0002"), 0, 2);
+        at = tuples.putPair(at, 3, bytes(""), 0, 0);
+        tuples.frameLength(tuples.putPair(at, 4, bytes("\u0007"), 0, 1));
+        frames.add(current());
+        header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(80, bytes("\u0003\u0004"), 0, 2);
         frames.add(current());
         header(new ChunkFlyweight(), ChunkFlyweight.TYPE).messageId(1).chunkIndex(0).chunkCount(2).totalLength(100)
             .frameLength(ChunkFlyweight.PAYLOAD_OFFSET + 50);
@@ -289,6 +310,57 @@ class ProtocolRoundTripTest {
     }
 
     @Test
+    void shouldRoundTripTheRecoveryMessages() {
+        final OrphanTuplesFlyweight tuples = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 2);
+        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 5, bytes("\u0001\u0002"), 0, 2);
+        tuples.frameLength(tuples.putPair(at, 6, bytes(""), 0, 0));
+        assertEquals(OrphanTuplesFlyweight.TYPE, validateCurrent());
+        final OrphanTuplesFlyweight read = new OrphanTuplesFlyweight();
+        read.wrap(buffer, 0, buffer.capacity());
+        assertHeader(read, OrphanTuplesFlyweight.TYPE);
+        assertFalse(read.isTable());
+        assertEquals(2, read.count());
+        at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+        assertEquals(5, read.holderAt(at));
+        assertEquals(2, read.stampLengthAt(at));
+        assertEquals(2, buffer.getByte(read.stampOffsetAt(at) + 1));
+        at = read.nextPair(at);
+        assertEquals(6, read.holderAt(at));
+        assertEquals(0, read.stampLengthAt(at));
+
+        header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(1234, bytes("\u0009"), 0, 1);
+        assertEquals(ResultRequestFlyweight.TYPE, validateCurrent());
+        final ResultRequestFlyweight request = new ResultRequestFlyweight();
+        request.wrap(buffer, 0, buffer.capacity());
+        assertEquals(1234, request.requesterJobId());
+        assertEquals(1, request.stampLength());
+        assertEquals(9, buffer.getByte(request.stampOffset()));
+
+        header(new StealReplyFlyweight(), StealReplyFlyweight.TYPE).requestId(1).ownerJobId(2)
+            .job("a.B#c", bytes("0"), 0, 1, bytes(""), 0, 0).restarted(true);
+        assertEquals(StealReplyFlyweight.TYPE, validateCurrent());
+        final StealReplyFlyweight reply = new StealReplyFlyweight();
+        reply.wrap(buffer, 0, buffer.capacity());
+        assertTrue(reply.restarted());
+        buffer.putByte(StealReplyFlyweight.RESTARTED_OFFSET, (byte)2); // neither 0 nor 1: malformed
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+
+        header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(3).wideArea(true).wantsOrphanTable(true);
+        final StealRequestFlyweight stealRequest = new StealRequestFlyweight();
+        stealRequest.wrap(buffer, 0, buffer.capacity());
+        assertTrue(stealRequest.wideArea() && stealRequest.wantsOrphanTable());
+
+        // a pair count the frame cannot hold, and a stamp length past the frame's end: malformed
+        header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 1000)
+            .frameLength(OrphanTuplesFlyweight.PAIRS_OFFSET + 8);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+        final OrphanTuplesFlyweight longStamp = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 1);
+        longStamp.frameLength(longStamp.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 1, bytes("ab"), 0, 2));
+        buffer.putInt(OrphanTuplesFlyweight.PAIRS_OFFSET + 4, 3, HeaderFlyweight.BYTE_ORDER);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+    }
+
+    @Test
     void shouldCountAndDropEveryTruncationOfEveryValidFrame() {
         long expectedDrops = 0;
         for (final byte[] frame : allValidFrames()) {
@@ -388,7 +460,24 @@ class ProtocolRoundTripTest {
                     f.exceptionStackTrace();
                 }
             }
-            case AbortFlyweight.TYPE -> {
+            case OrphanTuplesFlyweight.TYPE -> {
+                final OrphanTuplesFlyweight f = new OrphanTuplesFlyweight();
+                f.wrap(b, 0, length);
+                int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+                for (int i = 0; i < f.count(); i++) {
+                    f.holderAt(at);
+                    copy(b, f.stampOffsetAt(at), f.stampLengthAt(at));
+                    at = f.nextPair(at);
+                }
+                assertEquals(length, at);
+            }
+            case ResultRequestFlyweight.TYPE -> {
+                final ResultRequestFlyweight f = new ResultRequestFlyweight();
+                f.wrap(b, 0, length);
+                f.requesterJobId();
+                copy(b, f.stampOffset(), f.stampLength());
+            }
+            case AbortFlyweight.TYPE, AbortFlyweight.ORPHAN_PROPAGATION_TYPE -> {
                 final AbortFlyweight f = new AbortFlyweight();
                 f.wrap(b, 0, length);
                 for (int i = 0; i < f.count(); i++) {
