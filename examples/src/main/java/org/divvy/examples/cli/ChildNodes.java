@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.divvy.DivvyException;
 
@@ -139,29 +140,30 @@ public final class ChildNodes implements AutoCloseable {
     /**
      * SIGKILLs local node {@code index} if it is alive (a death the run survives, not an error); returns its
      * name ({@code node 2 (pid 1234, site A)}), or empty if no such node was started or it is already dead.
+     * {@code announce} gets the name just before the kill, so what it prints comes before the death's line.
      */
-    public synchronized Optional<String> kill(final int index) {
-        return children.stream().filter(c -> c.index == index).findFirst().flatMap(this::killChild);
+    public synchronized Optional<String> kill(final int index, final Consumer<List<String>> announce) {
+        final List<String> killed = kill(children.stream().filter(c -> c.index == index).toList(), announce);
+        return killed.stream().findFirst();
     }
 
-    /** SIGKILLs every live local node of {@code site}, as {@link #kill(int)}; returns the names of those killed. */
-    public synchronized List<String> killSite(final String site) {
-        final List<String> killed = new ArrayList<>();
-        for (final Child child : children) {
-            if (child.site.equals(site)) {
-                killChild(child).ifPresent(killed::add);
-            }
-        }
-        return killed;
+    /** SIGKILLs every live local node of {@code site}, as {@link #kill(int, Consumer)}; returns the names of those killed. */
+    public synchronized List<String> killSite(final String site, final Consumer<List<String>> announce) {
+        return kill(children.stream().filter(c -> c.site.equals(site)).toList(), announce);
     }
 
-    private Optional<String> killChild(final Child child) {
-        if (child.killedOnPurpose || !child.process.isAlive()) {
-            return Optional.empty(); // killed already (a SIGKILLed process may live on for a few ms), or dead
+    private List<String> kill(final List<Child> candidates, final Consumer<List<String>> announce) {
+        // not those killed already (a SIGKILLed process may live on for a few ms), nor the dead
+        final List<Child> alive = candidates.stream().filter(c -> !c.killedOnPurpose && c.process.isAlive()).toList();
+        final List<String> names = alive.stream().map(Child::name).toList();
+        if (!alive.isEmpty()) {
+            announce.accept(names);
         }
-        child.killedOnPurpose = true;
-        child.process.destroyForcibly(); // SIGKILL on Linux and macOS
-        return Optional.of(child.name());
+        for (final Child child : alive) {
+            child.killedOnPurpose = true;
+            child.process.destroyForcibly(); // SIGKILL on Linux and macOS
+        }
+        return names;
     }
 
     /**
@@ -331,9 +333,10 @@ public final class ChildNodes implements AutoCloseable {
             if (!child.endedDuringRun) {
                 return;
             }
+            // under the lock, so after the line of the kill that caused it
+            out.println("divvy run: " + child.name() + " died with " + describeDeath(child.process.exitValue())
+                + "; the run goes on, the other nodes recover its work");
         }
-        out.println("divvy run: " + child.name() + " died with " + describeDeath(child.process.exitValue())
-            + "; the run goes on, the other nodes recover its work");
         child.deleteAeronDir(out);
     }
 

@@ -3,7 +3,6 @@ package org.divvy.examples.cli;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyException;
@@ -106,10 +105,9 @@ final class FaultInjector implements AutoCloseable {
                 return;
             }
             try {
-                out.println("divvy run: t=" + FaultSchedule.seconds(elapsedMs()) + " s: " + perform(event));
+                perform(event);
             } catch (final RuntimeException e) {
-                out.println("divvy run: t=" + FaultSchedule.seconds(elapsedMs()) + " s: " + event.request() + " failed: "
-                    + e.getMessage());
+                report(event.request() + " failed: " + e.getMessage());
             }
             synchronized (lock) {
                 done = i + 1;
@@ -134,18 +132,21 @@ final class FaultInjector implements AutoCloseable {
         }
     }
 
-    /** Does {@code event}; returns what happened, in words. */
-    private String perform(final Event event) {
+    /** Does {@code event} and prints what happened. A kill is printed just before it, so before the death it causes. */
+    private void perform(final Event event) {
         if (event instanceof KillNode kill) {
-            final Optional<String> killed = children.kill(kill.node());
-            return killed.map(name -> "killed " + name + " as " + kill.request() + " asked")
-                .orElse(kill.request() + ": node " + kill.node() + " is not running (already dead); nothing to kill");
+            if (children.kill(kill.node(), names -> report("killed " + names.get(0) + " as " + kill.request()
+                + " asked")).isEmpty()) {
+                report(kill.request() + ": node " + kill.node() + " is not running (already dead); nothing to kill");
+            }
+            return;
         }
         if (event instanceof KillSite kill) {
-            final List<String> killed = children.killSite(kill.site());
-            return killed.isEmpty()
-                ? kill.request() + ": no node of site " + kill.site() + " is running; nothing to kill"
-                : "killed " + String.join(", ", killed) + " as " + kill.request() + " asked";
+            if (children.killSite(kill.site(), names -> report("killed " + String.join(", ", names) + " as "
+                + kill.request() + " asked")).isEmpty()) {
+                report(kill.request() + ": no node of site " + kill.site() + " is running; nothing to kill");
+            }
+            return;
         }
         final JoinNodes join = (JoinNodes)event;
         final List<String> started = new ArrayList<>();
@@ -161,7 +162,12 @@ final class FaultInjector implements AutoCloseable {
         final String what = started.isEmpty() ? "started no node as " + join.request() + " asked"
             : "started " + String.join(", ", started) + " as " + join.request() + " asked; "
                 + (started.size() == 1 ? "it joins" : "they join") + " the running computation";
-        return failed.isEmpty() ? what : what + "; " + String.join("; ", failed);
+        report(failed.isEmpty() ? what : what + "; " + String.join("; ", failed));
+    }
+
+    /** {@code divvy run: t=2.00 s: what}, the time counted from the start of the app. */
+    private void report(final String what) {
+        out.println("divvy run: t=" + FaultSchedule.seconds(elapsedMs()) + " s: " + what);
     }
 
     private long elapsedMs() {

@@ -107,6 +107,10 @@ class ChildNodesTest {
             awaitOutput("divvy run: node 2 (pid " + pid + ", site B) died with SIGKILL (exit 137); the run goes on, the "
                 + "other nodes recover its work");
             assertFalse(children.death().isDone(), "a death during the run is no error");
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (Files.exists(aeronDir.getParent()) && System.nanoTime() < deadlineNs) {
+                Thread.sleep(10);
+            }
             assertFalse(Files.exists(aeronDir.getParent()), "the dead node's Aeron directory is deleted at once");
             children.expectExits();
             endNodes();
@@ -125,12 +129,16 @@ class ChildNodesTest {
             children.start(4, "C", List.of("sh", "-c", "exec sleep 30"));
             children.startRun();
             final long pid2 = children.pid(2).orElseThrow();
-            assertEquals(Optional.of("node 2 (pid " + pid2 + ", site B)"), children.kill(2));
-            assertEquals(List.of("node 3 (pid " + children.pid(3).orElseThrow() + ", site B)"), children.killSite("B"),
-                "node 2 is dead already");
-            assertEquals(Optional.empty(), children.kill(7), "no such node");
+            final List<List<String>> announced = new java.util.ArrayList<>();
+            assertEquals(Optional.of("node 2 (pid " + pid2 + ", site B)"), children.kill(2, announced::add));
+            assertEquals(List.of("node 3 (pid " + children.pid(3).orElseThrow() + ", site B)"),
+                children.killSite("B", announced::add), "node 2 is killed already");
+            assertEquals(Optional.empty(), children.kill(7, announced::add), "no such node");
+            assertEquals(Optional.empty(), children.kill(2, announced::add), "killed already");
+            assertEquals(List.of(List.of("node 2 (pid " + pid2 + ", site B)"), List.of("node 3 (pid "
+                + children.pid(3).orElseThrow() + ", site B)")), announced, "each kill announced once, before it");
             // at once, before the exits were seen: the kills still count as deaths during the run
-            children.killSite("C");
+            children.killSite("C", announced::add);
             children.expectExits();
             endNodes();
             assertEquals(List.of(), children.awaitExits(0, 10_000));
