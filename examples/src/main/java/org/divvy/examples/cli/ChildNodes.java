@@ -26,6 +26,8 @@ import org.divvy.DivvyException;
  * naming it, deletes its Aeron directory at once (a killed node cannot; each holds tens of MB of /dev/shm) and
  * leaves it out of the exit codes {@link #awaitExits} checks at the end. {@link #close()} ends every child
  * still alive, by its own process handle (never by name), and deletes the Aeron directories left behind.
+ * A child is named by its launch index and, once it printed that it joined, by the runtime's node id too
+ * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id.
  *
  * <p>A child started while the run is under way ({@code --join-at}) is a late joiner. One that has not
  * joined when the computation ends may never hear that it ended (it joins after the master's TERMINATE), so
@@ -90,8 +92,8 @@ public final class ChildNodes implements AutoCloseable {
             children.add(child);
         }
         child.pump = OutputPump.start(process.getInputStream(), "[node " + index + "] ", out, line -> {
-            if (!child.joined && WorkerNode.isJoinedLine(line)) {
-                child.joined = true;
+            if (child.nodeId < 0) {
+                WorkerNode.joinedNodeId(line).ifPresent(id -> child.nodeId = id);
             }
         });
         process.onExit().thenAccept(p -> onExit(child));
@@ -124,7 +126,7 @@ public final class ChildNodes implements AutoCloseable {
             for (final Child child : children) {
                 if (child.killedOnPurpose || !child.process.isAlive()) {
                     child.endedDuringRun = true;
-                } else if (child.lateJoiner && !child.joined) {
+                } else if (child.lateJoiner && !child.joined()) {
                     child.unjoinedAtEnd = true;
                 }
             }
@@ -349,8 +351,11 @@ public final class ChildNodes implements AutoCloseable {
         /** Started once the run was under way ({@code --join-at}). */
         final boolean lateJoiner;
         volatile OutputPump pump;
-        /** It printed {@link WorkerNode#joinedLine}; written by its output pump. */
-        volatile boolean joined;
+        /**
+         * The runtime's id of the node (given in join order, so not its index), once it printed
+         * {@link WorkerNode#joinedLine}: it has joined. -1 before. Written by its output pump.
+         */
+        volatile int nodeId = -1;
         /** Killed by {@code --kill-at} or {@code --kill-site}. */
         boolean killedOnPurpose;
         /** It died while the run was under way: survived, not an error. */
@@ -368,8 +373,14 @@ public final class ChildNodes implements AutoCloseable {
             this.lateJoiner = lateJoiner;
         }
 
+        /** {@code node 2 (pid 1234, site A, node id 1)}: the index, and the runtime's id the node's logs use once known. */
         String name() {
-            return "node " + index + " (pid " + process.pid() + ", site " + site + ")";
+            return "node " + index + " (pid " + process.pid() + ", site " + site
+                + (nodeId >= 0 ? ", node id " + nodeId : "") + ")";
+        }
+
+        boolean joined() {
+            return nodeId >= 0;
         }
 
         /** Deletes the Aeron directory the dead child left, once. */

@@ -1,6 +1,8 @@
 package org.divvy.examples.cli;
 
 import java.io.PrintStream;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.divvy.DivvyException;
@@ -8,8 +10,8 @@ import org.divvy.DivvyNode;
 
 /** What {@code divvy node} does: join, work until the master ends the computation, leave. */
 final class WorkerNode {
-    /** The line {@link #joinedLine} prints; {@code divvy run} watches for it to know a late joiner has joined. */
-    private static final Pattern JOINED_LINE = Pattern.compile("node id \\d+ \\(.*\\) joined \\S+");
+    /** The line {@link #joinedLine} prints; {@code divvy run} watches for it: a child has joined, under this node id. */
+    private static final Pattern JOINED_LINE = Pattern.compile("node id (\\d+) \\(.*\\) joined \\S+");
     /** How long leaving may take before the process exits anyway (above the scheduler's own 10 s bound). */
     private static final long CLOSE_TIMEOUT_MS = 15_000;
 
@@ -25,9 +27,10 @@ final class WorkerNode {
         return "node id " + id + " (" + endpoint + ", site " + site + ", " + workers + " workers) joined " + registry;
     }
 
-    /** Whether {@code line} is a {@link #joinedLine}. */
-    static boolean isJoinedLine(final String line) {
-        return JOINED_LINE.matcher(line).matches();
+    /** The node id a {@link #joinedLine} gives; empty if {@code line} is none. */
+    static OptionalInt joinedNodeId(final String line) {
+        final Matcher matcher = JOINED_LINE.matcher(line);
+        return matcher.matches() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
     }
 
     int execute(final PrintStream out, final PrintStream err) {

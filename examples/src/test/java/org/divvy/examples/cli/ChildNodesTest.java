@@ -172,6 +172,24 @@ class ChildNodesTest {
     }
 
     @Test
+    void shouldNameAJoinedChildWithTheRuntimesNodeIdToo() throws Exception {
+        assertEquals(java.util.OptionalInt.of(5), WorkerNode.joinedNodeId(WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1,
+            "127.0.0.1:1")));
+        assertEquals(java.util.OptionalInt.empty(), WorkerNode.joinedNodeId("node id 5: the master ended the computation"));
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1, "127.0.0.1:1")
+                + "'"));
+            children.startRun();
+            awaitOutput("[node 1] node id 5 (");
+            Thread.sleep(100); // the listener sees a line after it was printed
+            final long pid = children.pid(1).orElseThrow();
+            assertEquals(Optional.of("node 1 (pid " + pid + ", site A, node id 5)"), children.kill(1, names -> { }),
+                "the index the launcher uses, and the id the runtime's logs use");
+            awaitOutput("divvy run: node 1 (pid " + pid + ", site A, node id 5) died with SIGKILL (exit 137)");
+        }
+    }
+
+    @Test
     void shouldDescribeDeathsShortly() {
         assertEquals("SIGKILL (exit 137)", ChildNodes.describeDeath(137));
         assertEquals("signal 7 (exit 135)", ChildNodes.describeDeath(135));

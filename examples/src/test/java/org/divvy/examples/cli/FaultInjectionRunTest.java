@@ -49,10 +49,12 @@ class FaultInjectionRunTest {
     void shouldSurviveANodeKilledAtOneAndAHalfSecondsAndStillCountRight() throws Exception {
         final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "120", "--kill-at", "2@1.5");
         final Matcher killed = run.awaitMatch(Pattern.compile(
-            "divvy run: t=(\\d+\\.\\d\\d) s: killed node 2 \\(pid (\\d+), site default\\) as --kill-at 2@1.5 asked"), 90);
+            "divvy run: t=(\\d+\\.\\d\\d) s: killed node 2 \\(pid (\\d+), site default, node id (\\d+)\\) as --kill-at 2@1.5 "
+                + "asked"), 90);
         final double killedAt = Double.parseDouble(killed.group(1));
         assertTrue(killedAt >= 1.5 && killedAt < 3, "killed at t=" + killedAt + " s:\n" + run.output());
-        final String died = "divvy run: node 2 (pid " + killed.group(2) + ", site default) died with SIGKILL (exit 137); "
+        final String died = "divvy run: node 2 (pid " + killed.group(2) + ", site default, node id " + killed.group(3)
+            + ") died with SIGKILL (exit 137); "
             + "the run goes on, the other nodes recover its work";
         run.awaitLine(died, 10);
         final int exit = run.awaitExit(150);
