@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * The faults a {@code divvy run} injects, scripted on its command line as Satin's fault-tolerance
  * experiments scripted them, so every crash scenario is one command that does the same thing each time:
  * {@code --kill-at K@S} SIGKILLs local child node K at S seconds after the app started running,
- * {@code --kill-site NAME@S} every local child node of a site, and {@code --join-at S[xN][@SITE]} starts N
+ * {@code --kill-site NAME@S} every local child node of a site, and {@code --join-at S[xCOUNT][@SITE]} starts COUNT
  * more local nodes that join the running computation. This class parses the flags and checks them against
  * the run's layout, so a bad value is a usage error before any node starts; {@link FaultInjector} does the
  * events during the run.

@@ -89,9 +89,9 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
             + "app started; repeatable. Not the site of node 0")
     List<String> killSite = new ArrayList<>();
 
-    @Option(names = FaultSchedule.JOIN_AT, paramLabel = "S[xN][@SITE][,...]",
-        description = "start N (default 1) more local nodes S seconds after the app started; they join the running "
-            + "computation and steal. They are nodes N, N+1, ... in the order they start, in the last site of "
+    @Option(names = FaultSchedule.JOIN_AT, paramLabel = "S[xCOUNT][@SITE][,...]",
+        description = "start COUNT (default 1) more local nodes S seconds after the app started; they join the "
+            + "running computation and steal. Numbered on from --nodes in the order they start, in the last site of "
             + "--sites unless @SITE names one; repeatable")
     List<String> joinAt = new ArrayList<>();
 
