@@ -141,7 +141,8 @@ public final class ChildNodes implements AutoCloseable {
 
     /**
      * SIGKILLs local node {@code index} if it is alive (a death the run survives, not an error); returns its
-     * name ({@code node 2 (pid 1234, site A)}), or empty if no such node was started or it is already dead.
+     * name ({@code node 2 (pid 1234, site A, node id 1)}), or empty if no such node was started or it is already
+     * dead.
      * {@code announce} gets the name just before the kill, so what it prints comes before the death's line.
      */
     public synchronized Optional<String> kill(final int index, final Consumer<List<String>> announce) {
@@ -193,11 +194,15 @@ public final class ChildNodes implements AutoCloseable {
                 continue;
             }
             if (unjoined) {
+                if (exited && child.process.exitValue() == expectedCode) {
+                    joinedAtTheEnd(child); // it joined in time to hear the end after all
+                    continue;
+                }
                 if (!exited) {
                     child.process.destroyForcibly();
                 }
-                out.println("divvy run: " + child.name() + ", started by --join-at, had not joined when the computation ended; "
-                    + (exited ? "it exited" : "stopped it"));
+                out.println("divvy run: " + child.name() + ", started by --join-at, had not joined when the computation "
+                    + "ended; " + (exited ? "it exited with " + describeExit(child.process.exitValue()) : "stopped it"));
                 continue;
             }
             if (!exited) {
@@ -319,6 +324,10 @@ public final class ChildNodes implements AutoCloseable {
 
     private synchronized boolean isUnjoinedAtEnd(final Child child) {
         return child.unjoinedAtEnd;
+    }
+
+    private synchronized void joinedAtTheEnd(final Child child) {
+        child.unjoinedAtEnd = false;
     }
 
     private void onExit(final Child child) {
