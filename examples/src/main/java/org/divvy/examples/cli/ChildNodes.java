@@ -11,27 +11,51 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.divvy.DivvyException;
 
 /**
  * The child JVMs {@code divvy run} started on this machine: starts them, copies their output with a
- * {@code [node k]} prefix, and reports the first one that exits while it should not ({@link #death()}),
- * so the run ends with an error naming it instead of waiting for it. {@link #close()} ends every child
- * still alive, by its own process handle (never by name), and deletes the Aeron directory a dead child
- * left behind (a killed node cannot delete its own; each one holds tens of MB of /dev/shm).
+ * {@code [node k]} prefix, and watches them die. Before the run starts ({@link #startRun()}) a child that
+ * exits means the run cannot start: {@link #death()} names it, so the run ends with an error instead of
+ * waiting for it. Once the run is under way a child that dies (crashed, or killed on purpose by
+ * {@code --kill-at}) is a crash the run survives: the other nodes recover its work, so this prints one line
+ * naming it, deletes its Aeron directory at once (a killed node cannot; each holds tens of MB of /dev/shm) and
+ * leaves it out of the exit codes {@link #awaitExits} checks at the end. {@link #close()} ends every child
+ * still alive, by its own process handle (never by name), and deletes the Aeron directories left behind.
+ * A child is named by its launch index and, once it printed that it joined, by the runtime's node id too
+ * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id.
  *
- * <p>Used by the thread that runs the command; the exit callbacks only complete {@link #death()}.
+ * <p>A child started while the run is under way ({@code --join-at}) is a late joiner. One that has not
+ * joined when the computation ends may never hear that it ended (it joins after the master's TERMINATE), so
+ * {@link #awaitExits} gives it a short grace and then stops it, without counting it as a problem.
+ *
+ * <p>Thread-safe: the run's thread, the fault injector's thread and the JDK's process reaper (exit
+ * callbacks) use it; the phase and each child's end are decided under this object's lock.
  */
 public final class ChildNodes implements AutoCloseable {
     /** Exit code of a JVM killed by signal N is 128 + N. */
     private static final int SIGNAL_EXIT_BASE = 128;
+    /** How long a late joiner that had not joined when the computation ended gets to exit by itself. */
+    static final long LATE_JOINER_GRACE_MS = 3_000;
+
+    /** Where the run is: what a child's exit means. */
+    private enum Phase {
+        /** Nodes are starting and joining: an exit means the run cannot start. */
+        JOINING,
+        /** The app runs: an exit is a crash the run survives. */
+        RUNNING,
+        /** The master ended the computation (or the run failed): children exit now. */
+        ENDING
+    }
 
     private final PrintStream out;
-    private final List<Child> children = new ArrayList<>();
+    private final List<Child> children = new CopyOnWriteArrayList<>();
     private final CompletableFuture<String> death = new CompletableFuture<>();
-    private volatile boolean exitsExpected;
+    private Phase phase = Phase.JOINING;
 
     public ChildNodes(final PrintStream out) {
         this.out = out;
@@ -47,8 +71,9 @@ public final class ChildNodes implements AutoCloseable {
 
     /**
      * As {@link #start(int, String, List)}, for a child whose embedded media driver uses {@code aeronDir}
-     * (null: unknown); {@link #close()} deletes it once the child is dead. {@code environment} is added to
-     * the child's (this process's) environment.
+     * (null: unknown); it is deleted once the child is dead. {@code environment} is added to the child's (this
+     * process's) environment. A child started while the run is under way (after {@link #startRun()}, before
+     * {@link #expectExits()}) is a late joiner.
      */
     public void start(final int index, final String site, final List<String> command, final Path aeronDir,
         final Map<String, String> environment) {
@@ -61,20 +86,52 @@ public final class ChildNodes implements AutoCloseable {
             throw new DivvyException("cannot start local node " + index + " (" + command.get(0) + "): "
                 + e.getMessage());
         }
-        final OutputPump pump = OutputPump.start(process.getInputStream(), "[node " + index + "] ", out);
-        final Child child = new Child(index, site, process, pump, aeronDir);
-        children.add(child);
+        final Child child;
+        synchronized (this) {
+            child = new Child(index, site, process, aeronDir, phase == Phase.RUNNING);
+            children.add(child);
+        }
+        child.pump = OutputPump.start(process.getInputStream(), "[node " + index + "] ", out, line -> {
+            if (child.nodeId < 0) {
+                WorkerNode.joinedNodeId(line).ifPresent(id -> child.nodeId = id);
+            }
+        });
         process.onExit().thenAccept(p -> onExit(child));
     }
 
-    /** Completes with a message naming the first child that exited before {@link #expectExits()}. */
+    /** Completes with a message naming the first child that exited before {@link #startRun()}. */
     public CompletableFuture<String> death() {
         return death;
     }
 
-    /** From now on children may exit: the master has ended the computation. */
-    public void expectExits() {
-        exitsExpected = true;
+    /**
+     * The run starts: from now on a child that dies is survived and reported, not an error. Throws
+     * {@link DivvyException} naming the child if one has died already (the run has not started).
+     */
+    public synchronized void startRun() {
+        if (death.isDone()) {
+            throw new DivvyException(death.join());
+        }
+        if (phase == Phase.JOINING) {
+            phase = Phase.RUNNING;
+        }
+    }
+
+    /**
+     * From now on children may exit: the master has ended the computation (or the run failed). A child
+     * already dead, or killed on purpose, ended during the run.
+     */
+    public synchronized void expectExits() {
+        if (phase == Phase.RUNNING) {
+            for (final Child child : children) {
+                if (child.killedOnPurpose || !child.process.isAlive()) {
+                    child.endedDuringRun = true;
+                } else if (child.lateJoiner && !child.joined()) {
+                    child.unjoinedAtEnd = true;
+                }
+            }
+        }
+        phase = Phase.ENDING;
     }
 
     /** The number of children started. */
@@ -83,31 +140,118 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code timeoutMs} in all for every child to exit and returns a line per child whose
-     * exit code is not {@code expectedCode} (or that is still running); empty when all exited as expected.
+     * SIGKILLs local node {@code index} if it is alive (a death the run survives, not an error); returns its
+     * name ({@code node 2 (pid 1234, site A, node id 1)}), or empty if no such node was started or it is already
+     * dead.
+     * {@code announce} gets the name just before the kill, so what it prints comes before the death's line.
+     */
+    public synchronized Optional<String> kill(final int index, final Consumer<List<String>> announce) {
+        final List<String> killed = kill(children.stream().filter(c -> c.index == index).toList(), announce);
+        return killed.stream().findFirst();
+    }
+
+    /** SIGKILLs every live local node of {@code site}, as {@link #kill(int, Consumer)}; returns the names of those killed. */
+    public synchronized List<String> killSite(final String site, final Consumer<List<String>> announce) {
+        return kill(children.stream().filter(c -> c.site.equals(site)).toList(), announce);
+    }
+
+    private List<String> kill(final List<Child> candidates, final Consumer<List<String>> announce) {
+        // not those killed already (a SIGKILLed process may live on for a few ms), nor the dead
+        final List<Child> alive = candidates.stream().filter(c -> !c.killedOnPurpose && c.process.isAlive()).toList();
+        final List<String> names = alive.stream().map(Child::name).toList();
+        if (!alive.isEmpty()) {
+            announce.accept(names);
+        }
+        for (final Child child : alive) {
+            child.killedOnPurpose = true;
+            child.process.destroyForcibly(); // SIGKILL on Linux and macOS
+        }
+        return names;
+    }
+
+    /**
+     * Waits up to {@code timeoutMs} in all for every child to exit and returns a line per child whose exit
+     * code is not {@code expectedCode} (or that is still running); empty when all exited as expected. A child
+     * that died during the run is no problem (the run survived it; see {@link #summary}); nor is a late joiner
+     * that had not joined when the computation ended: it gets {@link #LATE_JOINER_GRACE_MS}, then it is stopped.
      */
     public List<String> awaitExits(final int expectedCode, final long timeoutMs) {
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         final List<String> problems = new ArrayList<>();
         for (final Child child : children) {
             final long remainingMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()));
+            final boolean unjoined = isUnjoinedAtEnd(child);
+            final boolean exited;
             try {
-                if (!child.process.waitFor(remainingMs, TimeUnit.MILLISECONDS)) {
-                    problems.add(child.name() + " still running " + timeoutMs + " ms after the end of the computation");
-                    continue;
-                }
+                exited = child.process.waitFor(unjoined ? Math.min(remainingMs, LATE_JOINER_GRACE_MS) : remainingMs,
+                    TimeUnit.MILLISECONDS);
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
-                problems.add(child.name() + ": interrupted while waiting for it to exit");
+                problems.add("local " + child.name() + ": interrupted while waiting for it to exit");
+                continue;
+            }
+            if (endedDuringRun(child)) {
+                continue;
+            }
+            if (unjoined) {
+                if (exited && child.process.exitValue() == expectedCode) {
+                    joinedAtTheEnd(child); // it joined in time to hear the end after all
+                    continue;
+                }
+                if (!exited) {
+                    child.process.destroyForcibly();
+                }
+                out.println("divvy run: " + child.name() + ", started by --join-at, had not joined when the computation "
+                    + "ended; " + (exited ? "it exited with " + describeExit(child.process.exitValue()) : "stopped it"));
+                continue;
+            }
+            if (!exited) {
+                problems.add("local " + child.name() + " still running " + timeoutMs + " ms after the end of the computation");
                 continue;
             }
             child.pump.awaitEnd(1000);
             final int code = child.process.exitValue();
             if (code != expectedCode) {
-                problems.add(child.name() + " exited with " + describeExit(code) + ", expected " + expectedCode);
+                problems.add("local " + child.name() + " exited with " + describeExit(code) + ", expected " + expectedCode);
             }
         }
         return problems;
+    }
+
+    /**
+     * The run's last line, once {@link #awaitExits} found no problem: {@code all 3 local nodes ended with exit code
+     * 0}, or with deaths {@code all 2 surviving local nodes ended with exit code 0; node 2 died during the run}.
+     * Node 0, this process, is one of the local nodes.
+     */
+    public String summary(final int code) {
+        final List<Integer> died = new ArrayList<>();
+        final List<Integer> unjoined = new ArrayList<>();
+        for (final Child child : children) {
+            if (endedDuringRun(child)) {
+                died.add(child.index);
+            } else if (isUnjoinedAtEnd(child)) {
+                unjoined.add(child.index);
+            }
+        }
+        final int surviving = children.size() + 1 - died.size() - unjoined.size();
+        final StringBuilder line = new StringBuilder("all " + surviving + (died.isEmpty() ? "" : " surviving")
+            + " local nodes ended with exit code " + code);
+        if (!died.isEmpty()) {
+            line.append("; ").append(nodes(died)).append(" died during the run");
+        }
+        if (!unjoined.isEmpty()) {
+            line.append("; ").append(nodes(unjoined)).append(" had not joined when the computation ended");
+        }
+        return line.toString();
+    }
+
+    /** {@code node 2}, {@code nodes 1 and 2}, {@code nodes 1, 2 and 3}. */
+    private static String nodes(final List<Integer> indexes) {
+        if (indexes.size() == 1) {
+            return "node " + indexes.get(0);
+        }
+        final List<String> all = indexes.stream().map(String::valueOf).toList();
+        return "nodes " + String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
     }
 
     /**
@@ -116,7 +260,9 @@ public final class ChildNodes implements AutoCloseable {
      */
     @Override
     public void close() {
-        exitsExpected = true;
+        synchronized (this) {
+            phase = Phase.ENDING;
+        }
         for (final Child child : children) {
             if (child.process.isAlive()) {
                 child.process.destroyForcibly();
@@ -124,8 +270,8 @@ public final class ChildNodes implements AutoCloseable {
         }
         for (final Child child : children) {
             try {
-                if (child.process.waitFor(5, TimeUnit.SECONDS) && child.aeronDir != null) {
-                    deleteRecursively(child.aeronDir);
+                if (child.process.waitFor(5, TimeUnit.SECONDS)) {
+                    child.deleteAeronDir(out);
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -134,38 +280,37 @@ public final class ChildNodes implements AutoCloseable {
         }
     }
 
-    private void deleteRecursively(final Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (final IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (final IOException | UncheckedIOException e) {
-            out.println("divvy run: could not delete the Aeron directory " + dir + " of a dead node: "
-                + e.getMessage());
-        }
-    }
-
     /** The exit of a process in words: {@code "exit code 1"}, {@code "exit code 137 (killed by signal 9, SIGKILL)"}. */
     public static String describeExit(final int code) {
-        if (code > SIGNAL_EXIT_BASE && code < SIGNAL_EXIT_BASE + 64) {
-            final int signal = code - SIGNAL_EXIT_BASE;
-            final String name = switch (signal) {
-                case 9 -> ", SIGKILL";
-                case 15 -> ", SIGTERM";
-                case 6 -> ", SIGABRT";
-                case 11 -> ", SIGSEGV";
-                default -> "";
-            };
-            return "exit code " + code + " (killed by signal " + signal + name + ")";
+        if (isSignal(code)) {
+            final String name = signalName(code - SIGNAL_EXIT_BASE);
+            return "exit code " + code + " (killed by signal " + (code - SIGNAL_EXIT_BASE)
+                + (name.isEmpty() ? "" : ", " + name) + ")";
         }
         return "exit code " + code;
+    }
+
+    /** A death in few words: {@code "SIGKILL (exit 137)"}, {@code "signal 7 (exit 135)"}, {@code "exit code 1"}. */
+    public static String describeDeath(final int code) {
+        if (isSignal(code)) {
+            final String name = signalName(code - SIGNAL_EXIT_BASE);
+            return (name.isEmpty() ? "signal " + (code - SIGNAL_EXIT_BASE) : name) + " (exit " + code + ")";
+        }
+        return "exit code " + code;
+    }
+
+    private static boolean isSignal(final int code) {
+        return code > SIGNAL_EXIT_BASE && code < SIGNAL_EXIT_BASE + 64;
+    }
+
+    private static String signalName(final int signal) {
+        return switch (signal) {
+            case 9 -> "SIGKILL";
+            case 15 -> "SIGTERM";
+            case 6 -> "SIGABRT";
+            case 11 -> "SIGSEGV";
+            default -> "";
+        };
     }
 
     /** The process id of local node {@code index}, if it was started. */
@@ -173,17 +318,98 @@ public final class ChildNodes implements AutoCloseable {
         return children.stream().filter(c -> c.index == index).findFirst().map(c -> c.process.pid());
     }
 
-    private void onExit(final Child child) {
-        if (!exitsExpected) {
-            child.pump.awaitEnd(1000);
-            death.complete(child.name() + " died with " + describeExit(child.process.exitValue())
-                + " before the computation ended");
-        }
+    private synchronized boolean endedDuringRun(final Child child) {
+        return child.endedDuringRun;
     }
 
-    private record Child(int index, String site, Process process, OutputPump pump, Path aeronDir) {
+    private synchronized boolean isUnjoinedAtEnd(final Child child) {
+        return child.unjoinedAtEnd;
+    }
+
+    private synchronized void joinedAtTheEnd(final Child child) {
+        child.unjoinedAtEnd = false;
+    }
+
+    private void onExit(final Child child) {
+        child.pump.awaitEnd(1000);
+        synchronized (this) {
+            switch (phase) {
+                case JOINING -> death.complete("local " + child.name() + " died with "
+                    + describeExit(child.process.exitValue()) + " before the computation ended");
+                case RUNNING -> child.endedDuringRun = true;
+                case ENDING -> {
+                    // an exit the master asked for, unless expectExits() found it dead or killed already
+                }
+            }
+            if (!child.endedDuringRun) {
+                return;
+            }
+            // under the lock, so after the line of the kill that caused it
+            out.println("divvy run: " + child.name() + " died with " + describeDeath(child.process.exitValue())
+                + "; the run goes on, the other nodes recover its work");
+        }
+        child.deleteAeronDir(out);
+    }
+
+    /** One child: its process and how it ended. The flags are guarded by the {@link ChildNodes}' lock. */
+    private static final class Child {
+        final int index;
+        final String site;
+        final Process process;
+        final Path aeronDir;
+        /** Started once the run was under way ({@code --join-at}). */
+        final boolean lateJoiner;
+        volatile OutputPump pump;
+        /**
+         * The runtime's id of the node (given in join order, so not its index), once it printed
+         * {@link WorkerNode#joinedLine}: it has joined. -1 before. Written by its output pump.
+         */
+        volatile int nodeId = -1;
+        /** Killed by {@code --kill-at} or {@code --kill-site}. */
+        boolean killedOnPurpose;
+        /** It died while the run was under way: survived, not an error. */
+        boolean endedDuringRun;
+        /** A late joiner that had not joined when the computation ended. */
+        boolean unjoinedAtEnd;
+        /** Guarded by this child: its Aeron directory was deleted. */
+        private boolean aeronDirDeleted;
+
+        Child(final int index, final String site, final Process process, final Path aeronDir, final boolean lateJoiner) {
+            this.index = index;
+            this.site = site;
+            this.process = process;
+            this.aeronDir = aeronDir;
+            this.lateJoiner = lateJoiner;
+        }
+
+        /** {@code node 2 (pid 1234, site A, node id 1)}: the index, and the runtime's id the node's logs use once known. */
         String name() {
-            return "local node " + index + " (pid " + process.pid() + ", site " + site + ")";
+            return "node " + index + " (pid " + process.pid() + ", site " + site
+                + (nodeId >= 0 ? ", node id " + nodeId : "") + ")";
+        }
+
+        boolean joined() {
+            return nodeId >= 0;
+        }
+
+        /** Deletes the Aeron directory the dead child left, once. */
+        synchronized void deleteAeronDir(final PrintStream out) {
+            if (aeronDir == null || aeronDirDeleted || !Files.exists(aeronDir)) {
+                return;
+            }
+            aeronDirDeleted = true;
+            try (var paths = Files.walk(aeronDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                    try {
+                        Files.deleteIfExists(path);
+                    } catch (final IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (final IOException | UncheckedIOException e) {
+                out.println("divvy run: could not delete the Aeron directory " + aeronDir + " of a dead node: "
+                    + e.getMessage());
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ import org.divvy.DivvyException;
 
 /**
  * Blocking calls with a bound, so a command never hangs on a node that died: the call runs on a daemon
- * thread and the caller waits for it, for a child's death, or for the deadline, whichever comes first.
+ * thread and the caller waits for it, for a child's death (while nodes join: once the run started, a death
+ * is survived), or for the deadline, whichever comes first.
  * A call that loses the race keeps its daemon thread until it returns or the JVM exits.
  */
 final class Deadlines {
@@ -69,6 +70,14 @@ final class Deadlines {
             }
             throw new DivvyException(name + " failed: " + cause, cause);
         }
+    }
+
+    /**
+     * Runs {@code call} and returns its value, unless {@code timeoutMs} (if > 0) passes first (throws
+     * {@link DivvyException} with {@code timeoutMessage}): {@link #race} without a death to race.
+     */
+    static <T> T within(final String name, final Callable<T> call, final long timeoutMs, final String timeoutMessage) {
+        return race(name, call, new CompletableFuture<>(), timeoutMs, timeoutMessage);
     }
 
     /**

@@ -24,10 +24,13 @@ import org.divvy.examples.Progress;
 
 /**
  * What {@code divvy run} does as node 0 and master: starts its node (hosting the registry), starts the
- * local child nodes, waits until every node has joined, runs the app, prints the report, and ends the
- * computation on every node. Each blocking step races the children's deaths and a deadline
- * ({@link Deadlines}), so a dead child ends the run with an error naming it instead of a hang; on any
- * failure the computation is terminated with exit code 1 and the children still alive are killed.
+ * local child nodes, waits until every node has joined, runs the app (injecting the scripted faults of
+ * {@link FaultSchedule} meanwhile), prints the report, and ends the computation on every node. Each blocking
+ * step has a deadline ({@link Deadlines}). The join wait also races the children's deaths: a child that dies
+ * before the run started ends it with an error naming it instead of a hang. Once the app runs, a child that
+ * dies is a crash the run survives (the other nodes recover its work): {@link ChildNodes} reports it and the
+ * run goes on. On any failure the computation is terminated with exit code 1 and the children still alive are
+ * killed.
  */
 final class MasterRun {
     private static final int EXIT_OK = 0;
@@ -73,6 +76,9 @@ final class MasterRun {
         final Problem<?> problem = app.prepare();
         out.println("divvy run: " + app.name() + " on " + describeNodes(layout) + ", policy " + config.policy()
             + ", " + run.workersPerNode() + " worker(s) per local node");
+        if (!run.faults().isEmpty()) {
+            out.println("divvy run: faults to inject, times after the app started: " + run.faults().describe());
+        }
         final DivvyNode node;
         try {
             node = DivvyNode.start(config);
@@ -90,7 +96,7 @@ final class MasterRun {
                 problems.forEach(p -> err.println("divvy run: " + p));
                 return EXIT_FAILED;
             }
-            out.println("divvy run: all " + (children.size() + 1) + " local nodes ended with exit code " + code);
+            out.println("divvy run: " + children.summary(code));
             return code;
         } catch (final RuntimeException e) {
             err.println("divvy run failed: " + (e instanceof DivvyException ? e.getMessage() : e.toString()));
@@ -141,20 +147,9 @@ final class MasterRun {
                 + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
         }
         final SiteLayout layout = run.layout();
+        final FaultInjector.NodeStarter startChild = (k, site) -> startChild(children, config, joinAddress, k, site);
         for (int k = 1; k < layout.nodes(); k++) {
-            final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", layout.siteOf(k),
-                "--workers", String.valueOf(config.workers())));
-            args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
-            // named so that the launcher removes it after the child died, and any node start (DriverDirectories)
-            // once both are dead
-            final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
-                + ProcessHandle.current().pid() + "-node" + k);
-            // The secret goes in the child's environment, never on its command line (ps shows that); a secret
-            // file is passed as its path with the other settings.
-            final Map<String, String> environment = config.secretFile() != null ? Map.of()
-                : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
-            children.start(k, layout.siteOf(k), childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
-                + "=" + aeronDir), args), aeronDir, environment);
+            startChild.start(k, layout.siteOf(k));
         }
         final int members = layout.nodes() + run.remoteNodes();
         final long joinWaitMs = TimeUnit.SECONDS.toMillis(run.joinWaitSeconds());
@@ -164,10 +159,12 @@ final class MasterRun {
         }, children.death(), joinWaitMs + 5_000, "only some of " + members + " nodes joined within "
             + run.joinWaitSeconds() + " s (--join-wait-seconds)");
         out.println("divvy run: all " + members + " nodes joined; running " + run.app().name());
+        children.startRun();
         final AppResult result;
         final Progress progress = Progress.start(run.app().name(), run.app().common().progressSeconds(), out);
-        try {
-            result = Deadlines.race("run", () -> solve(node, problem, members), children.death(),
+        // closed (events not yet due cancelled) before the computation ends, so no node starts after it
+        try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild, out)) {
+            result = Deadlines.within("run", () -> solve(node, problem, members),
                 TimeUnit.SECONDS.toMillis(run.timeoutSeconds()),
                 run.app().name() + " did not finish within " + run.timeoutSeconds() + " s (--timeout-seconds)");
         } finally {
@@ -182,6 +179,28 @@ final class MasterRun {
             throw new DivvyException("ending the computation took longer than " + NODE_STOP_TIMEOUT_MS + " ms");
         }
         return code;
+    }
+
+    /**
+     * Starts local child node {@code k} in {@code site}: {@code divvy node --join joinAddress} with node 0's
+     * settings, its own site and Aeron directory, and the cluster secret in its environment. Throws
+     * {@link DivvyException} if its JVM cannot start.
+     */
+    private void startChild(final ChildNodes children, final NodeConfig config, final String joinAddress, final int k,
+        final String site) {
+        final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", site,
+            "--workers", String.valueOf(config.workers())));
+        args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
+        // named so that the launcher removes it after the child died, and any node start (DriverDirectories)
+        // once both are dead
+        final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
+            + ProcessHandle.current().pid() + "-node" + k);
+        // The secret goes in the child's environment, never on its command line (ps shows that); a secret
+        // file is passed as its path with the other settings.
+        final Map<String, String> environment = config.secretFile() != null ? Map.of()
+            : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
+        children.start(k, site, childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
+            + "=" + aeronDir), args), aeronDir, environment);
     }
 
     private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members) {

@@ -29,6 +29,11 @@ import picocli.CommandLine.Option;
  * {@code --acceptable-heartbeat-pause-ms 10000}, ...; see {@link NodeSettingOptions}) except {@code --networked}
  * (a run is networked) and {@code --site} ({@code --sites} places each node). Node 0 runs with them, and
  * every child gets those that differ from the defaults, but its own port, site and registry address.
+ *
+ * <p>Fault injection ({@link FaultSchedule}): {@code --kill-at}, {@code --kill-site} and {@code --join-at} kill
+ * local child nodes or start new ones at given times after the app started, so each crash scenario of the
+ * fault-tolerance work is one reproducible command. A child that dies during the run is survived: the other
+ * nodes recover its work.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Runs an app on several nodes: this process and N-1 local child JVMs, plus remote nodes "
@@ -38,6 +43,7 @@ import picocli.CommandLine.Option;
     modelTransformer = NodeSettingOptions.AddOptions.class,
     footer = {"", "Examples:",
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
+        "  faults: divvy run --nodes 3 --workers 1 --kill-at 2@1.5 --join-at 3 nqueens -n 16",
         "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
         "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
 public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
@@ -72,6 +78,23 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
             + "-XX:+UseSerialGC -Xmx512m")
     List<String> childJvmOptions = new ArrayList<>();
 
+    @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",
+        description = "fault injection: SIGKILL local child node K (1 to N-1, or a node of --join-at) S seconds "
+            + "after the app started (decimals allowed: 2.5); repeatable. The run goes on: the other nodes "
+            + "recover its work. Node 0, this process, cannot be killed yet (no master takeover)")
+    List<String> killAt = new ArrayList<>();
+
+    @Option(names = FaultSchedule.KILL_SITE, paramLabel = "NAME@S[,...]",
+        description = "fault injection: SIGKILL every local child node of site NAME (of --sites) S seconds after the "
+            + "app started; repeatable. Not the site of node 0")
+    List<String> killSite = new ArrayList<>();
+
+    @Option(names = FaultSchedule.JOIN_AT, paramLabel = "S[xCOUNT][@SITE][,...]",
+        description = "start COUNT (default 1) more local nodes S seconds after the app started; they join the "
+            + "running computation and steal. Numbered on from --nodes in the order they start, in the last site of "
+            + "--sites unless @SITE names one; repeatable")
+    List<String> joinAt = new ArrayList<>();
+
     /** Node settings as flags: all but networked (a run is) and site (from --sites). */
     private final NodeSettingOptions nodeSettings =
         new NodeSettingOptions(NodeSettingOptions.allBut(NodeSettings.NETWORKED, NodeSettings.SITE));
@@ -79,6 +102,8 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     private ExampleApp app;
     /** Node 0's configuration, built by {@link #validate()}. */
     private NodeConfig nodeConfig;
+    /** The faults to inject, parsed and checked by {@link #validate()}. */
+    private FaultSchedule faults = FaultSchedule.NONE;
 
     public RunCommand() {
     }
@@ -119,6 +144,11 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         return nodes;
     }
 
+    /** The nodes to kill and to start during the run ({@code --kill-at}, {@code --kill-site}, {@code --join-at}); after {@link #validate()}. */
+    public FaultSchedule faults() {
+        return faults;
+    }
+
     public int remoteNodes() {
         return remoteNodes;
     }
@@ -142,6 +172,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
+        faults = FaultSchedule.parse(killAt, killSite, joinAt, layout);
         if (app != null && app.common().sequential()) {
             throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()
                 + " --sequential' instead of 'divvy run ... " + app.name() + " --sequential'");

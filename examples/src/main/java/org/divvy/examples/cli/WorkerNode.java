@@ -1,12 +1,17 @@
 package org.divvy.examples.cli;
 
 import java.io.PrintStream;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 
 /** What {@code divvy node} does: join, work until the master ends the computation, leave. */
 final class WorkerNode {
+    /** The line {@link #joinedLine} prints; {@code divvy run} watches for it: a child has joined, under this node id. */
+    private static final Pattern JOINED_LINE = Pattern.compile("node id (\\d+) \\(.*\\) joined \\S+");
     /** How long leaving may take before the process exits anyway (above the scheduler's own 10 s bound). */
     private static final long CLOSE_TIMEOUT_MS = 15_000;
 
@@ -14,6 +19,18 @@ final class WorkerNode {
 
     WorkerNode(final NodeCommand command) {
         this.command = command;
+    }
+
+    /** {@code node id 3 (127.0.0.1:40001, site A, 1 workers) joined 127.0.0.1:40000}: printed once the node joined. */
+    static String joinedLine(final int id, final String endpoint, final String site, final int workers,
+        final String registry) {
+        return "node id " + id + " (" + endpoint + ", site " + site + ", " + workers + " workers) joined " + registry;
+    }
+
+    /** The node id a {@link #joinedLine} gives; empty if {@code line} is none. */
+    static OptionalInt joinedNodeId(final String line) {
+        final Matcher matcher = JOINED_LINE.matcher(line);
+        return matcher.matches() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
     }
 
     int execute(final PrintStream out, final PrintStream err) {
@@ -26,8 +43,7 @@ final class WorkerNode {
         }
         final int id = node.nodeId();
         try {
-            out.println("node id " + id + " (" + node.endpoint() + ", site " + command.site() + ", "
-                + command.workers() + " workers) joined " + command.join());
+            out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
             final int code = node.awaitTermination();
             out.println("node id " + id + ": the master ended the computation with exit code " + code);
             out.print("node id " + id + " since it joined: " + node.networkStatistics());

@@ -2,22 +2,58 @@ package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.DivvyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The supervision of child processes, with plain {@code sh} children standing in for node JVMs. */
+/**
+ * The supervision of child processes, with plain {@code sh} children standing in for node JVMs: a death before the
+ * run is an error, one during the run is survived and reported, and a late joiner that never joined is stopped.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ChildNodesTest {
     private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+
+    @TempDir
+    Path dir;
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A child that prints {@code lines}, then exits 0 once {@link #endNodes()} was called. */
+    private List<String> nodeUntilEnd(final String lines) {
+        return List.of("sh", "-c", lines + "; while [ ! -e '" + dir.resolve("end") + "' ]; do sleep 0.05; done; exit 0");
+    }
+
+    /** What the master's TERMINATE is to the children of {@link #nodeUntilEnd}. */
+    private void endNodes() throws Exception {
+        Files.createFile(dir.resolve("end"));
+    }
+
+    private void awaitOutput(final String text) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!out().contains(text)) {
+            if (System.nanoTime() > deadlineNs) {
+                throw new AssertionError("no '" + text + "' after 10 s:\n" + out());
+            }
+            Thread.sleep(20);
+        }
+    }
 
     @Test
     void shouldNameAChildKilledBeforeTheEnd() throws Exception {
@@ -29,6 +65,8 @@ class ChildNodesTest {
             final String death = children.death().get(10, TimeUnit.SECONDS);
             assertEquals("local node 2 (pid " + pid + ", site B) died with exit code 137 (killed by signal 9, SIGKILL) "
                 + "before the computation ended", death);
+            assertEquals(death, assertThrows(DivvyException.class, children::startRun).getMessage(),
+                "a node that died before the run started fails it");
             assertTrue(outBytes.toString(StandardCharsets.UTF_8).contains("[node 1] ready"));
         }
     }
@@ -55,5 +93,108 @@ class ChildNodesTest {
             child = ProcessHandle.of(children.pid(1).orElseThrow()).orElseThrow();
         }
         assertFalse(child.isAlive());
+    }
+
+    @Test
+    void shouldSurviveAChildThatDiesDuringTheRunAndLeaveItOutOfTheExitCodes() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("true"));
+            final Path aeronDir = Files.createDirectories(dir.resolve("aeron-node2/sub"));
+            children.start(2, "B", List.of("sh", "-c", "exec sleep 30"), aeronDir.getParent(), java.util.Map.of());
+            children.startRun();
+            final long pid = children.pid(2).orElseThrow();
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly(); // a crash: not asked for by the run
+            awaitOutput("divvy run: node 2 (pid " + pid + ", site B) died with SIGKILL (exit 137); the run goes on, the "
+                + "other nodes recover its work");
+            assertFalse(children.death().isDone(), "a death during the run is no error");
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (Files.exists(aeronDir.getParent()) && System.nanoTime() < deadlineNs) {
+                Thread.sleep(10);
+            }
+            assertFalse(Files.exists(aeronDir.getParent()), "the dead node's Aeron directory is deleted at once");
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+            assertEquals("all 2 surviving local nodes ended with exit code 0; node 2 died during the run",
+                children.summary(0));
+        }
+    }
+
+    @Test
+    void shouldKillChildrenOnPurposeByIndexOrSiteWithoutCountingThemAtTheEnd() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("true"));
+            children.start(2, "B", List.of("sh", "-c", "exec sleep 30"));
+            children.start(3, "B", List.of("sh", "-c", "exec sleep 30"));
+            children.start(4, "C", List.of("sh", "-c", "exec sleep 30"));
+            children.startRun();
+            final long pid2 = children.pid(2).orElseThrow();
+            final List<List<String>> announced = new java.util.ArrayList<>();
+            assertEquals(Optional.of("node 2 (pid " + pid2 + ", site B)"), children.kill(2, announced::add));
+            assertEquals(List.of("node 3 (pid " + children.pid(3).orElseThrow() + ", site B)"),
+                children.killSite("B", announced::add), "node 2 is killed already");
+            assertEquals(Optional.empty(), children.kill(7, announced::add), "no such node");
+            assertEquals(Optional.empty(), children.kill(2, announced::add), "killed already");
+            assertEquals(List.of(List.of("node 2 (pid " + pid2 + ", site B)"), List.of("node 3 (pid "
+                + children.pid(3).orElseThrow() + ", site B)")), announced, "each kill announced once, before it");
+            // at once, before the exits were seen: the kills still count as deaths during the run
+            children.killSite("C", announced::add);
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+            assertEquals("all 2 surviving local nodes ended with exit code 0; nodes 2, 3 and 4 died during the run",
+                children.summary(0));
+            awaitOutput("node 4 (pid " + children.pid(4).orElseThrow() + ", site C) died with SIGKILL (exit 137)");
+        }
+    }
+
+    @Test
+    void shouldStopALateJoinerThatHadNotJoinedWhenTheComputationEnded() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("true"));
+            children.startRun();
+            children.start(2, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1, "127.0.0.1:1")
+                + "'"));
+            children.start(3, "A", List.of("sh", "-c", "exec sleep 30")); // never joins: never hears the end
+            children.start(4, "A", nodeUntilEnd("true")); // its joined line not seen, but it hears the end
+            awaitOutput("[node 2] node id 5 (127.0.0.1:2, site A, 1 workers) joined 127.0.0.1:1");
+            children.expectExits();
+            endNodes();
+            final long startNs = System.nanoTime();
+            assertEquals(List.of(), children.awaitExits(0, 20_000));
+            final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+            assertTrue(waitedMs >= ChildNodes.LATE_JOINER_GRACE_MS - 100 && waitedMs < 10_000, waitedMs + " ms");
+            assertFalse(ProcessHandle.of(children.pid(3).orElseThrow()).map(ProcessHandle::isAlive).orElse(false));
+            assertTrue(out().contains("divvy run: node 3 (pid " + children.pid(3).orElseThrow() + ", site A), started by --join-at, "
+                + "had not joined when the computation ended; stopped it"), out());
+            assertFalse(out().contains("node 4 (pid " + children.pid(4).orElseThrow() + ", site A), started by"), out());
+            assertEquals("all 4 local nodes ended with exit code 0; node 3 had not joined when the computation ended",
+                children.summary(0));
+        }
+    }
+
+    @Test
+    void shouldNameAJoinedChildWithTheRuntimesNodeIdToo() throws Exception {
+        assertEquals(java.util.OptionalInt.of(5), WorkerNode.joinedNodeId(WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1,
+            "127.0.0.1:1")));
+        assertEquals(java.util.OptionalInt.empty(), WorkerNode.joinedNodeId("node id 5: the master ended the computation"));
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1, "127.0.0.1:1")
+                + "'"));
+            children.startRun();
+            awaitOutput("[node 1] node id 5 (");
+            Thread.sleep(100); // the listener sees a line after it was printed
+            final long pid = children.pid(1).orElseThrow();
+            assertEquals(Optional.of("node 1 (pid " + pid + ", site A, node id 5)"), children.kill(1, names -> { }),
+                "the index the launcher uses, and the id the runtime's logs use");
+            awaitOutput("divvy run: node 1 (pid " + pid + ", site A, node id 5) died with SIGKILL (exit 137)");
+        }
+    }
+
+    @Test
+    void shouldDescribeDeathsShortly() {
+        assertEquals("SIGKILL (exit 137)", ChildNodes.describeDeath(137));
+        assertEquals("signal 7 (exit 135)", ChildNodes.describeDeath(135));
+        assertEquals("exit code 1", ChildNodes.describeDeath(1));
     }
 }

@@ -1,7 +1,6 @@
 package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -10,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.aeron.CommonContext;
 import org.divvy.examples.Launcher;
@@ -53,11 +54,16 @@ class MultiProcessRunTest {
         }
     }
 
+    /**
+     * A child that crashes mid-run (SIGKILLed from outside, not by {@code --kill-at}) is survived: the run names it at
+     * once, deletes its Aeron directory, goes on, and the others recover its work, so the answer still comes. The
+     * last part needs the runtime's recovery of a dead node's work.
+     */
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void shouldFailClearlyWhenAChildIsKilledMidRun() throws Exception {
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldSurviveAChildKilledMidRunAndDeleteItsAeronDirectory() throws Exception {
         // 1597 leaves of 20 ms on 3 workers: about 10 s, so the kill lands mid-run.
-        final LauncherProcess run = launchers.start("run", "--nodes", "3", "--workers", "1", "fib",
+        final LauncherProcess run = launchers.start("run", "--nodes", "3", "--workers", "1", "--timeout-seconds", "120", "fib",
             "-n", "30", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0");
         run.awaitLine("nodes joined", 40);
         Thread.sleep(1_500);
@@ -65,20 +71,25 @@ class MultiProcessRunTest {
         assertEquals(2, children.size(), run.output());
         final ProcessHandle victim = children.get(0);
         victim.destroyForcibly();
-        final int exit = run.awaitExit(30);
-        final String output = run.output();
-        assertNotEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains("(pid " + victim.pid() + ", site default) died with exit code 137"), output);
-        assertTrue(output.contains("divvy run failed"), output);
-        children.get(1).onExit().get(10, TimeUnit.SECONDS);
-        assertTrue(!children.get(1).isAlive(), "the other child is ended");
+        final Matcher died = run.awaitMatch(Pattern.compile("divvy run: node (\\d) \\(pid "
+            + victim.pid() + ", site default, node id \\d+\\) died with SIGKILL \\(exit 137\\); the run goes on, the other nodes recover "
+            + "its work"), 10);
         final Path shm = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
-        final String leftPrefix = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getFileName() + "-divvy-"
-            + run.process().pid() + "-node";
-        try (var dirs = Files.list(shm)) {
-            assertEquals(List.of(), dirs.filter(d -> d.getFileName().toString().startsWith(leftPrefix)).toList(),
-                "the killed child's Aeron directory is deleted");
+        final String victimDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getFileName() + "-divvy-"
+            + run.process().pid() + "-node" + died.group(1);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (Files.exists(shm.resolve(victimDir)) && System.nanoTime() < deadlineNs) {
+            Thread.sleep(20);
         }
+        assertTrue(!Files.exists(shm.resolve(victimDir)), "the killed child's Aeron directory is deleted at once");
+        assertTrue(children.get(1).isAlive() && run.process().isAlive(), "the run goes on:\n" + run.output());
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        assertTrue(!output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("fib(30) = 832040") && output.contains("PASS"), output);
+        assertTrue(output.contains("all 2 surviving local nodes ended with exit code 0; node " + died.group(1)
+            + " died during the run"), output);
     }
 
     /** Issue 7, finding 5: the launcher and its children SIGKILLed together, so none can clean up. */

@@ -1,7 +1,7 @@
 package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Issue 7, finding 2, with the default failure detector: real {@code divvy run} and {@code divvy node}
  * processes, one of them stopped for 5 s ({@code kill -STOP}, then {@code kill -CONT}) or killed mid-run.
  * A stop is what a long GC pause, a suspended laptop or a busy hypervisor looks like to the other nodes;
- * the run must survive it and still print the right answer. A killed node must be named in the run's
- * error within 10 s. Only processes this test started are signalled, by their pid.
+ * the run must survive it and still print the right answer. A killed node must be named within 10 s, and the
+ * run goes on: the others recover its work and the answer is still checked. Only processes this test started are
+ * signalled, by their pid.
  */
 class PauseAndCrashRunTest {
     /** 987 leaves of 20 ms on 2 single-worker nodes: about 10 s of run, so a stop 2 s in lands mid-run. */
@@ -74,13 +75,13 @@ class PauseAndCrashRunTest {
     /**
      * A node that is no child of the run ({@code divvy node --join}, as on another machine), so only the
      * failure detector can tell it died: killed mid-run while it holds stolen jobs, it is named (id, site,
-     * endpoint) by node 0 within 10 s, and the run fails with an error naming it. The error itself comes
-     * when the master's worker reaches the {@code sync()} of the lost job, which may be seconds later.
+     * endpoint) by node 0 within 10 s, and the run goes on: the others recover its work (the runtime's recovery of a
+     * dead node's work) and the answer is still checked.
      */
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void shouldNameAKilledRemoteNodeWithinTenSecondsAndInTheRunsError() throws Exception {
-        final LauncherProcess run = launch(args(List.of("run", "--nodes", "1", "--await", "1")));
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldNameAKilledRemoteNodeWithinTenSecondsAndGoOn() throws Exception {
+        final LauncherProcess run = launch(args(List.of("run", "--nodes", "1", "--await", "1", "--timeout-seconds", "120")));
         final String registry = run.awaitMatch(NODE0_ENDPOINT, 60).group(1);
         final LauncherProcess node = launchers.start("node", "--join", registry, "--workers", "1");
         final Matcher joined = node.awaitMatch(NODE_JOINED, 60);
@@ -89,17 +90,17 @@ class PauseAndCrashRunTest {
         Thread.sleep(2_000);
         node.process().destroyForcibly(); // SIGKILL
         final long killedNs = System.nanoTime();
-        final int exit = run.awaitExit(60);
+        run.awaitLine(nodeName + " was declared dead", 30);
+        final long detectedMs = TimeUnit.NANOSECONDS.toMillis(run.timeOfFirstLine(nodeName + " was declared dead") - killedNs);
+        System.out.println("PauseAndCrashRunTest: a SIGKILLed remote node was named as dead after " + detectedMs + " ms");
+        assertTrue(detectedMs < 10_000, "named after " + detectedMs + " ms:\n" + run.output());
+        final int exit = run.awaitExit(150);
         final String output = run.output();
         System.out.println(output);
-        assertNotEquals(Launcher.EXIT_OK, exit, output);
-        final long detectedMs = TimeUnit.NANOSECONDS.toMillis(run.timeOfFirstLine(nodeName + " was declared dead") - killedNs);
-        final long errorMs = TimeUnit.NANOSECONDS.toMillis(run.timeOfFirstLine("divvy run failed") - killedNs);
-        final String error = output.lines().filter(l -> l.contains("divvy run failed")).findFirst().orElseThrow();
-        assertTrue(error.contains(nodeName), "the error names " + nodeName + ": " + error);
-        System.out.println("PauseAndCrashRunTest: a SIGKILLed remote node was named as dead after " + detectedMs
-            + " ms, in the run's error after " + errorMs + " ms");
-        assertTrue(detectedMs < 10_000, "named after " + detectedMs + " ms:\n" + output);
+        assertFalse(output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(FIB_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("all 1 local nodes ended with exit code 0"), output);
     }
 
     private static List<String> args(final List<String> runArgs) {

@@ -1,0 +1,287 @@
+package org.divvy.examples.cli;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The faults a {@code divvy run} injects, scripted on its command line as Satin's fault-tolerance
+ * experiments scripted them, so every crash scenario is one command that does the same thing each time:
+ * {@code --kill-at K@S} SIGKILLs local child node K at S seconds after the app started running,
+ * {@code --kill-site NAME@S} every local child node of a site, and {@code --join-at S[xCOUNT][@SITE]} starts COUNT
+ * more local nodes that join the running computation. This class parses the flags and checks them against
+ * the run's layout, so a bad value is a usage error before any node starts; {@link FaultInjector} does the
+ * events during the run.
+ *
+ * <p>The syntax accepts any node index; the checks then refuse node 0 (this process, the master, which
+ * hosts the registry) because surviving its death needs master takeover, which does not exist yet: allowing it
+ * later is removing one check. Immutable.
+ */
+public final class FaultSchedule {
+    public static final String KILL_AT = "--kill-at";
+    public static final String KILL_SITE = "--kill-site";
+    public static final String JOIN_AT = "--join-at";
+    /** The latest time an event may have: a day after the app started. */
+    static final long MAX_SECONDS = 86_400;
+    /** As many local nodes as {@code --nodes} allows, joiners included. */
+    static final int MAX_LOCAL_NODES = 1024;
+    /** Why node 0 cannot be killed yet. */
+    static final String MASTER_TAKEOVER = "killing the master needs master takeover, which is not implemented yet";
+
+    /** No faults. */
+    public static final FaultSchedule NONE = new FaultSchedule(List.of());
+
+    private static final Pattern SECONDS = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
+    private static final Pattern JOIN = Pattern.compile("([^x@]*)(?:x([^@]*))?(?:@(.*))?");
+
+    /** Something the run does at a time after the app started. */
+    public sealed interface Event permits KillNode, KillSite, JoinNodes {
+        /** Milliseconds after the app started running. */
+        long atMs();
+
+        /** The flag and value that asked for it, as given: {@code --kill-at 2@1.5}. */
+        String request();
+
+        /** What it does, for the run's schedule line: {@code t=1.50 s: kill node 2}. */
+        String describe();
+    }
+
+    /** SIGKILL local node {@code node}. */
+    public record KillNode(int node, long atMs, String request) implements Event {
+        @Override
+        public String describe() {
+            return "t=" + seconds(atMs) + " s: kill node " + node;
+        }
+    }
+
+    /** SIGKILL every local child node of {@code site} alive at that time. */
+    public record KillSite(String site, long atMs, String request) implements Event {
+        @Override
+        public String describe() {
+            return "t=" + seconds(atMs) + " s: kill site " + site;
+        }
+    }
+
+    /** Start local nodes {@code firstNode} to {@code firstNode + count - 1} in {@code site}; they join the run. */
+    public record JoinNodes(int firstNode, int count, String site, long atMs, String request) implements Event {
+        @Override
+        public String describe() {
+            return "t=" + seconds(atMs) + " s: start " + (count == 1 ? "node " + firstNode
+                : "nodes " + firstNode + " to " + (firstNode + count - 1)) + " in site " + site;
+        }
+    }
+
+    private final List<Event> events;
+
+    private FaultSchedule(final List<Event> events) {
+        this.events = List.copyOf(events);
+    }
+
+    /**
+     * The schedule the three flags ask for (each value a comma-separated list, each flag repeatable), checked
+     * against {@code layout}, the sites of the {@code --nodes} local nodes. Joining nodes are numbered on from
+     * the last of those, in the order they start; they go to the last site unless {@code @SITE} names one.
+     * Throws {@link IllegalArgumentException} naming the flag, the value and what is allowed.
+     */
+    public static FaultSchedule parse(final List<String> killAt, final List<String> killSite, final List<String> joinAt,
+        final SiteLayout layout) {
+        final List<Event> events = new ArrayList<>();
+        for (final String value : parts(killAt)) {
+            events.add(parseKillNode(value));
+        }
+        for (final String value : parts(killSite)) {
+            events.add(parseKillSite(value));
+        }
+        final List<JoinNodes> joins = new ArrayList<>();
+        for (final String value : parts(joinAt)) {
+            joins.add(parseJoin(value, layout));
+        }
+        // joining nodes are numbered in the order they start
+        joins.sort(Comparator.comparingLong(JoinNodes::atMs));
+        int next = layout.nodes();
+        for (final JoinNodes join : joins) {
+            if ((long)next + join.count() > MAX_LOCAL_NODES) {
+                throw new IllegalArgumentException(JOIN_AT + "=" + value(join) + ": with --nodes " + layout.nodes()
+                    + " and the nodes joining before, that makes more than " + MAX_LOCAL_NODES + " local nodes");
+            }
+            events.add(new JoinNodes(next, join.count(), join.site(), join.atMs(), join.request()));
+            next += join.count();
+        }
+        final FaultSchedule schedule = new FaultSchedule(events.stream()
+            .sorted(Comparator.comparingLong(Event::atMs)) // stable: kills before joins at the same time
+            .toList());
+        schedule.check(layout);
+        return schedule;
+    }
+
+    /** The events in the order they happen. */
+    public List<Event> events() {
+        return events;
+    }
+
+    public boolean isEmpty() {
+        return events.isEmpty();
+    }
+
+    /** The nodes that join during the run, all events together. */
+    public int joiningNodes() {
+        return events.stream().filter(JoinNodes.class::isInstance).mapToInt(e -> ((JoinNodes)e).count()).sum();
+    }
+
+    /** {@code t=1.50 s: kill node 2; t=3.00 s: start node 3 in site default}. */
+    public String describe() {
+        return String.join("; ", events.stream().map(Event::describe).toList());
+    }
+
+    /** Seconds with two decimals, as the run prints times: {@code 1.50}. */
+    static String seconds(final long ms) {
+        return String.format(Locale.ROOT, "%.2f", ms / 1000.0);
+    }
+
+    /** Refuses what the run cannot do: unknown nodes and sites, the master, a node killed before it joined. */
+    private void check(final SiteLayout layout) {
+        final int localNodes = layout.nodes() + joiningNodes();
+        for (final Event event : events) {
+            if (event instanceof KillNode kill) {
+                checkKill(kill, layout, localNodes);
+            } else if (event instanceof KillSite kill) {
+                if (!layout.sites().contains(kill.site())) {
+                    throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": no site " + kill.site() + "; "
+                        + describeSites(layout));
+                }
+                if (kill.site().equals(layout.siteOf(0))) {
+                    throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": site " + kill.site()
+                        + " holds node 0, this process, the master; " + MASTER_TAKEOVER);
+                }
+            }
+        }
+    }
+
+    private void checkKill(final KillNode kill, final SiteLayout layout, final int localNodes) {
+        if (kill.node() == 0) {
+            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node 0 is this process, the master; "
+                + MASTER_TAKEOVER);
+        }
+        if (kill.node() < 0 || kill.node() >= localNodes) {
+            final String children = layout.nodes() == 1 ? "with --nodes 1 there are none"
+                : "with --nodes " + layout.nodes() + " they are nodes 1 to " + (layout.nodes() - 1);
+            final String joiners = localNodes > layout.nodes()
+                ? ", and " + layout.nodes() + " to " + (localNodes - 1) + " join with " + JOIN_AT : "";
+            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": no local child node " + kill.node()
+                + "; " + children + joiners);
+        }
+        for (final Event event : events) {
+            if (event instanceof JoinNodes join && kill.node() >= join.firstNode()
+                && kill.node() < join.firstNode() + join.count() && kill.atMs() <= join.atMs()) {
+                throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node " + kill.node() + " starts at t="
+                    + seconds(join.atMs()) + " s (" + join.request() + "), so it can be killed only after that");
+            }
+        }
+    }
+
+    private static String describeSites(final SiteLayout layout) {
+        return layout.sites().size() == 1
+            ? "the only site is " + layout.sites().get(0) + " (--sites places nodes in several, e.g. A:2,B:2)"
+            : "the sites are " + String.join(", ", layout.sites()) + " (--sites)";
+    }
+
+    /** Every comma-separated part of every value of a flag, trimmed. */
+    private static List<String> parts(final List<String> values) {
+        final List<String> parts = new ArrayList<>();
+        if (values != null) {
+            for (final String value : values) {
+                for (final String part : value.split(",", -1)) {
+                    parts.add(part.trim());
+                }
+            }
+        }
+        return parts;
+    }
+
+    private static KillNode parseKillNode(final String value) {
+        final int at = value.indexOf('@');
+        if (at < 0 || value.indexOf('@', at + 1) >= 0) {
+            throw new IllegalArgumentException(KILL_AT + "=" + value + ": must be NODE@SECONDS, e.g. " + KILL_AT
+                + " 2@1.5 (several: 1@2,2@2)");
+        }
+        final String nodeText = value.substring(0, at).trim();
+        final int node;
+        try {
+            node = Integer.parseInt(nodeText);
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException(KILL_AT + "=" + value + ": node '" + nodeText
+                + "' must be the index of a local node (an integer)");
+        }
+        return new KillNode(node, parseSeconds(KILL_AT, value, value.substring(at + 1)), KILL_AT + " " + value);
+    }
+
+    private static KillSite parseKillSite(final String value) {
+        final int at = value.lastIndexOf('@');
+        if (at <= 0) {
+            throw new IllegalArgumentException(KILL_SITE + "=" + value + ": must be SITE@SECONDS, e.g. " + KILL_SITE
+                + " B@2");
+        }
+        return new KillSite(value.substring(0, at).trim(), parseSeconds(KILL_SITE, value, value.substring(at + 1)),
+            KILL_SITE + " " + value);
+    }
+
+    /** A join with its count and site; its first node is numbered once all joins are known. */
+    private static JoinNodes parseJoin(final String value, final SiteLayout layout) {
+        final Matcher matcher = JOIN.matcher(value);
+        if (value.isEmpty() || !matcher.matches()) {
+            throw new IllegalArgumentException(JOIN_AT + "=" + value + ": must be SECONDS[xCOUNT][@SITE], e.g. "
+                + JOIN_AT + " 3 or " + JOIN_AT + " 3x2@B");
+        }
+        final long atMs = parseSeconds(JOIN_AT, value, matcher.group(1));
+        int count = 1;
+        if (matcher.group(2) != null) {
+            final String countText = matcher.group(2).trim();
+            try {
+                count = Integer.parseInt(countText);
+            } catch (final NumberFormatException e) {
+                throw new IllegalArgumentException(JOIN_AT + "=" + value + ": count '" + countText
+                    + "' must be an integer in [1, " + MAX_LOCAL_NODES + "]");
+            }
+            if (count < 1 || count > MAX_LOCAL_NODES) {
+                throw new IllegalArgumentException(JOIN_AT + "=" + value + ": count " + count + " must be in [1, "
+                    + MAX_LOCAL_NODES + "]");
+            }
+        }
+        final String site;
+        if (matcher.group(3) != null) {
+            site = matcher.group(3).trim();
+            if (!layout.sites().contains(site)) {
+                throw new IllegalArgumentException(JOIN_AT + "=" + value + ": no site " + site + "; "
+                    + describeSites(layout));
+            }
+        } else {
+            site = layout.siteOf(layout.nodes() - 1);
+        }
+        return new JoinNodes(-1, count, site, atMs, JOIN_AT + " " + value);
+    }
+
+    /** {@code text} as whole milliseconds (rounded): decimal seconds in [0, {@link #MAX_SECONDS}]. */
+    private static long parseSeconds(final String flag, final String value, final String text) {
+        final String seconds = text.trim();
+        if (!SECONDS.matcher(seconds).matches()) {
+            throw new IllegalArgumentException(flag + "=" + value + ": time '" + seconds
+                + "' must be seconds >= 0 after the app started, e.g. 2 or 2.5");
+        }
+        final BigDecimal decimal = new BigDecimal(seconds.endsWith(".") ? seconds + "0" : seconds);
+        if (decimal.compareTo(BigDecimal.valueOf(MAX_SECONDS)) > 0) {
+            throw new IllegalArgumentException(flag + "=" + value + ": time " + seconds + " must be at most "
+                + MAX_SECONDS + " seconds");
+        }
+        return decimal.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    /** The value of the flag an event came from: {@code 2@1.5} of {@code --kill-at 2@1.5}. */
+    private static String value(final Event event) {
+        return event.request().substring(event.request().indexOf(' ') + 1);
+    }
+}

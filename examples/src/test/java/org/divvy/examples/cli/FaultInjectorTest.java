@@ -1,0 +1,102 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The events of a {@link FaultSchedule} done at their times, with plain {@code sh} children standing in for nodes. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FaultInjectorTest {
+    private static final List<String> SLEEPER = List.of("sh", "-c", "exec sleep 30");
+
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private Matcher awaitOutput(final Pattern pattern) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            final Matcher matcher = pattern.matcher(out());
+            if (matcher.find()) {
+                return matcher;
+            }
+            if (System.nanoTime() > deadlineNs) {
+                throw new AssertionError("no match of '" + pattern + "' after 10 s:\n" + out());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void shouldStartAndKillNodesAtTheirTimesAndSaySo() throws Exception {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of("1@0.6", "2@0.6"), List.of(), List.of("0.2"),
+            SiteLayout.parse("A:1,B:1", 2));
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "B", SLEEPER);
+            children.startRun();
+            final long startNs = System.nanoTime();
+            try (FaultInjector injector = FaultInjector.start(schedule, children,
+                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                final Matcher started = awaitOutput(Pattern.compile(
+                    "divvy run: t=(\\d+\\.\\d\\d) s: started node 2 \\(pid (\\d+), site B\\) as --join-at 0.2 asked; it joins "
+                        + "the running computation\n"));
+                assertEquals(children.pid(2).orElseThrow(), Long.parseLong(started.group(2)));
+                final double startedAt = Double.parseDouble(started.group(1));
+                assertTrue(startedAt >= 0.2 && startedAt < 2, out());
+                final Matcher killed = awaitOutput(Pattern.compile("divvy run: t=(\\d+\\.\\d\\d) s: killed node 1 \\(pid "
+                    + children.pid(1).orElseThrow() + ", site B\\) as --kill-at 1@0.6 asked\n"));
+                assertTrue(Double.parseDouble(killed.group(1)) >= 0.6, out());
+                awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed node 2 \\(pid " + children.pid(2).orElseThrow()
+                    + ", site B\\) as --kill-at 2@0.6 asked\n"));
+                assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) >= 600);
+            }
+            awaitOutput(Pattern.compile("node 1 \\(pid \\d+, site B\\) died with SIGKILL \\(exit 137\\); the run goes on"));
+            awaitOutput(Pattern.compile("node 2 \\(pid \\d+, site B\\) died with SIGKILL \\(exit 137\\); the run goes on"));
+            assertFalse(out().contains("not done"), out());
+        }
+    }
+
+    @Test
+    void shouldCancelTheEventsNotDueWhenTheRunEndsAndSayWhich() throws Exception {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of("1@60"), List.of("B@0.1"), List.of("90x2"),
+            SiteLayout.parse("A:1,B:2", 3));
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "B", SLEEPER);
+            children.start(2, "B", SLEEPER);
+            children.startRun();
+            try (FaultInjector injector = FaultInjector.start(schedule, children,
+                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed node 1 \\(pid \\d+, site B\\), node 2 \\(pid \\d+, site B\\) "
+                    + "as --kill-site B@0.1 asked\n"));
+            }
+            awaitOutput(Pattern.compile("divvy run: the run ended at t=\\d+\\.\\d\\d s, before t=60.00 s: kill node 1 "
+                + "\\(--kill-at 1@60\\); t=90.00 s: start nodes 3 to 4 in site B \\(--join-at 90x2\\): not done\n"));
+            assertEquals(2, children.size(), "no node started after the end");
+        }
+    }
+
+    @Test
+    void shouldDoNothingWithoutFaults() {
+        try (ChildNodes children = new ChildNodes(out);
+            FaultInjector injector = FaultInjector.start(FaultSchedule.NONE, children, (index, site) -> {
+                throw new AssertionError("no node to start");
+            }, out)) {
+            assertEquals(0, children.size());
+        }
+        assertEquals("", out());
+    }
+}
