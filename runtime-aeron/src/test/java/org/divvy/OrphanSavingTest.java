@@ -98,6 +98,50 @@ class OrphanSavingTest {
         assertEquals(atMaster.resultRequests(), atHolder.heldResultsReturned(), "and the holder answered each request:\n" + report);
     }
 
+    /**
+     * B finishes its part and sends the result to A before A crashes: the result is lost with A, but B
+     * kept it (results sent in the failure detector's window are kept), so it becomes an orphan B holds.
+     */
+    @Test
+    void shouldKeepAResultSentToAnOwnerThatThenCrashed() throws Exception {
+        final DivvyNode master = start(null);
+        final DivvyNode first = start(master.endpoint());
+        final DivvyNode second = start(master.endpoint());
+        for (final DivvyNode node : nodes) {
+            node.awaitMembers(3, Duration.ofSeconds(15));
+        }
+        final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
+            final LongSpawn tree = TestJobs.spawnTree(3, 2, 300); // 3 parts of 3 leaves: A runs two, B one
+            final LongSpawn busy = TestJobs.spawnWork(4_000, "");
+            Spawns.sync();
+            return tree.get() + busy.get();
+        }));
+        DivvyNode holder = null;
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (holder == null) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again and returned");
+            for (final DivvyNode node : List.of(first, second)) {
+                if (node.networkStatistics().remoteJobsRun() > 0 && node.networkStatistics().jobsGiven() == 0) {
+                    holder = node; // it ran a part for the tree's thief and sent the result back
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        final DivvyNode owner = holder == first ? second : first;
+        assertTrue(owner.networkStatistics().jobsGiven() > 0, "the other one is the tree's thief");
+        owner.crashForTest();
+
+        final RunResult<Long> result = run.get(60, TimeUnit.SECONDS);
+        assertEquals(9L + 4_000L, result.value());
+        final RecoveryStatistics atMaster = master.networkStatistics().recovery();
+        final RecoveryStatistics atHolder = holder.networkStatistics().recovery();
+        final String report = "master: " + atMaster + "\nholder: " + atHolder;
+        System.out.println(report);
+        assertEquals(1, atMaster.jobsRestarted(), "A's tree runs again:\n" + report);
+        assertTrue(atHolder.orphansKept() >= 1, "the sent result was kept:\n" + report);
+        assertTrue(atMaster.reused() + atHolder.reused() >= 1, "and reused:\n" + report);
+    }
+
     private record Scenario(DivvyNode master, DivvyNode holder, CompletableFuture<RunResult<Long>> run) {
     }
 

@@ -98,7 +98,10 @@ public final class NetworkNode implements AutoCloseable {
 
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);
         given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()));
-        foreign = new ForeignJobs(b.scheduler, members, outbound, codec);
+        // a result sent to an owner that crashed is lost with it unless kept until the owner would have been
+        // declared dead: twice the acceptable pause, plus a second for the member list to arrive
+        foreign = new ForeignJobs(b.scheduler, members, outbound, codec,
+            TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
         orphans = new Orphans(b.scheduler, members, outbound, given, foreign);
         b.scheduler.recoveryHook(orphans);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
@@ -106,7 +109,10 @@ public final class NetworkNode implements AutoCloseable {
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
             codec);
         final Victim victim = new Victim(b.scheduler, given, orphans, outbound, codec);
-        lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, orphans::onRunStarted, thief::wake,
+        lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, () -> {
+            foreign.onRunStarted();
+            orphans.onRunStarted();
+        }, thief::wake,
             foreign::cancelAll);
         registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest()) : null;
         if (registry != null) {

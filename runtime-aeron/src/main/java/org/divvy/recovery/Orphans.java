@@ -25,6 +25,7 @@ import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
 import org.divvy.results.JobResultFlyweight;
 import org.divvy.scheduling.RecoveryHook;
+import org.divvy.scheduling.RemoteLink;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
 import org.divvy.scheduling.Task;
@@ -58,7 +59,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     static final long COMBINE_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /** A finished orphan handed over by a worker: kept by the duty. */
-    private record Finished(Stamp stamp, Job job) {
+    private record Finished(Stamp stamp, Job job, RemoteLink orphan) {
     }
 
     /** A restarted job whose result another node holds, taken by a worker: the duty asks for it. */
@@ -149,9 +150,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     }
 
     @Override
-    public void onFinishedOrphan(final Task task) {
+    public void onFinishedOrphan(final Task task, final RemoteLink orphan) {
         if (task instanceof Job job) {
-            finishedInbox.add(new Finished(Stamp.of(job), job));
+            finishedInbox.add(new Finished(Stamp.of(job), job, orphan));
         }
     }
 
@@ -197,6 +198,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         int work = 0;
         Finished finished;
         while ((finished = finishedInbox.poll()) != null) {
+            if (!finished.orphan().isOrphaned()) {
+                continue; // an orphan of the last run, still unwinding when this one started: its stamps mean nothing now
+            }
             if (held.putIfAbsent(finished.stamp(), finished.job()) == null) {
                 table.put(finished.stamp(), selfId);
                 if (unannounced.isEmpty()) {

@@ -17,6 +17,8 @@ final class ForeignJob extends RemoteLink {
      * rather than the outcome of a job stolen from it; the link is not installed on the job then.
      */
     final boolean heldResult;
+    /** When its result went to the owner (agent clock); it is kept a while in case the owner turns out dead. Agent thread only. */
+    long sentAtNs;
 
     ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId, final boolean heldResult) {
         super(job);

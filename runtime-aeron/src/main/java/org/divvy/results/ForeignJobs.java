@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -101,12 +102,25 @@ public final class ForeignJobs implements Duty, MembershipListener {
     private final JobResultFlyweight jobResult = new JobResultFlyweight();
     private final AbortFlyweight abort = new AbortFlyweight();
     private ForeignJob unsentEnded;
+    /**
+     * Results sent in the last {@link #retainSentNs}, oldest first: an owner that crashed is declared dead
+     * only after the failure detector's delay, and results sent to it meanwhile are lost with it unless kept
+     * here; when it is declared dead they become finished orphans like the rest.
+     */
+    private final ArrayDeque<ForeignJob> recentlySent = new ArrayDeque<>();
+    private final long retainSentNs;
 
     // Counters: written by the agent thread only, read by any.
     private volatile long remoteJobsRun;
     private volatile long heldResultsReturned;
 
-    public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec) {
+    /**
+     * @param retainSentNs how long a result sent to its owner is kept, to be reused should the owner be
+     *                     declared dead meanwhile: at least the failure detector's delay.
+     */
+    public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec,
+        final long retainSentNs) {
+        this.retainSentNs = retainSentNs;
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -250,7 +264,31 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 foreign.requestCancel();
             }
         }
+        final RecoveryHook hook = scheduler.recoveryHook();
+        for (final Iterator<ForeignJob> it = recentlySent.iterator(); it.hasNext(); ) {
+            final ForeignJob sent = it.next();
+            if (sent.ownerId == member.id()) {
+                it.remove();
+                if (hook != null) { // its result went to a node that was dead already: keep it as an orphan
+                    sent.markOrphaned();
+                    hook.onFinishedOrphan(sent.job, sent);
+                }
+            }
+        }
         cancelExpected(member.id(), 0, true);
+    }
+
+    /**
+     * A run started: orphans of the last one that are still unwinding keep nothing more, and results sent
+     * in it are not kept any longer (their stamps name that run's jobs).
+     */
+    public void onRunStarted() {
+        for (final Long2ObjectHashMap<ForeignJob> byId : byOwner.values()) {
+            for (final ForeignJob foreign : byId.values()) {
+                foreign.clearOrphaned();
+            }
+        }
+        recentlySent.clear();
     }
 
     /** The registry is lost: no outcome can reach an owner any more. */
@@ -276,6 +314,9 @@ public final class ForeignJobs implements Duty, MembershipListener {
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
+        while (!recentlySent.isEmpty() && nowNs - recentlySent.peekFirst().sentAtNs > retainSentNs) {
+            recentlySent.pollFirst();
+        }
         EncodedResult encoded;
         while ((encoded = encodedInbox.poll()) != null) {
             encoding--;
@@ -294,7 +335,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 if (!sent) {
                     return work; // its owner's queue is full: again next cycle, not encoded again
                 }
-                count(r.ended);
+                count(r.ended, nowNs);
                 work++;
             }
             unsentLarge.pollFirst();
@@ -318,7 +359,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             work++;
             if (outcome == SENT) {
                 forget(ended);
-                count(ended);
+                count(ended, nowNs);
             }
         }
     }
@@ -333,16 +374,21 @@ public final class ForeignJobs implements Duty, MembershipListener {
         }
         final RecoveryHook hook = scheduler.recoveryHook();
         if (hook != null) {
-            hook.onFinishedOrphan(ended.job);
+            ended.markOrphaned(); // its owner died (perhaps before it was marked): the kept result counts while this run lasts
+            hook.onFinishedOrphan(ended.job, ended);
         }
         return hook != null;
     }
 
-    private void count(final ForeignJob sent) {
+    private void count(final ForeignJob sent, final long nowNs) {
         if (sent.heldResult) {
             heldResultsReturned++;
-        } else {
-            remoteJobsRun++;
+            return;
+        }
+        remoteJobsRun++;
+        if (sent.isDone()) {
+            sent.sentAtNs = nowNs;
+            recentlySent.addLast(sent);
         }
     }
 

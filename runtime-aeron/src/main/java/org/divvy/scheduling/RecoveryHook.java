@@ -21,7 +21,9 @@ public interface RecoveryHook {
 
     /**
      * A job of an orphaned subtree (one whose owner died, or that its owner declared an orphan) finished
-     * with a value: keep it and announce it. Called on the thread that ends the aborted frame holding it.
+     * with a value: keep it and announce it, unless {@code orphan}, the link whose mark made the subtree an
+     * orphan, is no longer marked when the network agent takes it (a new run started meanwhile). Called on
+     * the thread that ends the aborted frame holding it, or on the network agent.
      */
-    void onFinishedOrphan(Task job);
+    void onFinishedOrphan(Task job, RemoteLink orphan);
 }

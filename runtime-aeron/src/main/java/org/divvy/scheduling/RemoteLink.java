@@ -100,7 +100,15 @@ public abstract class RemoteLink {
         orphaned = true;
     }
 
-    /** Whether {@link #markOrphaned} was called. */
+    /**
+     * Thief side: a new run started, so what this orphan of the last run still finishes must not be kept
+     * (its stamps name jobs of that run). Kept parts already handed over are checked against this.
+     */
+    public final void clearOrphaned() {
+        orphaned = false;
+    }
+
+    /** Whether {@link #markOrphaned} was called (and not {@link #clearOrphaned}). */
     public final boolean isOrphaned() {
         return orphaned;
     }

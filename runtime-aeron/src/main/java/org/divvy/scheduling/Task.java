@@ -242,12 +242,17 @@ public abstract class Task {
      * it an orphan). Walks the parent chain: only abort paths ask.
      */
     final boolean isInOrphanedSubtree() {
+        return orphanedTop() != null;
+    }
+
+    /** The link of the orphaned job at the top of this job's parent chain, or null: see {@link #isInOrphanedSubtree}. */
+    final RemoteLink orphanedTop() {
         Task top = this;
         while (top.parent != null) {
             top = top.parent;
         }
         final RemoteLink link = top.remoteLink();
-        return link != null && link.isOrphaned();
+        return link != null && link.isOrphaned() ? link : null;
     }
 
     /** This job's extras, installing them if none yet (any thread). */

@@ -316,12 +316,13 @@ final class Worker extends Thread {
      */
     private void keepFinishedOrphans(final Task frame) {
         final RecoveryHook hook = scheduler.recoveryHook;
-        if (hook == null || !frame.cancelRequested || !frame.isInOrphanedSubtree()) {
+        final RemoteLink orphan;
+        if (hook == null || !frame.cancelRequested || (orphan = frame.orphanedTop()) == null) {
             return;
         }
         for (Task child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
             if (child.status == Task.DONE) {
-                hook.onFinishedOrphan(child);
+                hook.onFinishedOrphan(child, orphan);
             }
         }
     }
