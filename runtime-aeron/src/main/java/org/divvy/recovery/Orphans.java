@@ -1,5 +1,6 @@
 package org.divvy.recovery;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,8 @@ import org.divvy.scheduling.Task;
 public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     /** How long the duty waits for more finished orphans before it announces those it has, in one message. */
     static final long COMBINE_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** The longest an announcement waits after its first pair, however steadily more arrive. */
+    static final long COMBINE_MAX_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     /** A finished orphan handed over by a worker: kept by the duty. */
     private record Finished(Stamp stamp, Job job, RemoteLink orphan) {
@@ -82,6 +85,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     // Agent thread only.
     private final List<Stamp> unannounced = new ArrayList<>();
     private long announceAtNs;
+    private long firstUnannouncedNs;
+    /** NOT_HELD answers whose sending failed (the requester's queue was full): requester id and its job id, retried each cycle. */
+    private final ArrayDeque<long[]> unsentNotHeld = new ArrayDeque<>();
     private final OrphanTuplesFlyweight tuples = new OrphanTuplesFlyweight();
     private final ResultRequestFlyweight request = new ResultRequestFlyweight();
     private final JobResultFlyweight notHeld = new JobResultFlyweight();
@@ -167,7 +173,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     /** No fetch waiting to be claimed and sent, no kept orphan waiting to be announced. */
     public boolean isEmpty() {
-        return fetchInbox.isEmpty() && finishedInbox.isEmpty() && unannounced.isEmpty();
+        return fetchInbox.isEmpty() && finishedInbox.isEmpty() && unannounced.isEmpty() && unsentNotHeld.isEmpty();
     }
 
     /** A run started (here or on a peer): the last run's tables mean nothing for it, and this node has the whole (empty) table. */
@@ -204,12 +210,20 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             if (held.putIfAbsent(finished.stamp(), finished.job()) == null) {
                 table.put(finished.stamp(), selfId);
                 if (unannounced.isEmpty()) {
-                    announceAtNs = nowNs + COMBINE_NS;
+                    firstUnannouncedNs = nowNs;
                 }
                 unannounced.add(finished.stamp());
                 jobsKept++;
             }
-            announceAtNs = Math.max(announceAtNs, nowNs + COMBINE_NS);
+            announceAtNs = Math.min(nowNs + COMBINE_NS, firstUnannouncedNs + COMBINE_MAX_NS);
+            work++;
+        }
+        while (!unsentNotHeld.isEmpty()) {
+            final long[] answer = unsentNotHeld.peekFirst();
+            if (members.isAlive((int)answer[0]) && !sendNotHeld((int)answer[0], answer[1])) {
+                break; // its queue is still full: again next cycle
+            }
+            unsentNotHeld.pollFirst();
             work++;
         }
         if (!unannounced.isEmpty() && nowNs - announceAtNs >= 0) {
@@ -285,12 +299,18 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             foreign.returnHeld(job, requesterId, request.requesterJobId());
             return 1;
         }
+        if (!unsentNotHeld.isEmpty() || !sendNotHeld(requesterId, request.requesterJobId())) {
+            unsentNotHeld.addLast(new long[] {requesterId, request.requesterJobId()}); // the requester waits for it
+        }
+        return 1;
+    }
+
+    private boolean sendNotHeld(final int requesterId, final long requesterJobId) {
         final MutableDirectBuffer frame = sender.frameBuffer(JobResultFlyweight.PAYLOAD_OFFSET);
         notHeld.wrap(frame, 0, frame.capacity());
         notHeld.headerDefaults(JobResultFlyweight.TYPE);
-        notHeld.ownerJobId(request.requesterJobId()).notHeld();
-        sender.sendTo(requesterId, notHeld.frameLength()); // if it cannot go, the requester waits for this node's end
-        return 1;
+        notHeld.ownerJobId(requesterJobId).notHeld();
+        return sender.sendTo(requesterId, notHeld.frameLength());
     }
 
     /** Pairs from a holder's announcement, or a victim's whole table for this node. */

@@ -19,6 +19,10 @@ final class ForeignJob extends RemoteLink {
     final boolean heldResult;
     /** When its result went to the owner (agent clock); it is kept a while in case the owner turns out dead. Agent thread only. */
     long sentAtNs;
+    /** The run it belongs to ({@code ForeignJobs}' count of runs started when it was adopted). Agent thread only. */
+    long run;
+    /** Whether its result encoded in the agent's own buffer (at most 64 KiB): only those are kept after sending. */
+    boolean small;
 
     ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId, final boolean heldResult) {
         super(job);

@@ -109,6 +109,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
      */
     private final ArrayDeque<ForeignJob> recentlySent = new ArrayDeque<>();
     private final long retainSentNs;
+    /** Runs started since this node joined: a job adopted in an earlier run is never kept in this one. */
+    private long runsStarted;
 
     // Counters: written by the agent thread only, read by any.
     private volatile long remoteJobsRun;
@@ -178,6 +180,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         final Expected wasExpected = takeExpected(ownerId, ownerJobId);
         final boolean cancelled = computationOver || (wasExpected != null && wasExpected.cancelled) || !members.isAlive(ownerId);
         final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId, false);
+        foreign.run = runsStarted;
         foreign.adopt(stamp, restarted);
         Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
         if (byId == null) {
@@ -283,6 +286,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
      * in it are not kept any longer (their stamps name that run's jobs).
      */
     public void onRunStarted() {
+        runsStarted++;
         for (final Long2ObjectHashMap<ForeignJob> byId : byOwner.values()) {
             for (final ForeignJob foreign : byId.values()) {
                 foreign.clearOrphaned();
@@ -372,6 +376,9 @@ public final class ForeignJobs implements Duty, MembershipListener {
         if (ended.heldResult || !ended.isDone() || (!ended.isOrphaned() && members.isAlive(ended.ownerId))) {
             return false;
         }
+        if (ended.run != runsStarted) {
+            return true; // a job of an earlier run: its stamp means nothing now; nobody waits for it either
+        }
         final RecoveryHook hook = scheduler.recoveryHook();
         if (hook != null) {
             ended.markOrphaned(); // its owner died (perhaps before it was marked): the kept result counts while this run lasts
@@ -386,7 +393,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             return;
         }
         remoteJobsRun++;
-        if (sent.isDone()) {
+        if (sent.isDone() && sent.small && sent.run == runsStarted) {
             sent.sentAtNs = nowNs;
             recentlySent.addLast(sent);
         }
@@ -418,6 +425,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             jobResult.wrap(frame, 0, frame.capacity());
             jobResult.headerDefaults(JobResultFlyweight.TYPE);
             jobResult.ownerJobId(ended.ownerJobId).value(resultWriter.buffer(), 0, resultWriter.length());
+            ended.small = true; // kept a while after sending (a large one would hold its memory that long)
             return sent(sender.sendTo(ended.ownerId, jobResult.frameLength()));
         }
         if (ended.isFailed()) {

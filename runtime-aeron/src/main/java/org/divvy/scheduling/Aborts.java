@@ -35,6 +35,12 @@ final class Aborts {
                 }
                 if (status == Task.RUNNING && !child.cancelRequested) {
                     requestCancel(child);
+                    if (child.status == Task.NEW) {
+                        // the network agent put it back (its claim could not be sent, its thief or orphan
+                        // holder died, the holder did not have it) between our read and the request: it is
+                        // queued again, so cancel it here, or this frame would wait for it forever
+                        continue;
+                    }
                 }
                 break;
             }

@@ -103,7 +103,7 @@ public final class Victim implements Duty {
     private int onStealRequest(final int thiefId, final DirectBuffer buffer, final int offset, final int length) {
         request.wrap(buffer, offset, length);
         final long requestId = request.requestId();
-        if (request.wantsOrphanTable()) {
+        if (request.wantsOrphanTable() && orphans.hasTable()) { // only a complete table: else the thief asks another
             orphans.sendTableTo(thiefId); // a node that joined during a run learns what the others keep
         }
         if (largeRepliesUnsent.get(thiefId) > 0 || sender.queuedBulkBytesTo(thiefId) > 0) {
