@@ -114,12 +114,14 @@ class DivvyNodeTest {
     @Test
     void closeShouldCancelARunUnderWaySoTheWorkersStopAtTheirNextSpawnOrSync() throws Exception {
         final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(2).build());
-        final CompletableFuture<Long> run = CompletableFuture.supplyAsync(
-            () -> node.run(() -> new Fib(10).fib(60)).value()); // would run for days
-        while (!run.isDone() && Thread.getAllStackTraces().keySet().stream()
-            .noneMatch(t -> t.getName().contains("-worker-") && t.getState() == Thread.State.RUNNABLE)) {
-            Thread.sleep(1); // until the run is under way
-        }
+        final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        final CompletableFuture<Long> run = CompletableFuture.supplyAsync(() -> node.run(() -> {
+            started.countDown();
+            return new Fib(10).fib(60); // would run for days
+        }).value());
+        // until this node's run is under way (not any worker thread of the JVM: other tests' nodes have some,
+        // and closing before the run was submitted fails it with "the node is closed" instead)
+        assertTrue(started.await(10, TimeUnit.SECONDS), "the run started");
         node.close(); // before the fix: "worker ... did not stop within 10000 ms"
         final ExecutionException e = assertThrows(ExecutionException.class, () -> run.get(10, TimeUnit.SECONDS));
         assertTrue(e.getCause() instanceof DivvyException && e.getCause().getMessage().contains("cancelled"),
