@@ -99,6 +99,25 @@ class OrphanSavingTest {
     }
 
     /**
+     * The holder crashes too, after its announcement reached the master and before the master recomputes:
+     * what it kept is gone, its pairs are dropped with it, and the master computes those jobs itself.
+     */
+    @Test
+    void shouldComputeWhatADeadHolderKept() throws Exception {
+        final Scenario s = crashTheOwnerOfAStolenPart();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        s.holder.crashForTest();
+        final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
+        assertEquals(8L + 4_000L, result.value(), "nothing lost with the holder");
+        final RecoveryStatistics atMaster = s.master.networkStatistics().recovery();
+        assertEquals(0, atMaster.copiedHere(), atMaster.toString());
+    }
+
+    /**
      * B finishes its part and sends the result to A before A crashes: the result is lost with A, but B
      * kept it (results sent in the failure detector's window are kept), so it becomes an orphan B holds.
      */

@@ -196,7 +196,9 @@ final class Worker extends Thread {
         }
         try {
             if (!job.isQuiet()) {
-                quiesce(job);
+                quiesce(job); // keeps the finished children of an orphan's frame
+            } else {
+                keepFinishedOrphans(job); // aborted at a spawn after every earlier child had finished
             }
         } catch (final Throwable quiesceFailure) {
             // end the job anyway; its children stop when they look, into a frame nobody reads
