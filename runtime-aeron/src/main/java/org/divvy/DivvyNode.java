@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.agent.ErrorLog;
 import org.divvy.checking.CodecCheck;
 import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.mastership.RootRuns;
 import org.divvy.node.NetworkNode;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.stealing.JobTypeRegistry;
@@ -141,6 +142,41 @@ public final class DivvyNode implements AutoCloseable {
         final RunResult<T> result = scheduler.run(task);
         final NetworkStatistics during = network.statistics().minus(before);
         return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
+    }
+
+    /**
+     * Runs {@code root} with this node as the master, as {@link #run(RootTask)} does. Networked, the registry
+     * keeps a copy of the root: if this node dies during the run, the registry gives the root to another
+     * node, which runs it again (reusing the finished work the others saved) and reports the value to the
+     * registry ({@link #submit} gets it there; a standalone registry prints it and ends the computation).
+     */
+    public <T> RunResult<T> run(final Root<T> root) {
+        Objects.requireNonNull(root, "root");
+        if (network == null) {
+            return scheduler.run(RootRuns.task(root.job()));
+        }
+        master = true;
+        final NetworkStatistics before = network.statistics();
+        final RunResult<T> result = network.mastership().runAsMaster(root.job(), root.encodeArguments(),
+            () -> network.announceRun());
+        final NetworkStatistics during = network.statistics().minus(before);
+        return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
+    }
+
+    /**
+     * Hands {@code root} to the registry, which chooses its master among the members (another node than this
+     * one, unless this one is alone) and, whenever that master dies, a new one, which runs the root again
+     * reusing the work the others saved; blocks until a master reports the value. This node works on the run
+     * meanwhile like any other member; the caller ends the computation ({@link #terminate}) when it is done.
+     * Throws {@link RemoteJobException} if the root failed, {@link DivvyException} if the registry is lost or
+     * no member is left to run it.
+     */
+    public <T> RunReport<T> submit(final Root<T> root) {
+        Objects.requireNonNull(root, "root");
+        if (network == null) {
+            throw new DivvyException("submit() needs a networked node: on a single node, run(root)");
+        }
+        return network.mastership().submit(root.job(), root.encodeArguments());
     }
 
     /** This node's id: 0 for a single node and for the node hosting the registry. */

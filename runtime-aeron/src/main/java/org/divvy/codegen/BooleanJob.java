@@ -55,4 +55,9 @@ public abstract class BooleanJob extends Job implements BooleanSpawn {
     public final void readResult(final WireReader reader) {
         result = reader.readBoolean();
     }
+
+    @Override
+    public final Object boxedResult() {
+        return Boolean.valueOf(result);
+    }
 }

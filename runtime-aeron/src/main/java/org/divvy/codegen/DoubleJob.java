@@ -55,4 +55,9 @@ public abstract class DoubleJob extends Job implements DoubleSpawn {
     public final void readResult(final WireReader reader) {
         result = reader.readDouble();
     }
+
+    @Override
+    public final Object boxedResult() {
+        return Double.valueOf(result);
+    }
 }

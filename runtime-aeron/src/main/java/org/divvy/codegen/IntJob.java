@@ -55,4 +55,9 @@ public abstract class IntJob extends Job implements IntSpawn {
     public final void readResult(final WireReader reader) {
         result = reader.readInt();
     }
+
+    @Override
+    public final Object boxedResult() {
+        return Integer.valueOf(result);
+    }
 }

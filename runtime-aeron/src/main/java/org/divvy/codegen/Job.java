@@ -46,9 +46,17 @@ public abstract class Job extends Task implements Handle {
     public abstract void readResult(WireReader reader);
 
     /**
-     * Checking mode only: runs the body of this job, a copy decoded from another job's encoding, on the
-     * calling worker, whose current frame is that other job, so the copy's spawns and syncs are its own.
-     * The copy's result is then written with {@link #writeResult} and read into the original.
+     * The result of a job that completed normally, boxed ({@code null} for a void job): a run's root
+     * hands it to its caller. Implemented by the result-specialised subclasses.
+     */
+    public abstract Object boxedResult();
+
+    /**
+     * Runs the body of this job inline on the calling worker, whose current frame is another task, so the
+     * body's spawns and syncs are that task's: in checking mode a copy decoded from another job's encoding
+     * (its result is then written with {@link #writeResult} and read into the original); for a
+     * {@link org.divvy.Root}, the run's root invocation, so the root's children get the same stamps on
+     * every node that runs it.
      */
     public final void computeAsCopy() throws Throwable {
         compute();

@@ -55,4 +55,9 @@ public abstract class LongJob extends Job implements LongSpawn {
     public final void readResult(final WireReader reader) {
         result = reader.readLong();
     }
+
+    @Override
+    public final Object boxedResult() {
+        return Long.valueOf(result);
+    }
 }

@@ -65,4 +65,9 @@ public abstract class ObjectJob<T> extends Job implements Spawn<T> {
     public final void readResult(final WireReader reader) {
         result = readValue(reader);
     }
+
+    @Override
+    public final Object boxedResult() {
+        return result;
+    }
 }

@@ -49,4 +49,9 @@ public abstract class VoidJob extends Job implements VoidSpawn {
     @Override
     public final void readResult(final WireReader reader) {
     }
+
+    @Override
+    public final Object boxedResult() {
+        return null;
+    }
 }

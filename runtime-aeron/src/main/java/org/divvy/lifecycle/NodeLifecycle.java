@@ -28,6 +28,8 @@ public final class NodeLifecycle {
     private volatile boolean terminateFlushed;
     /** A run starts here: the agent thread announces it (RUN_STARTED) in its next cycle and clears this. */
     private final AtomicBoolean runStartPending = new AtomicBoolean();
+    /** See {@link #mastering}; guarded by the lock. */
+    private boolean mastering;
 
     // ---- agent thread ---------------------------------------------------------------------------
 
@@ -165,7 +167,7 @@ public final class NodeLifecycle {
                 if (lostMessage != null) {
                     throw new DivvyException("the computation cannot end normally: " + lostMessage);
                 }
-                if (mostAliveMembers > 1 && aliveMembers <= 1) {
+                if (mostAliveMembers > 1 && aliveMembers <= 1 && !mastering) {
                     throw new DivvyException("the computation cannot end normally: every other node died or left " +
                         "without ending it (the master crashed?)");
                 }
@@ -186,6 +188,17 @@ public final class NodeLifecycle {
     /** Takes a pending {@link #requestRunStarted} (agent thread). */
     boolean takeRunStartRequest() {
         return runStartPending.getAndSet(false);
+    }
+
+    /**
+     * Whether this node runs a root the registry gave it (any thread): alone, it still ends the computation
+     * itself, so {@link #awaitTermination} does not give up when every other node is gone.
+     */
+    public void mastering(final boolean running) {
+        synchronized (lock) {
+            mastering = running;
+            lock.notifyAll();
+        }
     }
 
     /** Asks the agent to tell every node the computation is over with {@code code}; this node ends too. */

@@ -113,6 +113,11 @@ public final class MembershipClient implements Duty {
         this.listeners = listeners.toArray(new MembershipListener[0]);
     }
 
+    /** Where the registry is reached now (agent thread). */
+    public String registryEndpoint() {
+        return registryTarget;
+    }
+
     public Phase phase() {
         return phase;
     }

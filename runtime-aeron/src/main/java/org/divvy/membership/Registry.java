@@ -287,6 +287,21 @@ public final class Registry implements Duty {
         return port >= 1 && port <= 65535;
     }
 
+    /** The endpoint of member {@code id} (any state). */
+    String endpointOf(final int id) {
+        return members.get(id).endpoint();
+    }
+
+    /** The alive member with the lowest id but {@code exceptId}, or -1 if there is none. */
+    int lowestAliveExcept(final int exceptId) {
+        for (final Member member : members) {
+            if (member.isAlive() && member.id() != exceptId) {
+                return member.id();
+            }
+        }
+        return -1;
+    }
+
     /** Whether {@code id} is an alive member. */
     boolean isAlive(final int id) {
         return id >= 0 && id < members.size() && members.get(id).isAlive();

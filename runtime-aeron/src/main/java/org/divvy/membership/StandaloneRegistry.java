@@ -25,6 +25,7 @@ import org.divvy.transport.Transport;
 public final class StandaloneRegistry implements Agent {
     private final Transport transport;
     private final Registry registry;
+    private final RootKeeper rootKeeper;
     private final FrameCounters frameCounters;
     private final NetworkAgent agent;
 
@@ -35,13 +36,16 @@ public final class StandaloneRegistry implements Agent {
         this.frameCounters = frameCounters;
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
-        this.registry = new Registry(config, new Outbound(transport, new Members(""), transport.maxMessageBytes()),
+        final Outbound outbound = new Outbound(transport, new Members(""), transport.maxMessageBytes());
+        this.registry = new Registry(config, outbound,
             transport.endpoint());
         transport.useRunKey(registry.runKeyId());
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
+        this.rootKeeper = new RootKeeper(registry, outbound, frameCounters);
+        rootKeeper.register(dispatcher);
         this.agent = NetworkAgent.builder().transport(transport).clock(clock, cycleClock).dispatcher(dispatcher)
-            .duty(registry).deepIdle(new DeepIdle(Long.MAX_VALUE)).errorHandler(errorHandler).build();
+            .duty(registry).duty(rootKeeper).deepIdle(new DeepIdle(Long.MAX_VALUE)).errorHandler(errorHandler).build();
     }
 
     /**
@@ -62,6 +66,11 @@ public final class StandaloneRegistry implements Agent {
 
     public Registry registry() {
         return registry;
+    }
+
+    /** The roots of the runs under way, and their masters. */
+    public RootKeeper rootKeeper() {
+        return rootKeeper;
     }
 
     public FrameCounters frameCounters() {

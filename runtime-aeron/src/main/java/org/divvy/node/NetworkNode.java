@@ -22,10 +22,12 @@ import org.divvy.agent.NodeIdleStrategy;
 import org.divvy.agent.Outbound;
 import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.mastership.Mastership;
 import org.divvy.membership.Members;
 import org.divvy.membership.MembershipClient;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.membership.Registry;
+import org.divvy.membership.RootKeeper;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.recovery.Orphans;
@@ -75,6 +77,7 @@ public final class NetworkNode implements AutoCloseable {
     private final GivenJobs given;
     private final ForeignJobs foreign;
     private final Orphans orphans;
+    private final Mastership mastership;
     private final Thief thief;
     private final CodecThread codec;
     private final DeepIdle deepIdle;
@@ -118,8 +121,13 @@ public final class NetworkNode implements AutoCloseable {
         if (registry != null) {
             transport.useRunKey(registry.runKeyId());
         }
+        final RootKeeper rootKeeper = registry == null ? null : new RootKeeper(registry, outbound, frameCounters);
+        final MembershipClient[] client = new MembershipClient[1];
+        mastership = new Mastership(b.scheduler, outbound, () -> client[0].registryEndpoint(), b.jobTypes, lifecycle,
+            rootKeeper, this::announceRun, frameCounters, this::onError);
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
-            List.of(lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);
+            List.of(lifecycleHandler, thief, given, foreign, orphans, mastership), b.jobTypes.digest(), transport::useRunKey);
+        client[0] = membership;
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);
         victim.register(dispatcher);
@@ -128,6 +136,7 @@ public final class NetworkNode implements AutoCloseable {
         foreign.register(dispatcher);
         orphans.register(dispatcher);
         lifecycleHandler.register(dispatcher);
+        mastership.register(dispatcher);
 
         final Scheduler scheduler = b.scheduler;
         final NetworkAgent.Builder agentBuilder = NetworkAgent.builder()
@@ -146,7 +155,7 @@ public final class NetworkNode implements AutoCloseable {
         if (registry != null) {
             agentBuilder.duty(registry);
         }
-        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(foreign).duty(given).duty(orphans).duty(victim).duty(thief)
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(victim).duty(thief)
             .build();
     }
 
@@ -173,11 +182,17 @@ public final class NetworkNode implements AutoCloseable {
         service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NodeIdleStrategy.AWAKE_MAX_PARK_NS,
             config.effectiveDeepIdleParkNs()), agent::onError);
         codec.waker(service::wake);
+        mastership.waker(service::wake);
     }
 
     /** The agent, to step it on a test's thread instead of {@link #start()}. */
     public NetworkAgent agent() {
         return agent;
+    }
+
+    /** Who runs roots: this node's side, and the registry's if this node hosts it. */
+    public Mastership mastership() {
+        return mastership;
     }
 
     /** Join, members and termination as application threads see them. */
@@ -299,6 +314,7 @@ public final class NetworkNode implements AutoCloseable {
      */
     @Override
     public void close() {
+        mastership.close();
         thief.stopStealing();
         if (service != null && service.isRunning()) {
             leaveGracefully(membership, service);
@@ -328,6 +344,7 @@ public final class NetworkNode implements AutoCloseable {
      * heartbeat timeout. The jobs it ran for peers are cancelled, as a real crash would have ended them.
      */
     public void crash() {
+        mastership.close();
         thief.stopStealing();
         if (service != null) {
             service.close();

@@ -12,9 +12,19 @@ public final class CurrentFrame {
     private CurrentFrame() {
     }
 
+    /**
+     * The job a {@link #capture} on this thread recorded; set only while one runs. A thread-local read only
+     * off the spawn path's fast case: spawns on worker threads never touch it.
+     */
+    private static final ThreadLocal<Task[]> CAPTURED = new ThreadLocal<>();
+
     /** Records {@code job} (unspawned) as a child of the current invocation and queues it. */
     public static void spawn(final Task job) {
-        final Worker worker = worker("spawn");
+        if (!(Thread.currentThread() instanceof Worker w) || w.current == null) {
+            spawnOffWorker(job);
+            return;
+        }
+        final Worker worker = w;
         final Task frame = worker.current;
         if (frame.cancelRequested) {
             throw AbortSignal.INSTANCE;
@@ -28,6 +38,50 @@ public final class CurrentFrame {
         if (worker.scheduler.idleWorkers.get() != 0) {
             worker.scheduler.wakeIdleWorker();
         }
+    }
+
+    /** A spawn outside a job: recorded by a {@link #capture} running on this thread, else a misuse. */
+    private static void spawnOffWorker(final Task job) {
+        final Task[] slot = CAPTURED.get();
+        if (slot == null) {
+            worker("spawn"); // throws, saying where spawns may be made
+        }
+        if (slot[0] != null) {
+            throw new DivvyException("a root spawns one job: `" + slot[0].displayName() + "` was spawned already, then `" +
+                job.displayName() + "`; make the root a single spawn call (e.g. () -> new Fib().spawnFib(40))");
+        }
+        if (!job.isUnspawned()) {
+            throw new DivvyException("job `" + job.displayName() + "` spawned twice: a job record is spawned once");
+        }
+        slot[0] = job;
+    }
+
+    /**
+     * Runs {@code call} on this (application) thread and returns the one job it spawned, which is not queued
+     * anywhere: how a {@link org.divvy.Root} turns {@code () -> fib.spawnFib(40)} into an invocation that can
+     * be encoded and run on any node. Throws {@link DivvyException} on a worker thread running a job, or if
+     * {@code call} spawned nothing.
+     */
+    public static Task capture(final Runnable call) {
+        if (Thread.currentThread() instanceof Worker w && w.current != null) {
+            throw new DivvyException("a root is made outside jobs, on the thread that starts the run; inside a job, spawn");
+        }
+        final Task[] slot = new Task[1];
+        final Task[] outer = CAPTURED.get();
+        CAPTURED.set(slot);
+        try {
+            call.run();
+        } finally {
+            if (outer == null) {
+                CAPTURED.remove();
+            } else {
+                CAPTURED.set(outer);
+            }
+        }
+        if (slot[0] == null) {
+            throw new DivvyException("the root spawned no job: make it a single spawn call (e.g. () -> new Fib().spawnFib(40))");
+        }
+        return slot[0];
     }
 
     /** See {@link org.divvy.Spawner#sync()}. */

@@ -106,6 +106,14 @@ public final class Scheduler implements AutoCloseable {
      * {@link SpawnFailedException}.
      */
     public <T> RunResult<T> run(final RootTask<T> task) {
+        return run(task, false);
+    }
+
+    /**
+     * As {@link #run(RootTask)}; a {@code restarted} root is a master's taking over from one that died: every
+     * job it spawns is restarted (inherited at spawn), so each looks its stamp up in the orphan table first.
+     */
+    public <T> RunResult<T> run(final RootTask<T> task, final boolean restarted) {
         Objects.requireNonNull(task, "task");
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             throw new DivvyException("run() called from inside a job of the same node: spawn the work instead");
@@ -115,6 +123,9 @@ public final class Scheduler implements AutoCloseable {
                 throw new DivvyException(closing ? "the node is closed" : "the node is not started");
             }
             final RootInvocation<T> root = new RootInvocation<>(task, Thread.currentThread());
+            if (restarted) {
+                root.markRestarted();
+            }
             final long[] before = counters();
             final long[] idleBefore = idleNs();
             final long startNs = System.nanoTime();

@@ -1,0 +1,391 @@
+package org.divvy.mastership;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongHashSet;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.DivvyException;
+import org.divvy.RemoteJobException;
+import org.divvy.RunReport;
+import org.divvy.RunResult;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
+import org.divvy.lifecycle.NodeLifecycle;
+import org.divvy.membership.MembershipListener;
+import org.divvy.membership.Registry;
+import org.divvy.membership.RootFlyweight;
+import org.divvy.membership.RootKeeper;
+import org.divvy.membership.RunResultFlyweight;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.stealing.JobTypeRegistry;
+
+/**
+ * A node's side of mastership (thesis §3.3, "the master may die"): roots go to the registry, which keeps
+ * them and chooses their masters ({@link RootKeeper}); this node runs the roots the registry gives it and
+ * reports how they ended.
+ *
+ * <ul>
+ *   <li>{@link #runAsMaster}: this node's application runs a root itself; the registry keeps a copy (ROOT
+ *       naming this node as master) in case this node dies, and is told when it ended (RUN_RESULT).
+ *   <li>{@link #submit}: the registry chooses the master; the value comes back forwarded (RUN_RESULT).
+ *   <li>A ROOT from the registry: this node is that root's master now. A thread of its own decodes the root,
+ *       runs it on the scheduler (restarted if a master died before: its jobs look their stamps up in the
+ *       orphan table, so the finished work of the others is reused) and reports the outcome. If the registry
+ *       then answers that nobody waits for it (the submitter died too), this node ends the computation.
+ * </ul>
+ *
+ * <p>Agent thread, except {@link #runAsMaster} and {@link #submit} (application threads) and the master
+ * threads, which reach the agent only through {@link #outbox} and the pending submissions' futures.
+ */
+public final class Mastership implements Duty, MembershipListener {
+    /** Longest value text a RUN_RESULT carries (what a standalone registry prints). */
+    static final int MAX_VALUE_TEXT = 2_000;
+
+    private final Scheduler scheduler;
+    private final FrameSender sender;
+    private final Supplier<String> registryEndpoint;
+    private final JobTypeRegistry jobTypes;
+    private final NodeLifecycle lifecycle;
+    /** The registry's side when this node hosts it; else null. */
+    private final RootKeeper keeper;
+    private final Runnable announceRun;
+    private final FrameCounters counters;
+    private final ErrorHandler errorHandler;
+    private final RootFlyweight root = new RootFlyweight();
+    private final RunResultFlyweight result = new RunResultFlyweight();
+    /** ROOTs and RUN_RESULTs made by other threads, sent by the duty. */
+    private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
+    /** Submissions waiting for their value, by run id. */
+    private final Map<Long, CompletableFuture<Report>> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger runCount = new AtomicInteger();
+    /** Runs the registry gave this node (agent thread): a repeated ROOT starts nothing. */
+    private final LongHashSet assigned = new LongHashSet();
+    /** The exit code of each run this node mastered, for the registry's END notice (agent thread). */
+    private final Long2LongHashMap exitCodes = new Long2LongHashMap(Long.MIN_VALUE);
+    private volatile int selfId = -1;
+    private volatile Runnable waker = () -> { };
+    private volatile boolean closed;
+    private volatile long takeovers;
+    private Outgoing unsent;
+
+    public Mastership(final Scheduler scheduler, final FrameSender sender, final Supplier<String> registryEndpoint,
+        final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final RootKeeper keeper,
+        final Runnable announceRun, final FrameCounters counters, final ErrorHandler errorHandler) {
+        this.scheduler = scheduler;
+        this.sender = sender;
+        this.registryEndpoint = registryEndpoint;
+        this.jobTypes = jobTypes;
+        this.lifecycle = lifecycle;
+        this.keeper = keeper;
+        this.announceRun = announceRun;
+        this.counters = counters;
+        this.errorHandler = errorHandler;
+    }
+
+    /** Registers ROOT and RUN_RESULT: from the registry for this node's side, from members for the hosted registry's. */
+    public void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(RootFlyweight.TYPE, "ROOT", new RootFlyweight(), RootFlyweight.MIN_BODY_LENGTH, Senders.ANY,
+            this::onRoot);
+        dispatcher.register(RunResultFlyweight.TYPE, "RUN_RESULT", new RunResultFlyweight(),
+            RunResultFlyweight.MIN_BODY_LENGTH, Senders.ANY, this::onRunResult);
+    }
+
+    /** How the agent is woken when another thread left something in the outbox. */
+    public void waker(final Runnable waker) {
+        this.waker = waker;
+    }
+
+    /** The node is closing: a root interrupted by it is not reported as failed (the registry gives it to another node). */
+    public void close() {
+        closed = true;
+        for (final CompletableFuture<Report> f : pending.values()) {
+            f.completeExceptionally(new DivvyException("the node closed before the run's value arrived"));
+        }
+    }
+
+    /** Roots this node took over from a master that died; any thread. */
+    public long takeovers() {
+        return takeovers;
+    }
+
+    // ---- application threads ---------------------------------------------------------------------
+
+    /**
+     * Runs {@code job} as the root of a run this node masters; the registry keeps {@code arguments} to give the
+     * root to another node if this one dies. Application thread.
+     */
+    public <T> RunResult<T> runAsMaster(final Job job, final byte[] arguments, final Runnable announce) {
+        final long runId = nextRunId();
+        send(new Outgoing(runId, selfId, job.type().name(), arguments));
+        announce.run();
+        final RunResult<T> run;
+        try {
+            run = scheduler.run(RootRuns.task(job));
+        } catch (final RuntimeException | Error e) {
+            if (!closed) {
+                send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", failureText(e), new byte[0]));
+            }
+            throw e;
+        }
+        // the submitter is the master: the registry only needs to know the run ended (no value to forward)
+        send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, "", "", new byte[0]));
+        return run;
+    }
+
+    /** Hands the root to the registry and waits for the value a master reports. Application thread. */
+    @SuppressWarnings("unchecked")
+    public <T> RunReport<T> submit(final Job job, final byte[] arguments) {
+        final long runId = nextRunId();
+        final CompletableFuture<Report> future = new CompletableFuture<>();
+        pending.put(runId, future);
+        final long startNs = System.nanoTime();
+        send(new Outgoing(runId, RootFlyweight.NO_MASTER, job.type().name(), arguments));
+        final Report report;
+        try {
+            report = future.get();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DivvyException("interrupted while waiting for the run's value");
+        } catch (final ExecutionException e) {
+            throw e.getCause() instanceof DivvyException d ? d : new DivvyException(e.getCause().toString(), e.getCause());
+        } finally {
+            pending.remove(runId);
+        }
+        final long elapsedNs = System.nanoTime() - startNs;
+        if (report.outcome == RunResultFlyweight.OUTCOME_FAILED) {
+            final int newline = report.text.indexOf('\n');
+            throw new RemoteJobException(job.type().name(), report.masterId,
+                newline < 0 ? report.text : report.text.substring(0, newline),
+                newline < 0 ? "" : report.text.substring(newline + 1), "");
+        }
+        try {
+            job.readResult(new WireReader().wrap(new UnsafeBuffer(report.result), 0, report.result.length));
+        } catch (final RuntimeException e) {
+            throw new DivvyException("the value of root `" + job.type().name() + "` from node " + report.masterId +
+                " could not be decoded: " + e.getMessage(), e);
+        }
+        return new RunReport<>((T)job.boxedResult(), elapsedNs, report.masterId, report.takeovers, report.statistics);
+    }
+
+    private long nextRunId() {
+        final int id = selfId;
+        if (id < 0) {
+            throw new DivvyException("the node has not joined yet");
+        }
+        return ((long)id << 32) | (runCount.incrementAndGet() & 0xFFFF_FFFFL);
+    }
+
+    private void send(final Outgoing outgoing) {
+        outbox.add(outgoing);
+        waker.run();
+    }
+
+    // ---- agent thread ------------------------------------------------------------------------------
+
+    @Override
+    public void onJoined(final int id) {
+        selfId = id;
+    }
+
+    @Override
+    public void onRegistryLost(final String message) {
+        for (final CompletableFuture<Report> f : pending.values()) {
+            f.completeExceptionally(new DivvyException("the registry was lost before the run's value arrived: " + message));
+        }
+    }
+
+    @Override
+    public boolean isHousekeeping() {
+        return false;
+    }
+
+    /** Sends what other threads left in the outbox (one at a time, in order; a refused send is tried next cycle). */
+    @Override
+    public int doWork(final long nowNs) {
+        int work = keeper == null ? 0 : keeper.doWork(nowNs);
+        while (true) {
+            final Outgoing next = unsent != null ? unsent : outbox.poll();
+            if (next == null) {
+                return work;
+            }
+            if (!sendNow(next)) {
+                unsent = next;
+                return work;
+            }
+            unsent = null;
+            work++;
+        }
+    }
+
+    private boolean sendNow(final Outgoing o) {
+        final String to = registryEndpoint.get();
+        final int self = selfId;
+        if (o.isRoot) {
+            final UnsafeBuffer arguments = new UnsafeBuffer(o.bytes);
+            final MutableDirectBuffer frame = sender.frameBuffer(RootFlyweight.lengthBound(o.text, o.bytes.length));
+            root.wrap(frame, 0, frame.capacity());
+            root.headerDefaults(RootFlyweight.TYPE).senderId(self);
+            root.root(o.runId, o.masterId, 0, o.text, arguments, 0, o.bytes.length);
+            return sender.sendToEndpoint(to, root.frameLength());
+        }
+        final UnsafeBuffer value = new UnsafeBuffer(o.bytes);
+        final MutableDirectBuffer frame = sender.frameBuffer(RunResultFlyweight.lengthBound(o.statistics, o.text,
+            o.bytes.length));
+        result.wrap(frame, 0, frame.capacity());
+        result.headerDefaults(RunResultFlyweight.TYPE).senderId(self);
+        result.result(o.runId, self, o.takeovers, o.outcome, o.statistics, o.text, value, 0, o.bytes.length);
+        if (!sender.sendToEndpoint(to, result.frameLength())) {
+            return false;
+        }
+        exitCodes.put(o.runId, o.outcome == RunResultFlyweight.OUTCOME_VALUE ? 0 : 1);
+        return true;
+    }
+
+    private int onRoot(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        final RootFlyweight r = (RootFlyweight)root.wrap(buffer, offset, length);
+        if (senderId != Registry.REGISTRY_ID) {
+            if (keeper == null || !keeper.onRoot(senderId, r)) {
+                FrameCounters.count(counters.fromUnknownSender);
+            }
+            return 1;
+        }
+        final long runId = r.runId();
+        if (!assigned.add(runId)) {
+            return 0; // this node runs it already
+        }
+        final String typeName = r.jobTypeName();
+        final byte[] arguments = new byte[r.argumentsLength()];
+        buffer.getBytes(offset + r.argumentsOffset(), arguments);
+        final int takeoversBefore = r.takeovers();
+        final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments),
+            "divvy-master-run-" + (runId >>> 32) + "." + (int)runId);
+        master.setDaemon(true);
+        master.start();
+        return 1;
+    }
+
+    private int onRunResult(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        final RunResultFlyweight r = (RunResultFlyweight)result.wrap(buffer, offset, length);
+        if (senderId != Registry.REGISTRY_ID) {
+            if (keeper == null || !keeper.onRunResult(senderId, r, buffer, offset, length)) {
+                FrameCounters.count(counters.fromUnknownSender);
+            }
+            return 1;
+        }
+        if (r.outcome() == RunResultFlyweight.OUTCOME_END_NOTICE) {
+            final long code = exitCodes.get(r.runId());
+            if (code != Long.MIN_VALUE) {
+                lifecycle.requestTerminate((int)code); // nobody else is left to end it
+            }
+            return 1;
+        }
+        final CompletableFuture<Report> future = pending.get(r.runId());
+        if (future == null) {
+            FrameCounters.count(counters.fromUnknownSender); // no submission of this node waits for it
+            return 0;
+        }
+        final byte[] value = new byte[r.resultLength()];
+        buffer.getBytes(offset + r.resultOffset(), value);
+        future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value));
+        return 1;
+    }
+
+    // ---- master threads ----------------------------------------------------------------------------
+
+    /** Runs a root the registry gave this node and reports how it ended. A thread of its own. */
+    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final byte[] arguments) {
+        final boolean takeover = takeoversBefore > 0;
+        if (takeover) {
+            takeovers++;
+        }
+        final JobType type = jobTypes.get(typeName);
+        if (type == null) {
+            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
+                "\nthe root's job type `" + typeName + "` is unknown on node " + selfId, new byte[0]));
+            return;
+        }
+        lifecycle.mastering(true);
+        try {
+            final Job job = type.decode(new WireReader().wrap(new UnsafeBuffer(arguments), 0, arguments.length));
+            if (!takeover) {
+                announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
+            }
+            final RunResult<Object> run = scheduler.run(RootRuns.task(job), takeover);
+            final WireWriter writer = new WireWriter(256);
+            job.writeResult(writer);
+            final String text = String.valueOf(run.value());
+            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, String.valueOf(run.statistics()),
+                text.length() > MAX_VALUE_TEXT ? text.substring(0, MAX_VALUE_TEXT) + "..." : text, writer.toByteArray()));
+        } catch (final Throwable e) {
+            if (closed) {
+                return; // this node is leaving: the registry gives the root to another node
+            }
+            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", failureText(e), new byte[0]));
+            if (e instanceof Error && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) {
+                errorHandler.onError(e);
+            }
+        } finally {
+            lifecycle.mastering(false);
+        }
+    }
+
+    private static String failureText(final Throwable e) {
+        final String message = e.getMessage();
+        return e.getClass().getName() + "\n" + (message == null ? "" : message);
+    }
+
+    /** A forwarded RUN_RESULT, for a waiting {@link #submit}. */
+    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, byte[] result) {
+    }
+
+    /** A ROOT or a RUN_RESULT to send to the registry. */
+    private static final class Outgoing {
+        final boolean isRoot;
+        final long runId;
+        final int masterId;
+        final int takeovers;
+        final int outcome;
+        final String statistics;
+        /** ROOT: the job type's name; RUN_RESULT: the value as text, or the failure. */
+        final String text;
+        final byte[] bytes;
+
+        Outgoing(final long runId, final int masterId, final String typeName, final byte[] arguments) {
+            this(true, runId, masterId, 0, 0, "", typeName, arguments);
+        }
+
+        private Outgoing(final boolean isRoot, final long runId, final int masterId, final int takeovers,
+            final int outcome, final String statistics, final String text, final byte[] bytes) {
+            this.isRoot = isRoot;
+            this.runId = runId;
+            this.masterId = masterId;
+            this.takeovers = takeovers;
+            this.outcome = outcome;
+            this.statistics = statistics;
+            this.text = text;
+            this.bytes = bytes;
+        }
+
+        static Outgoing result(final long runId, final int outcome, final String statistics, final String text,
+            final byte[] value) {
+            return new Outgoing(false, runId, -1, 0, outcome, statistics, text, value);
+        }
+    }
+}

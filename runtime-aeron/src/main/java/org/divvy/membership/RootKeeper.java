@@ -1,0 +1,224 @@
+package org.divvy.membership;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.protocol.FrameCounters;
+
+/**
+ * The registry's side of mastership (thesis §3.3: the registry, not each node alone, chooses the new
+ * master, so a partition cannot elect two): it keeps the root of every run under way (ROOT from the node
+ * that started it), chooses its master when the submitter asks for one, and, whenever the master is declared
+ * dead or leaves, gives the root to a new one (ROOT with the takeover count, so it runs restarted and reuses
+ * the saved work). A master's RUN_RESULT ends the run here: it is forwarded to the submitter, or, if the
+ * submitter is gone too, reported to the registry's owner and answered with an END notice, so the master
+ * ends the computation.
+ *
+ * <p>The new master is the alive member with the lowest id other than the submitter (the submitter only if
+ * it is the last one): the submitter of a delegated run is typically the process that prints the answer.
+ *
+ * <p>Agent thread of the registry's host (a node, or a {@link StandaloneRegistry}).
+ */
+public final class RootKeeper implements Duty {
+    private final Registry registry;
+    private final FrameSender sender;
+    private final FrameCounters counters;
+    private final RootFlyweight root = new RootFlyweight();
+    private final RunResultFlyweight result = new RunResultFlyweight();
+    private final Long2ObjectHashMap<KeptRoot> roots = new Long2ObjectHashMap<>();
+    private final List<KeptRoot> scratch = new ArrayList<>();
+    /** Told how a run ended whose submitter is gone: a standalone registry prints it. */
+    private volatile Consumer<String> onUnclaimedResult = line -> { };
+    private int seenEpoch = -1;
+    private long masterChanges;
+
+    public RootKeeper(final Registry registry, final FrameSender sender, final FrameCounters counters) {
+        this.registry = registry;
+        this.sender = sender;
+        this.counters = counters;
+    }
+
+    /** Registers ROOT and RUN_RESULT, for a registry without a node of its own. */
+    void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(RootFlyweight.TYPE, "ROOT", new RootFlyweight(), RootFlyweight.MIN_BODY_LENGTH, Senders.ANY,
+            (senderId, buffer, offset, length) -> {
+                if (!onRoot(senderId, (RootFlyweight)root.wrap(buffer, offset, length))) {
+                    FrameCounters.count(counters.fromUnknownSender);
+                }
+                return 1;
+            });
+        dispatcher.register(RunResultFlyweight.TYPE, "RUN_RESULT", new RunResultFlyweight(),
+            RunResultFlyweight.MIN_BODY_LENGTH, Senders.ANY, (senderId, buffer, offset, length) -> {
+                if (!onRunResult(senderId, (RunResultFlyweight)result.wrap(buffer, offset, length), buffer, offset, length)) {
+                    FrameCounters.count(counters.fromUnknownSender);
+                }
+                return 1;
+            });
+    }
+
+    /** Where the outcome of a run nobody waits for goes, as one line (any thread; before the agent starts). */
+    public void onUnclaimedResult(final Consumer<String> listener) {
+        this.onUnclaimedResult = listener;
+    }
+
+    /** How many times a root was given to a new master because the last one died or left. */
+    public long masterChanges() {
+        return masterChanges;
+    }
+
+    /** Runs under way, for tests. */
+    public int runsKept() {
+        return roots.size();
+    }
+
+    /**
+     * A member's root: kept, and sent to the master chosen for it unless the submitter runs it itself.
+     *
+     * @return false if it is dropped: not from an alive member, a run id not of the sender's, a master that is
+     *         neither the sender nor {@link RootFlyweight#NO_MASTER}.
+     */
+    public boolean onRoot(final int senderId, final RootFlyweight r) {
+        final long runId = r.runId();
+        if (!registry.isAlive(senderId) || (int)(runId >>> 32) != senderId) {
+            return false;
+        }
+        if (roots.containsKey(runId)) {
+            return true; // a repeat
+        }
+        final int master = r.masterId();
+        if (master != senderId && master != RootFlyweight.NO_MASTER) {
+            return false;
+        }
+        final byte[] arguments = new byte[r.argumentsLength()];
+        r.buffer().getBytes(r.argumentsOffset(), arguments);
+        final KeptRoot kept = new KeptRoot(runId, senderId, r.jobTypeName(), arguments);
+        roots.put(runId, kept);
+        if (master == senderId) {
+            kept.masterId = senderId;
+        } else {
+            kept.masterId = choose(senderId);
+            sendRoot(kept);
+        }
+        return true;
+    }
+
+    /**
+     * A master's RUN_RESULT: the run ended. Forwarded to its submitter, unless that is the master itself or gone.
+     *
+     * @return false if dropped: no such run, or not from its current master.
+     */
+    public boolean onRunResult(final int senderId, final RunResultFlyweight r, final DirectBuffer buffer, final int offset,
+        final int length) {
+        final KeptRoot kept = roots.get(r.runId());
+        if (kept == null || kept.masterId != senderId || r.outcome() == RunResultFlyweight.OUTCOME_END_NOTICE) {
+            return false;
+        }
+        roots.remove(kept.runId);
+        if (kept.submitterId == senderId) {
+            return true;
+        }
+        if (registry.isAlive(kept.submitterId)) {
+            forward(buffer, offset, length, kept, r.outcome(), kept.submitterId);
+            return true;
+        }
+        onUnclaimedResult.accept("run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" + kept.jobTypeName +
+            "`: node " + senderId + (kept.takeovers > 0 ? " (master after " + kept.takeovers + " takeover(s))" : "") +
+            (r.outcome() == RunResultFlyweight.OUTCOME_VALUE ? " computed " + r.text() : " failed: " +
+                r.text().replace('\n', ' ')));
+        forward(buffer, offset, length, kept, RunResultFlyweight.OUTCOME_END_NOTICE, senderId);
+        return true;
+    }
+
+    /** A copy of the master's RUN_RESULT, sent as the registry's with the run's takeover count. */
+    private void forward(final DirectBuffer buffer, final int offset, final int length, final KeptRoot kept,
+        final int outcome, final int toId) {
+        final MutableDirectBuffer frame = sender.frameBuffer(length);
+        frame.putBytes(0, buffer, offset, length);
+        result.wrap(frame, 0, length);
+        result.senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
+        result.takeovers(kept.takeovers).outcome(outcome);
+        sender.sendToEndpoint(registry.endpointOf(toId), length);
+    }
+
+    @Override
+    public boolean isHousekeeping() {
+        return false;
+    }
+
+    /** After a change of the member list: every root whose master died or left goes to a new master. */
+    @Override
+    public int doWork(final long nowNs) {
+        final int epoch = registry.epoch();
+        if (epoch == seenEpoch || roots.isEmpty()) {
+            seenEpoch = epoch;
+            return 0;
+        }
+        seenEpoch = epoch;
+        scratch.clear();
+        scratch.addAll(roots.values());
+        int work = 0;
+        for (final KeptRoot kept : scratch) {
+            if (registry.isAlive(kept.masterId)) {
+                continue;
+            }
+            final int master = choose(kept.submitterId);
+            if (master < 0) {
+                roots.remove(kept.runId);
+                onUnclaimedResult.accept("run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" +
+                    kept.jobTypeName + "` is lost: its master died and no member is left to run it");
+                continue;
+            }
+            kept.masterId = master;
+            kept.takeovers++;
+            masterChanges++;
+            sendRoot(kept);
+            work++;
+        }
+        return work;
+    }
+
+    /** The alive member with the lowest id but {@code submitterId}; the submitter if it is the only one; -1: none. */
+    private int choose(final int submitterId) {
+        final int id = registry.lowestAliveExcept(submitterId);
+        if (id >= 0) {
+            return id;
+        }
+        return registry.isAlive(submitterId) ? submitterId : -1;
+    }
+
+    private void sendRoot(final KeptRoot kept) {
+        final MutableDirectBuffer frame = sender.frameBuffer(RootFlyweight.lengthBound(kept.jobTypeName,
+            kept.arguments.length));
+        root.wrap(frame, 0, frame.capacity());
+        root.headerDefaults(RootFlyweight.TYPE).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
+        root.root(kept.runId, kept.masterId, kept.takeovers, kept.jobTypeName, new UnsafeBuffer(kept.arguments), 0,
+            kept.arguments.length);
+        sender.sendToEndpoint(registry.endpointOf(kept.masterId), root.frameLength());
+    }
+
+    /** A run under way: its root, who submitted it, who runs it. */
+    private static final class KeptRoot {
+        final long runId;
+        final int submitterId;
+        final String jobTypeName;
+        final byte[] arguments;
+        int masterId;
+        int takeovers;
+
+        KeptRoot(final long runId, final int submitterId, final String jobTypeName, final byte[] arguments) {
+            this.runId = runId;
+            this.submitterId = submitterId;
+            this.jobTypeName = jobTypeName;
+            this.arguments = arguments;
+        }
+    }
+}
