@@ -55,7 +55,8 @@ class MasterTakeoverTest {
     private DivvyNode start(final String join) {
         final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).build());
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).maxMessageBytes(1 << 20)
+            .maxOutboundBytesPerPeer(1 << 20).maxReassemblyBytes(1 << 20).build());
         nodes.add(node);
         return node;
     }
@@ -94,6 +95,29 @@ class MasterTakeoverTest {
         final RemoteJobException e = assertThrows(RemoteJobException.class,
             () -> three.get(0).submit(Root.of(() -> TestJobs.spawnWork(1, "boom"))));
         assertTrue(e.getMessage().contains("boom"), e.getMessage());
+    }
+
+    /** A root larger than maxMessageBytes cannot travel: refused at once with the setting named, never a hang. */
+    @Test
+    void shouldRefuseARootTooLargeToTravel() {
+        final DivvyNode alone = start(null);
+        final String big = "x".repeat(2 << 20); // the argument alone is over the 1 MiB limit of these nodes
+        final DivvyException e = assertThrows(DivvyException.class,
+            () -> alone.submit(Root.of(() -> TestJobs.spawnWork(1, big))));
+        assertTrue(e.getMessage().contains("maxMessageBytes"), e.getMessage());
+        assertThrows(DivvyException.class, () -> alone.run(Root.of(() -> TestJobs.spawnWork(1, big))));
+        assertEquals(4L, alone.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1))).value(), "the node still runs roots");
+    }
+
+    /** A failure whose message is far larger than a message may be still reaches the submitter, clipped. */
+    @Test
+    void shouldReportAFailureWithAHugeMessage() {
+        final List<DivvyNode> three = startThree();
+        // 600 KB of arguments travel; the message could take 1.8 MB as UTF-8, over the 1 MiB a message may take
+        final String huge = "boom".repeat(150_000);
+        final RemoteJobException e = assertThrows(RemoteJobException.class,
+            () -> three.get(0).submit(Root.of(() -> TestJobs.spawnWork(1, huge))));
+        assertTrue(e.getMessage().contains("boom") && e.getMessage().length() < 10_000, e.getMessage().length() + "");
     }
 
     @Test

@@ -137,6 +137,7 @@ public final class Mastership implements Duty, MembershipListener {
      * root to another node if this one dies. Application thread.
      */
     public <T> RunResult<T> runAsMaster(final Job job, final byte[] arguments, final Runnable announce) {
+        checkRootFits(job, arguments);
         final long runId = nextRunId();
         send(new Outgoing(runId, selfId, job.type().name(), arguments));
         announce.run();
@@ -157,6 +158,7 @@ public final class Mastership implements Duty, MembershipListener {
     /** Hands the root to the registry and waits for the value a master reports. Application thread. */
     @SuppressWarnings("unchecked")
     public <T> RunReport<T> submit(final Job job, final byte[] arguments) {
+        checkRootFits(job, arguments);
         final long runId = nextRunId();
         final CompletableFuture<Report> future = new CompletableFuture<>();
         pending.put(runId, future);
@@ -187,6 +189,19 @@ public final class Mastership implements Duty, MembershipListener {
                 " could not be decoded: " + e.getMessage(), e);
         }
         return new RunReport<>((T)job.boxedResult(), elapsedNs, report.masterId, report.takeovers, report.statistics);
+    }
+
+    /**
+     * A root must travel whole (to the registry, and from it to any master): one that cannot is refused here,
+     * on the caller's thread, instead of failing on the agent thread while the caller waits forever.
+     */
+    private void checkRootFits(final Job job, final byte[] arguments) {
+        final long length = RootFlyweight.lengthBound(job.type().name(), arguments.length);
+        if (length > sender.maxFrameBytes()) {
+            throw new DivvyException("the root `" + job.type().name() + "` takes " + length + " bytes encoded, more than "
+                + "maxMessageBytes=" + sender.maxFrameBytes() + ": a root travels whole to the registry and to any master; "
+                + "raise maxMessageBytes (--max-message-bytes) or start the run with DivvyNode.run(RootTask)");
+        }
     }
 
     private long nextRunId() {
@@ -335,9 +350,16 @@ public final class Mastership implements Duty, MembershipListener {
             final RunResult<Object> run = scheduler.run(RootRuns.task(job), takeover);
             final WireWriter writer = new WireWriter(256);
             job.writeResult(writer);
-            final String text = String.valueOf(run.value());
-            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, String.valueOf(run.statistics()),
-                text.length() > MAX_VALUE_TEXT ? text.substring(0, MAX_VALUE_TEXT) + "..." : text, writer.toByteArray()));
+            final String statistics = String.valueOf(run.statistics());
+            final String text = clip(String.valueOf(run.value()));
+            if (RunResultFlyweight.lengthBound(statistics, text, writer.length()) > sender.maxFrameBytes()) {
+                // the value cannot travel: the submitter gets a failure naming the setting instead of waiting forever
+                send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
+                    "\nthe value of root `" + typeName + "` takes " + writer.length() + " bytes encoded, more than " +
+                    "maxMessageBytes=" + sender.maxFrameBytes() + " (--max-message-bytes)", new byte[0]));
+                return;
+            }
+            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, statistics, text, writer.toByteArray()));
         } catch (final Throwable e) {
             if (closed) {
                 return; // this node is leaving: the registry gives the root to another node
@@ -353,7 +375,12 @@ public final class Mastership implements Duty, MembershipListener {
 
     private static String failureText(final Throwable e) {
         final String message = e.getMessage();
-        return e.getClass().getName() + "\n" + (message == null ? "" : message);
+        return clip(e.getClass().getName() + "\n" + (message == null ? "" : message));
+    }
+
+    /** A text short enough for a RUN_RESULT whatever the value or message (a standalone registry prints it). */
+    private static String clip(final String text) {
+        return text.length() > MAX_VALUE_TEXT ? text.substring(0, MAX_VALUE_TEXT) + "..." : text;
     }
 
     /** A forwarded RUN_RESULT, for a waiting {@link #submit}. */
