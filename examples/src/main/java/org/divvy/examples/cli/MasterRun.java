@@ -204,7 +204,7 @@ final class MasterRun {
     }
 
     private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members) {
-        final RunResult<T> result = node.run(problem::solveParallel);
+        final RunResult<T> result = node.run(problem.root());
         final T answer = result.value();
         final AppResult report = new AppResult(run.app().name(),
             "divvy, " + members + " nodes, " + run.workersPerNode() + " workers per local node, "
