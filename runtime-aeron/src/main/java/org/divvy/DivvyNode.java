@@ -240,7 +240,9 @@ public final class DivvyNode implements AutoCloseable {
 
     /**
      * Stops the node: a master that has not terminated yet terminates with 0; then the node leaves the
-     * others, stops its agent (deleting its embedded driver's Aeron directory), cancels the jobs it still
+     * others gracefully (during a computation, the jobs it runs for others become orphans and what they
+     * finished, with every result it kept, goes to a staying node, which announces it for reuse: thesis
+     * §3.5; the others then recompute the rest as after a crash), stops its agent (deleting its embedded driver's Aeron directory), cancels the jobs it still
      * ran for other nodes and stops its workers. A run under way on this node is cancelled (its jobs stop at
      * their next spawn or sync, and {@link #run} throws {@link DivvyException}). Idempotent.
      */

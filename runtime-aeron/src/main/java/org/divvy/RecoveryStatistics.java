@@ -11,12 +11,16 @@ package org.divvy;
  * @param resultRequests      restarted jobs this node asked an orphan holder for instead of computing them
  * @param heldResultsReturned orphan results this node held and sent to nodes that asked for them
  * @param copiedHere          restarted jobs whose result this node held itself, reused without a message
+ * @param resultsHandedOver   kept results this node handed to a staying node when it left gracefully
+ * @param resultsTakenOver    kept results departing nodes handed to this node
+ * @param takeovers           runs whose root this node took over from a master that died or left
  */
 public record RecoveryStatistics(long jobsRestarted, long orphansKept, long announcements, long pairsReceived,
-    long resultRequests, long heldResultsReturned, long copiedHere) {
+    long resultRequests, long heldResultsReturned, long copiedHere, long resultsHandedOver, long resultsTakenOver,
+    long takeovers) {
 
     /** No recovery happened. */
-    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0);
+    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Restarted jobs reused instead of recomputed: results asked for and results copied here. */
     public long reused() {
@@ -28,7 +32,8 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
         return new RecoveryStatistics(jobsRestarted - earlier.jobsRestarted, orphansKept - earlier.orphansKept,
             announcements - earlier.announcements, pairsReceived - earlier.pairsReceived,
             resultRequests - earlier.resultRequests, heldResultsReturned - earlier.heldResultsReturned,
-            copiedHere - earlier.copiedHere);
+            copiedHere - earlier.copiedHere, resultsHandedOver - earlier.resultsHandedOver,
+            resultsTakenOver - earlier.resultsTakenOver, takeovers - earlier.takeovers);
     }
 
     /** Whether any counter is non-zero. */
@@ -39,7 +44,8 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
     @Override
     public String toString() {
         return String.format("recovery: jobs restarted %d; orphans kept %d, announced in %d broadcasts; pairs received %d;"
-            + " reused %d (asked %d, held here %d); held results returned %d", jobsRestarted, orphansKept, announcements,
-            pairsReceived, reused(), resultRequests, copiedHere, heldResultsReturned);
+            + " reused %d (asked %d, held here %d); held results returned %d; handed over on leaving %d, taken over %d;"
+            + " master takeovers %d", jobsRestarted, orphansKept, announcements, pairsReceived, reused(), resultRequests,
+            copiedHere, heldResultsReturned, resultsHandedOver, resultsTakenOver, takeovers);
     }
 }

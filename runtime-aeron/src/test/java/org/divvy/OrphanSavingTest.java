@@ -161,7 +161,7 @@ class OrphanSavingTest {
         assertTrue(atMaster.reused() + atHolder.reused() >= 1, "and reused:\n" + report);
     }
 
-    private record Scenario(DivvyNode master, DivvyNode holder, CompletableFuture<RunResult<Long>> run) {
+    private record Scenario(DivvyNode master, DivvyNode holder, CompletableFuture<RunResult<Long>> run, DivvyNode leaver) {
     }
 
     /**
@@ -169,6 +169,31 @@ class OrphanSavingTest {
      * a leaf, and crashes A.
      */
     private Scenario crashTheOwnerOfAStolenPart() {
+        return endTheOwnerOfAStolenPart(false);
+    }
+
+    /**
+     * A leave during a computation (thesis §3.5): as a crash, but the leaver first makes the jobs it runs for
+     * others orphans and hands what they finished (its part of the tree's leaves) to a staying node, which
+     * announces them; the master's recomputation of the tree reuses them.
+     */
+    @Test
+    void shouldHandTheFinishedResultsOfALeavingNodeToAStayingOne() throws Exception {
+        final Scenario s = endTheOwnerOfAStolenPart(true);
+        final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
+        assertEquals(8L + 4_000L, result.value(), "the right answer after a node left mid-run");
+        final RecoveryStatistics atLeaver = s.leaver.networkStatistics().recovery();
+        final RecoveryStatistics atMaster = s.master.networkStatistics().recovery();
+        final RecoveryStatistics atHolder = s.holder.networkStatistics().recovery();
+        final String report = "leaver: " + atLeaver + "\nmaster: " + atMaster + "\nholder: " + atHolder;
+        System.out.println(report);
+        assertTrue(atLeaver.resultsHandedOver() >= 1, "the leaver handed over its finished leaves:\n" + report);
+        assertEquals(atLeaver.resultsHandedOver(), atMaster.resultsTakenOver() + atHolder.resultsTakenOver(), report);
+        assertEquals(1, atMaster.jobsRestarted(), "the leaver's job runs again:\n" + report);
+        assertTrue(atMaster.reused() + atHolder.reused() >= 1, "reusing what it handed over:\n" + report);
+    }
+
+    private Scenario endTheOwnerOfAStolenPart(final boolean graceful) {
         final DivvyNode master = start(null);
         final DivvyNode first = start(master.endpoint());
         final DivvyNode second = start(master.endpoint());
@@ -200,8 +225,11 @@ class OrphanSavingTest {
             assertTrue(System.nanoTime() - deadlineNs < 0, "leaves finish");
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
-        owner.crashForTest();
-
-        return new Scenario(master, holder, run);
+        if (graceful) {
+            owner.close();
+        } else {
+            owner.crashForTest();
+        }
+        return new Scenario(master, holder, run, owner);
     }
 }

@@ -120,6 +120,11 @@ public final class Mastership implements Duty, MembershipListener {
         }
     }
 
+    /** The registry's side if this node hosts it, else null; tests (agent thread state). */
+    public RootKeeper keeperForTest() {
+        return keeper;
+    }
+
     /** Roots this node took over from a master that died; any thread. */
     public long takeovers() {
         return takeovers;

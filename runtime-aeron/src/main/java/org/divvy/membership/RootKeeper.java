@@ -100,9 +100,9 @@ public final class RootKeeper implements Duty {
         }
         final byte[] arguments = new byte[r.argumentsLength()];
         r.buffer().getBytes(r.argumentsOffset(), arguments);
-        final KeptRoot kept = new KeptRoot(runId, senderId, r.jobTypeName(), arguments);
+        final KeptRoot kept = new KeptRoot(runId, senderId, master == RootFlyweight.NO_MASTER, r.jobTypeName(), arguments);
         roots.put(runId, kept);
-        if (master == senderId) {
+        if (!kept.delegated) {
             kept.masterId = senderId;
         } else {
             kept.masterId = choose(senderId);
@@ -123,8 +123,8 @@ public final class RootKeeper implements Duty {
             return false;
         }
         roots.remove(kept.runId);
-        if (kept.submitterId == senderId) {
-            return true;
+        if (!kept.delegated && kept.submitterId == senderId) {
+            return true; // the submitter ran its root itself and has the value
         }
         if (registry.isAlive(kept.submitterId)) {
             forward(buffer, offset, length, kept, r.outcome(), kept.submitterId);
@@ -209,14 +209,18 @@ public final class RootKeeper implements Duty {
     private static final class KeptRoot {
         final long runId;
         final int submitterId;
+        /** Whether the submitter waits for the value (it asked the registry to choose the master). */
+        final boolean delegated;
         final String jobTypeName;
         final byte[] arguments;
         int masterId;
         int takeovers;
 
-        KeptRoot(final long runId, final int submitterId, final String jobTypeName, final byte[] arguments) {
+        KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
+            final byte[] arguments) {
             this.runId = runId;
             this.submitterId = submitterId;
+            this.delegated = delegated;
             this.jobTypeName = jobTypeName;
             this.arguments = arguments;
         }

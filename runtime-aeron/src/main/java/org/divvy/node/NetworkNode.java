@@ -30,6 +30,7 @@ import org.divvy.membership.Registry;
 import org.divvy.membership.RootKeeper;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.recovery.Departure;
 import org.divvy.recovery.Orphans;
 import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
@@ -63,6 +64,8 @@ public final class NetworkNode implements AutoCloseable {
     static final long LEAVE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(200);
     /** Then how long the driver gets to put it on the wire before it shuts down. */
     static final long LEAVE_FLUSH_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How long a leave during a computation may take to hand over its kept results (unwinding included). */
+    static final long HAND_OVER_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(4);
 
     private final NodeConfig config;
     private final ErrorHandler errorHandler;
@@ -78,6 +81,7 @@ public final class NetworkNode implements AutoCloseable {
     private final ForeignJobs foreign;
     private final Orphans orphans;
     private final Mastership mastership;
+    private final Departure departure;
     private final Thief thief;
     private final CodecThread codec;
     private final DeepIdle deepIdle;
@@ -107,6 +111,7 @@ public final class NetworkNode implements AutoCloseable {
             TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
         orphans = new Orphans(b.scheduler, members, outbound, given, foreign);
         b.scheduler.recoveryHook(orphans);
+        departure = new Departure(b.scheduler, members, outbound, foreign, orphans, b.jobTypes, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
@@ -135,6 +140,7 @@ public final class NetworkNode implements AutoCloseable {
         given.register(dispatcher);
         foreign.register(dispatcher);
         orphans.register(dispatcher);
+        departure.register(dispatcher);
         lifecycleHandler.register(dispatcher);
         mastership.register(dispatcher);
 
@@ -155,7 +161,7 @@ public final class NetworkNode implements AutoCloseable {
         if (registry != null) {
             agentBuilder.duty(registry);
         }
-        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(victim).duty(thief)
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(departure).duty(victim).duty(thief)
             .build();
     }
 
@@ -294,7 +300,8 @@ public final class NetworkNode implements AutoCloseable {
             agent.longestCycleNs(), agent.longestGapNs(), transport.authenticationCounters().totalDropped(),
             frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
-                orphans.copiedHere()));
+                orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
+                mastership.takeovers()));
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */
@@ -317,9 +324,26 @@ public final class NetworkNode implements AutoCloseable {
         mastership.close();
         thief.stopStealing();
         if (service != null && service.isRunning()) {
+            if (lifecycle.terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+                handOverKeptResults();
+            }
             leaveGracefully(membership, service);
         }
         crash();
+    }
+
+    /**
+     * A graceful leave during a computation (thesis §3.5): the jobs run here for others become orphans, and
+     * their finished parts, with every result kept here, go to a staying node before the LEAVE, which then
+     * follows once they left this node (bounded waits: a leave never hangs on it).
+     */
+    private void handOverKeptResults() {
+        departure.requestHandOver();
+        service.wake();
+        final long deadlineNs = System.nanoTime() + HAND_OVER_TIMEOUT_NS;
+        while (!departure.isHandedOver() && System.nanoTime() - deadlineNs < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +86,8 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     // Agent thread only.
     private final List<Stamp> unannounced = new ArrayList<>();
     private long announceAtNs;
+    /** The clock of this duty's last cycle, for what handlers schedule. */
+    private long lastCycleNs;
     private long firstUnannouncedNs;
     /** NOT_HELD answers whose sending failed (the requester's queue was full): requester id and its job id, retried each cycle. */
     private final ArrayDeque<long[]> unsentNotHeld = new ArrayDeque<>();
@@ -201,6 +204,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     @Override
     public int doWork(final long nowNs) {
+        lastCycleNs = nowNs;
         int work = 0;
         Finished finished;
         while ((finished = finishedInbox.poll()) != null) {
@@ -236,6 +240,24 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             work++;
         }
         return work;
+    }
+
+    /** The finished orphans held here, by stamp (a departing node hands them on); agent thread. */
+    Map<Stamp, Job> heldJobs() {
+        return held;
+    }
+
+    /**
+     * Keeps {@code job}, finished elsewhere and handed over by a departing node, as if it had finished here:
+     * held, in the table under this node, announced in the next combined broadcast, which goes out now.
+     */
+    void keepHandedOver(final Stamp stamp, final Job job) {
+        if (held.putIfAbsent(stamp, job) == null) {
+            table.put(stamp, selfId);
+            unannounced.add(stamp);
+            jobsKept++;
+            announceAtNs = lastCycleNs; // the departing node's leave follows: the others should know before they recompute
+        }
     }
 
     /** Broadcasts every kept orphan not announced yet, in one message. */
@@ -358,7 +380,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     }
 
     /** The stamp in a frame's var field, or null when its bytes are not a well-formed stamp (the frame is hostile). */
-    private Stamp readStamp(final DirectBuffer buffer, final int at, final int length) {
+    static Stamp readStamp(final DirectBuffer buffer, final int at, final int length) {
         if (length > Stamp.MAX_ENCODED_LENGTH) {
             return null;
         }

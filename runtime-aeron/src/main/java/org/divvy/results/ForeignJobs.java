@@ -94,6 +94,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
 
     // Agent thread only.
     private final Int2ObjectHashMap<Long2ObjectHashMap<ForeignJob>> byOwner = new Int2ObjectHashMap<>();
+    /** This node leaves gracefully: the outcomes of the jobs it orphaned are not sent (see {@link #orphanAllForLeaving}). */
+    private boolean leaving;
     /** Encoded large outcomes in the order they came, waiting for room in their owner's queue. */
     private final ArrayDeque<EncodedResult> unsentLarge = new ArrayDeque<>();
     private final List<Expected> expected = new ArrayList<>();
@@ -282,6 +284,22 @@ public final class ForeignJobs implements Duty, MembershipListener {
     }
 
     /**
+     * This node leaves gracefully: every job it runs for an owner becomes an orphan as if its owner had died
+     * (aborted; the finished parts of each are kept, and handed to a staying node), and jobs still being
+     * decoded are dropped. The owners recompute them once the registry lists this node as gone.
+     */
+    public void orphanAllForLeaving() {
+        leaving = true;
+        for (final Long2ObjectHashMap<ForeignJob> byId : byOwner.values()) {
+            for (final ForeignJob foreign : byId.values()) {
+                foreign.markOrphaned();
+                foreign.requestCancel();
+            }
+        }
+        cancelExpected(-1, 0, true);
+    }
+
+    /**
      * A run started: orphans of the last one that are still unwinding keep nothing more, and results sent
      * in it are not kept any longer (their stamps name that run's jobs).
      */
@@ -328,7 +346,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
         }
         while (!unsentLarge.isEmpty()) {
             final EncodedResult r = unsentLarge.peekFirst();
-            if (keptAsOrphan(r.ended)) {
+            if (keptAsOrphan(r.ended) || (leaving && r.ended.isOrphaned())) {
                 unsentLarge.pollFirst();
                 forget(r.ended);
                 continue;
@@ -351,9 +369,11 @@ public final class ForeignJobs implements Duty, MembershipListener {
             if (ended == null) {
                 return work;
             }
-            if (keptAsOrphan(ended) || !members.isAlive(ended.ownerId)) {
+            if (keptAsOrphan(ended) || !members.isAlive(ended.ownerId) || (leaving && ended.isOrphaned())) {
                 forget(ended);
-                continue; // the owner is gone, or dropped the job as an orphan: nobody waits for this outcome
+                // the owner is gone, or dropped the job as an orphan, or this node is leaving (the owner recomputes
+                // the job once the registry lists this node as gone): nobody waits for this outcome
+                continue;
             }
             final int outcome = sendOutcome(ended);
             if (outcome == NOT_SENT) {

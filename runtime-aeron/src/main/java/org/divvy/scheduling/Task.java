@@ -231,6 +231,17 @@ public abstract class Task {
         restarted = true;
     }
 
+    /**
+     * Recovery: a job decoded from another node's keeping, whose result was read into it here, becomes a
+     * finished job without running (a job never spawned here; a spawned one is left as it is). Its result
+     * can then be handed on like that of a job that ran here.
+     */
+    public final void markFinishedElsewhere() {
+        if (isUnspawned() && status == NEW) {
+            finish(DONE);
+        }
+    }
+
     /** Whether this job is recomputed after a crash: see {@link #restarted}. */
     public final boolean isRestarted() {
         return restarted;

@@ -21,6 +21,8 @@ import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.JoinRefusedFlyweight;
 import org.divvy.membership.MemberListFlyweight;
 import org.divvy.membership.MembershipMessages;
+import org.divvy.membership.RootFlyweight;
+import org.divvy.membership.RunResultFlyweight;
 import org.divvy.recovery.OrphanTuplesFlyweight;
 import org.divvy.recovery.ResultRequestFlyweight;
 import org.divvy.results.AbortFlyweight;
@@ -59,6 +61,8 @@ class ProtocolRoundTripTest {
         register(OrphanTuplesFlyweight.TYPE, new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.MIN_BODY_LENGTH);
         register(ResultRequestFlyweight.TYPE, new ResultRequestFlyweight(), ResultRequestFlyweight.MIN_BODY_LENGTH);
         register(AbortFlyweight.ORPHAN_PROPAGATION_TYPE, new AbortFlyweight(), AbortFlyweight.MIN_BODY_LENGTH);
+        register(RootFlyweight.TYPE, new RootFlyweight(), RootFlyweight.MIN_BODY_LENGTH);
+        register(RunResultFlyweight.TYPE, new RunResultFlyweight(), RunResultFlyweight.MIN_BODY_LENGTH);
     }
 
     private void register(final int type, final HeaderFlyweight body, final int minBodyLength) {
@@ -150,6 +154,12 @@ class ProtocolRoundTripTest {
         tuples.frameLength(tuples.putPair(at, 4, bytes("\u0007"), 0, 1));
         frames.add(current());
         header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(80, bytes("\u0003\u0004"), 0, 2);
+        frames.add(current());
+        header(new RootFlyweight(), RootFlyweight.TYPE).root(7L << 32 | 1, RootFlyweight.NO_MASTER, 0, "a.B#c",
+            bytes("\u0001\u0002\u0003"), 0, 3);
+        frames.add(current());
+        header(new RunResultFlyweight(), RunResultFlyweight.TYPE).result(7L << 32 | 1, 2, 1,
+            RunResultFlyweight.OUTCOME_VALUE, "spawned 3", "42", bytes("\u0000\u0001"), 0, 2);
         frames.add(current());
         header(new ChunkFlyweight(), ChunkFlyweight.TYPE).messageId(1).chunkIndex(0).chunkCount(2).totalLength(100)
             .frameLength(ChunkFlyweight.PAYLOAD_OFFSET + 50);
@@ -357,6 +367,40 @@ class ProtocolRoundTripTest {
         final OrphanTuplesFlyweight longStamp = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 1);
         longStamp.frameLength(longStamp.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 1, bytes("ab"), 0, 2));
         buffer.putInt(OrphanTuplesFlyweight.PAIRS_OFFSET + 4, 3, HeaderFlyweight.BYTE_ORDER);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+    }
+
+    @Test
+    void shouldRoundTripTheMastershipMessages() {
+        header(new RootFlyweight(), RootFlyweight.TYPE).root(5L << 32 | 9, 3, 2, "a.B#c", bytes("xyz"), 0, 3);
+        assertEquals(RootFlyweight.TYPE, validateCurrent());
+        final RootFlyweight root = new RootFlyweight();
+        root.wrap(buffer, 0, buffer.capacity());
+        assertEquals(5L << 32 | 9, root.runId());
+        assertEquals(3, root.masterId());
+        assertEquals(2, root.takeovers());
+        assertEquals("a.B#c", root.jobTypeName());
+        assertEquals(3, root.argumentsLength());
+        assertEquals('z', buffer.getByte(root.argumentsOffset() + 2));
+
+        header(new RunResultFlyweight(), RunResultFlyweight.TYPE).result(5L << 32 | 9, 4, 1,
+            RunResultFlyweight.OUTCOME_FAILED, "stats", "x.Y\nm", bytes("r"), 0, 1);
+        assertEquals(RunResultFlyweight.TYPE, validateCurrent());
+        final RunResultFlyweight result = new RunResultFlyweight();
+        result.wrap(buffer, 0, buffer.capacity());
+        assertEquals(5L << 32 | 9, result.runId());
+        assertEquals(4, result.masterId());
+        assertEquals(1, result.takeovers());
+        assertEquals(RunResultFlyweight.OUTCOME_FAILED, result.outcome());
+        assertEquals("stats", result.statistics());
+        assertEquals("x.Y\nm", result.text());
+        assertEquals(1, result.resultLength());
+        assertEquals('r', buffer.getByte(result.resultOffset()));
+
+        // the arguments' length past the frame's end: malformed
+        final RootFlyweight longArguments = header(new RootFlyweight(), RootFlyweight.TYPE);
+        longArguments.root(1, 1, 0, "a", bytes("ab"), 0, 2);
+        buffer.putInt(longArguments.argumentsOffset() - HeaderFlyweight.VAR_LENGTH_PREFIX, 3, HeaderFlyweight.BYTE_ORDER);
         assertEquals(FrameValidator.INVALID, validateCurrent());
     }
 

@@ -1,0 +1,210 @@
+package org.divvy.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.Duty;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.FrameDispatcher.Senders;
+import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.WireReader;
+import org.divvy.codegen.WireWriter;
+import org.divvy.membership.Members;
+import org.divvy.protocol.FrameCounters;
+import org.divvy.results.ForeignJobs;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.scheduling.Stamp;
+import org.divvy.stealing.JobTypeRegistry;
+
+/**
+ * Graceful leave with result transfer (thesis §3.5): a node asked to leave first makes every job it runs
+ * for others an orphan (as if their owners had died: aborted, finished parts kept), waits until its workers
+ * unwound them (bounded), and hands everything it keeps to one staying node chosen at random
+ * (ORPHAN_RESULTS), which keeps and announces them as its own. Then it leaves (LEAVE), and the others treat
+ * it like a crashed node: owners recompute its jobs, restarted, and reuse the handed-over results through
+ * the orphan tables. The staying side is here too: it decodes the handed-over jobs and gives them to
+ * {@link Orphans}.
+ *
+ * <p>Agent thread; application threads only {@link #requestHandOver() request} and read {@link #isHandedOver()}.
+ */
+public final class Departure implements Duty {
+    /** How long a leaving node waits for its orphaned jobs to unwind before it hands over what it has. */
+    static final long UNWIND_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    /** Then how long the hand-over may take to leave this node's queues. */
+    static final long FLUSH_WAIT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Scheduler scheduler;
+    private final Members members;
+    private final FrameSender sender;
+    private final ForeignJobs foreign;
+    private final Orphans orphans;
+    private final JobTypeRegistry jobTypes;
+    private final FrameCounters counters;
+    private final OrphanResultsFlyweight results = new OrphanResultsFlyweight();
+    private final WireWriter arguments = new WireWriter(256);
+    private final WireWriter value = new WireWriter(256);
+    private volatile boolean requested;
+    private volatile boolean handedOver;
+    private long unwindDeadlineNs;
+    private boolean orphaned;
+    private boolean sent;
+    private volatile long resultsHandedOver;
+    private volatile long resultsTakenOver;
+
+    public Departure(final Scheduler scheduler, final Members members, final FrameSender sender,
+        final ForeignJobs foreign, final Orphans orphans, final JobTypeRegistry jobTypes, final FrameCounters counters) {
+        this.scheduler = scheduler;
+        this.members = members;
+        this.sender = sender;
+        this.foreign = foreign;
+        this.orphans = orphans;
+        this.jobTypes = jobTypes;
+        this.counters = counters;
+    }
+
+    /** Registers ORPHAN_RESULTS. */
+    public void register(final FrameDispatcher dispatcher) {
+        dispatcher.register(OrphanResultsFlyweight.TYPE, "ORPHAN_RESULTS", new OrphanResultsFlyweight(),
+            OrphanResultsFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onOrphanResults);
+    }
+
+    /** This node is about to leave: hand over what it keeps (any thread; pair with waking the agent). */
+    public void requestHandOver() {
+        requested = true;
+    }
+
+    /** Whether the hand-over went to the transport, or there was nothing to hand over or nobody to take it. */
+    public boolean isHandedOver() {
+        return handedOver;
+    }
+
+    /** Results this node handed to a staying node when it left. */
+    public long resultsHandedOver() {
+        return resultsHandedOver;
+    }
+
+    /** Results a departing node handed to this one. */
+    public long resultsTakenOver() {
+        return resultsTakenOver;
+    }
+
+    @Override
+    public boolean isHousekeeping() {
+        return false;
+    }
+
+    @Override
+    public int doWork(final long nowNs) {
+        if (!requested || handedOver) {
+            return 0;
+        }
+        if (!orphaned) {
+            orphaned = true;
+            unwindDeadlineNs = nowNs + UNWIND_WAIT_NS;
+            foreign.orphanAllForLeaving();
+            return 1;
+        }
+        if (!sent) {
+            // the foreign jobs unwound (their finished parts reached Orphans through its inbox), or time is up
+            if ((foreign.isEmpty() && orphans.isEmpty()) || nowNs - unwindDeadlineNs >= 0) {
+                handOver();
+                sent = true;
+                return 1;
+            }
+            return 0;
+        }
+        // the LEAVE waits until the hand-over left this node, so the taker announces before owners recompute
+        if (sender.isIdle() || nowNs - unwindDeadlineNs - FLUSH_WAIT_NS >= 0) {
+            handedOver = true;
+            return 1;
+        }
+        return 0;
+    }
+
+    private void handOver() {
+        final Map<Stamp, Job> held = orphans.heldJobs();
+        final int[] others = members.aliveOthers();
+        if (held.isEmpty() || others.length == 0) {
+            return;
+        }
+        final int to = others[ThreadLocalRandom.current().nextInt(others.length)];
+        final List<Entry> entries = new ArrayList<>();
+        long length = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        for (final Map.Entry<Stamp, Job> e : held.entrySet()) {
+            final Job job = e.getValue();
+            final byte[] stamp = e.getKey().toByteArray();
+            final byte[] args;
+            final byte[] result;
+            try {
+                arguments.reset();
+                job.encodeArguments(arguments);
+                args = arguments.toByteArray();
+                value.reset();
+                job.writeResult(value);
+                result = value.toByteArray();
+            } catch (final RuntimeException notEncodable) {
+                continue; // it is recomputed instead
+            }
+            final long entryLength = OrphanResultsFlyweight.entryLengthBound(stamp.length, job.type().name(), args.length,
+                result.length);
+            if (length + entryLength > sender.maxFrameBytes()) {
+                break; // what does not fit is recomputed
+            }
+            length += entryLength;
+            entries.add(new Entry(stamp, job.type().name(), args, result));
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(length);
+        results.wrap(frame, 0, frame.capacity());
+        results.headerDefaults(OrphanResultsFlyweight.TYPE);
+        results.count(entries.size());
+        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        for (final Entry e : entries) {
+            at = results.putEntry(at, new UnsafeBuffer(e.stamp), e.stamp.length, e.typeName, new UnsafeBuffer(e.arguments),
+                e.arguments.length, new UnsafeBuffer(e.result), e.result.length);
+        }
+        results.frameLength(at);
+        if (sender.sendTo(to, at)) {
+            resultsHandedOver += entries.size();
+        }
+    }
+
+    /** A departing node's kept results: decoded and kept here, announced as this node's. */
+    private int onOrphanResults(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        results.wrap(buffer, offset, length);
+        final WireReader reader = new WireReader();
+        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        for (int i = 0, n = results.count(); i < n; i++, at = results.nextEntry(at)) {
+            final int stampAt = results.fieldAt(at, 0);
+            final Stamp stamp = Orphans.readStamp(buffer, offset + results.dataOffset(stampAt), results.dataLength(stampAt));
+            final JobType type = jobTypes.get(results.stringAt(results.fieldAt(at, 1)));
+            if (stamp == null || type == null) {
+                FrameCounters.count(counters.malformed);
+                continue;
+            }
+            final int argumentsAt = results.fieldAt(at, 2);
+            final int resultAt = results.fieldAt(at, 3);
+            try {
+                final Job job = type.decode(reader.wrap(buffer, offset + results.dataOffset(argumentsAt),
+                    results.dataLength(argumentsAt)));
+                job.readResult(reader.wrap(buffer, offset + results.dataOffset(resultAt), results.dataLength(resultAt)));
+                job.markFinishedElsewhere();
+                orphans.keepHandedOver(stamp, job);
+                resultsTakenOver++;
+            } catch (final RuntimeException e) {
+                FrameCounters.count(counters.malformed); // that one is recomputed
+            }
+        }
+        return 1;
+    }
+
+    private record Entry(byte[] stamp, String typeName, byte[] arguments, byte[] result) {
+    }
+}

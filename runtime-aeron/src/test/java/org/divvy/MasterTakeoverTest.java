@@ -1,0 +1,165 @@
+package org.divvy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.divvy.membership.RootKeeper;
+import org.divvy.stealing.TestJobs;
+import org.divvy.transport.TestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.aeron.driver.MediaDriver;
+
+/**
+ * The master may die (thesis §3.3): a root handed to the registry ({@link DivvyNode#submit}) runs on the
+ * master the registry chose; when that master crashes, the registry gives the root to another node, which
+ * runs it again, restarted, reusing the leaves the survivors finished for the dead master, and the value
+ * reaches the submitter. Three networked nodes in one JVM over real UDP.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MasterTakeoverTest {
+    private static MediaDriver driver;
+    private final List<DivvyNode> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void launchDriver() {
+        driver = TestDriver.launch();
+    }
+
+    @AfterAll
+    static void closeDriver() {
+        driver.close();
+    }
+
+    @AfterEach
+    void closeNodes() {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            nodes.get(i).close();
+        }
+    }
+
+    private DivvyNode start(final String join) {
+        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
+            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).build());
+        nodes.add(node);
+        return node;
+    }
+
+    private List<DivvyNode> startThree() {
+        final DivvyNode registryHost = start(null);
+        start(registryHost.endpoint());
+        start(registryHost.endpoint());
+        for (final DivvyNode node : nodes) {
+            node.awaitMembers(3, Duration.ofSeconds(15));
+        }
+        return List.copyOf(nodes);
+    }
+
+    @Test
+    void shouldRunASubmittedRootOnAnotherNode() throws Exception {
+        final List<DivvyNode> three = startThree();
+        final RunReport<Long> report = three.get(0).submit(Root.of(() -> TestJobs.spawnTree(2, 3, 20)));
+        assertEquals(8L, report.value());
+        assertEquals(three.get(1).nodeId(), report.masterId(), "the lowest id but the submitter's");
+        assertEquals(0, report.takeovers());
+        assertTrue(report.masterStatistics().contains("spawned"), report.masterStatistics());
+    }
+
+    @Test
+    void shouldRunTheRootOnTheSubmitterWhenItIsAlone() {
+        final DivvyNode alone = start(null);
+        final RunReport<Long> report = alone.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1)));
+        assertEquals(4L, report.value());
+        assertEquals(alone.nodeId(), report.masterId());
+    }
+
+    @Test
+    void shouldReportTheRootsFailureToTheSubmitter() {
+        final List<DivvyNode> three = startThree();
+        final RemoteJobException e = assertThrows(RemoteJobException.class,
+            () -> three.get(0).submit(Root.of(() -> TestJobs.spawnWork(1, "boom"))));
+        assertTrue(e.getMessage().contains("boom"), e.getMessage());
+    }
+
+    @Test
+    void shouldGiveTheRootToANewMasterWhenTheMasterCrashesAndReuseTheSavedLeaves() throws Exception {
+        final List<DivvyNode> three = startThree();
+        final DivvyNode submitter = three.get(0);
+        final DivvyNode master = three.get(1);
+        final DivvyNode survivor = three.get(2);
+        final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
+        // 32 leaves of 250 ms on 3 one-worker nodes: ~2.7 s
+        final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
+            () -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 5, 250))));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // the others have finished leaves of the master's tree: what it loses, they kept
+        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 10 || submitter.networkStatistics().remoteJobsRun() == 0
+            || survivor.networkStatistics().remoteJobsRun() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way on all three nodes");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        master.crashForTest();
+        final long leavesAtCrash = TestJobs.TREE_LEAVES_RUN.get() - leavesBefore;
+
+        final RunReport<Long> report = run.get(60, TimeUnit.SECONDS);
+        assertEquals(32L, report.value(), "the right answer after the master died");
+        assertNotEquals(master.nodeId(), report.masterId());
+        assertEquals(survivor.nodeId(), report.masterId());
+        assertEquals(1, report.takeovers());
+        final RecoveryStatistics atSubmitter = submitter.networkStatistics().recovery();
+        final RecoveryStatistics atSurvivor = survivor.networkStatistics().recovery();
+        final String stats = "leaves at the crash " + leavesAtCrash + ", in all " + (TestJobs.TREE_LEAVES_RUN.get() -
+            leavesBefore) + "\nsubmitter: " + atSubmitter + "\nnew master: " + atSurvivor;
+        System.out.println(stats);
+        assertTrue(atSubmitter.orphansKept() + atSurvivor.orphansKept() >= 1, "orphans kept:\n" + stats);
+        assertTrue(atSubmitter.reused() + atSurvivor.reused() >= 1, "and reused by the new master's run:\n" + stats);
+        assertEquals(1, survivor.networkForTest().mastership().takeovers());
+        final RootKeeper keeper = submitter.networkForTest().mastership().keeperForTest();
+        assertEquals(1, keeper.masterChanges());
+        assertEquals(0, keeper.runsKept(), "the run ended at the registry");
+    }
+
+    @Test
+    void shouldHandTheRootOfAMasterThatRanItItselfToAnotherNodeWhenItCrashes() throws Exception {
+        final List<DivvyNode> three = startThree();
+        final DivvyNode master = three.get(2);
+        final DivvyNode registryHost = three.get(0);
+        final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
+        final List<String> unclaimed = new ArrayList<>();
+        final RootKeeper keeper = registryHost.networkForTest().mastership().keeperForTest();
+        keeper.onUnclaimedResult(line -> {
+            synchronized (unclaimed) {
+                unclaimed.add(line);
+            }
+        });
+        CompletableFuture.runAsync(() -> master.run(Root.of(() -> TestJobs.spawnTree(2, 4, 250))));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 4) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        master.crashForTest();
+        // the registry gives the root to node 1 (the lowest alive id but the dead submitter's); its value is
+        // reported to the registry, and node 1 ends the computation, since nobody else waits for it
+        final int code = three.get(1).awaitTermination();
+        assertEquals(0, code);
+        synchronized (unclaimed) {
+            assertEquals(1, unclaimed.size(), unclaimed.toString());
+            assertTrue(unclaimed.get(0).contains("computed 16"), unclaimed.get(0));
+        }
+    }
+}
