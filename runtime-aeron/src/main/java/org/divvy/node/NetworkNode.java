@@ -111,7 +111,7 @@ public final class NetworkNode implements AutoCloseable {
             TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
         orphans = new Orphans(b.scheduler, members, outbound, given, foreign);
         b.scheduler.recoveryHook(orphans);
-        departure = new Departure(b.scheduler, members, outbound, foreign, orphans, b.jobTypes, frameCounters);
+        departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
@@ -130,8 +130,9 @@ public final class NetworkNode implements AutoCloseable {
         final MembershipClient[] client = new MembershipClient[1];
         mastership = new Mastership(b.scheduler, outbound, () -> client[0].registryEndpoint(), b.jobTypes, lifecycle,
             rootKeeper, this::announceRun, frameCounters, this::onError);
+        // mastership first: it knows this node's id before the lifecycle tells application threads the node joined
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
-            List.of(lifecycleHandler, thief, given, foreign, orphans, mastership), b.jobTypes.digest(), transport::useRunKey);
+            List.of(mastership, lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);
         client[0] = membership;
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);

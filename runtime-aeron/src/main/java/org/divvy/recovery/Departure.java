@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -20,9 +21,7 @@ import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Members;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.results.ForeignJobs;
-import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
-import org.divvy.stealing.JobTypeRegistry;
 
 /**
  * Graceful leave with result transfer (thesis §3.5): a node asked to leave first makes every job it runs
@@ -41,12 +40,12 @@ public final class Departure implements Duty {
     /** Then how long the hand-over may take to leave this node's queues. */
     static final long FLUSH_WAIT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
     private final ForeignJobs foreign;
     private final Orphans orphans;
-    private final JobTypeRegistry jobTypes;
+    /** The job type of a name (the node's job type registry), or null. */
+    private final Function<String, JobType> jobTypes;
     private final FrameCounters counters;
     private final OrphanResultsFlyweight results = new OrphanResultsFlyweight();
     private final WireWriter arguments = new WireWriter(256);
@@ -59,9 +58,9 @@ public final class Departure implements Duty {
     private volatile long resultsHandedOver;
     private volatile long resultsTakenOver;
 
-    public Departure(final Scheduler scheduler, final Members members, final FrameSender sender,
-        final ForeignJobs foreign, final Orphans orphans, final JobTypeRegistry jobTypes, final FrameCounters counters) {
-        this.scheduler = scheduler;
+    public Departure(final Members members, final FrameSender sender,
+        final ForeignJobs foreign, final Orphans orphans, final Function<String, JobType> jobTypes,
+        final FrameCounters counters) {
         this.members = members;
         this.sender = sender;
         this.foreign = foreign;
@@ -184,7 +183,7 @@ public final class Departure implements Duty {
         for (int i = 0, n = results.count(); i < n; i++, at = results.nextEntry(at)) {
             final int stampAt = results.fieldAt(at, 0);
             final Stamp stamp = Orphans.readStamp(buffer, offset + results.dataOffset(stampAt), results.dataLength(stampAt));
-            final JobType type = jobTypes.get(results.stringAt(results.fieldAt(at, 1)));
+            final JobType type = jobTypes.apply(results.stringAt(results.fieldAt(at, 1)));
             if (stamp == null || type == null) {
                 FrameCounters.count(counters.malformed);
                 continue;
