@@ -16,7 +16,7 @@ import org.divvy.examples.cli.FaultSchedule.KillSite;
  * Does a {@link FaultSchedule} while a {@code divvy run} computes: one daemon thread waits for each event's time,
  * counted from the moment the app started running, then kills local child nodes or starts new ones, and prints
  * one line per event with the time it happened ({@code divvy run: t=2.00 s: killed node 2 (pid 1234, site A) as
- * --kill-at 2@2 asked}). A class of its own so that {@link MasterRun} stays a sequence of steps.
+ * --kill-at 2@2 asked}). A class of its own so that {@link NodeZeroRun} stays a sequence of steps.
  *
  * <p>{@link #close()}, when the run ends, cancels the events not yet due and says which did not happen; an event
  * under way is finished first, so no node starts after node 0 ended the computation.

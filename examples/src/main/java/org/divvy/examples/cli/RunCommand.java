@@ -192,6 +192,6 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
 
     @Override
     public int execute(final PrintStream out, final PrintStream err) {
-        return new MasterRun(this, ChildCommand.ofThisJvm(childJvmOptions())).execute(out, err);
+        return new NodeZeroRun(this, ChildCommand.ofThisJvm(childJvmOptions())).execute(out, err);
     }
 }

@@ -24,9 +24,10 @@ import org.divvy.examples.Problem;
 import org.divvy.examples.Progress;
 
 /**
- * What {@code divvy run} does as node 0: starts its node (hosting the registry), starts the local child nodes,
- * waits until every node has joined, submits the app's root to the registry (injecting the scripted faults of
- * {@link FaultSchedule} meanwhile), prints the report, and ends the computation on every node. The registry
+ * What {@code divvy run} does as node 0: starts its node (hosting the registry unless {@code --join}), starts the
+ * local child nodes, waits until every node has joined, submits the app's root to the registry (injecting the
+ * scripted faults of {@link FaultSchedule} meanwhile), prints the report, and ends the computation on every node.
+ * The registry
  * gives the root to a master, a child (node 0 itself only if it is alone), and to a new master whenever that one
  * dies; node 0 works on the run like the other nodes and gets the value back ({@link DivvyNode#submit}). Each
  * blocking step has a deadline ({@link Deadlines}). The join wait also races the children's deaths: a child that
@@ -35,7 +36,7 @@ import org.divvy.examples.Progress;
  * reports it and the run goes on. On any failure the computation is terminated with exit code 1 and the children
  * still alive are killed.
  */
-final class MasterRun {
+final class NodeZeroRun {
     private static final int EXIT_OK = 0;
     private static final int EXIT_FAILED = 1;
     /** How long the children may take to leave after node 0 ended the computation. */
@@ -63,7 +64,7 @@ final class MasterRun {
     private final RunCommand run;
     private final ChildCommand childCommand;
 
-    MasterRun(final RunCommand run, final ChildCommand childCommand) {
+    NodeZeroRun(final RunCommand run, final ChildCommand childCommand) {
         this.run = run;
         this.childCommand = childCommand;
     }
@@ -95,7 +96,7 @@ final class MasterRun {
         final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
         Runtime.getRuntime().addShutdownHook(killChildren);
         try {
-            final int code = master(node, config, children, problem, out);
+            final int code = runOnAllNodes(node, config, children, problem, out);
             final List<String> problems = children.awaitExits(code, CHILD_EXIT_TIMEOUT_MS);
             if (!problems.isEmpty()) {
                 problems.forEach(p -> err.println("divvy run: " + p));
@@ -141,7 +142,7 @@ final class MasterRun {
      * Starts the children, awaits the members, submits the app's root; returns the exit code it ended the computation
      * with.
      */
-    private int master(final DivvyNode node, final NodeConfig config, final ChildNodes children,
+    private int runOnAllNodes(final DivvyNode node, final NodeConfig config, final ChildNodes children,
         final Problem<?> problem, final PrintStream out) {
         final String endpoint = node.endpoint();
         final String joinAddress = config.join() != null ? config.join() : endpoint;
