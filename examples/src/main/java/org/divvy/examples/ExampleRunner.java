@@ -8,9 +8,9 @@ public final class ExampleRunner {
     private ExampleRunner() {
     }
 
-    /** The Divvy version, as the root task of {@code node}. */
+    /** The Divvy version, with {@code node} as the master. */
     public static <T> Outcome<T> runParallel(final String app, final DivvyNode node, final Problem<T> problem) {
-        final RunResult<T> run = node.run(problem::solveParallel);
+        final RunResult<T> run = node.run(problem.root());
         final T answer = run.value();
         return new Outcome<>(answer, new AppResult(app, "divvy, " + node.config().workers() + " workers",
             problem.describe(answer), problem.check(answer), run.elapsedNs(), String.valueOf(run.statistics())));

@@ -1,18 +1,25 @@
 package org.divvy.examples;
 
+import org.divvy.Root;
+
 /**
  * One prepared instance of an example: its input is built (untimed) before either solver runs, so
  * the parallel and the sequential version solve exactly the same input.
  *
- * <p>{@link #solveParallel()} spawns, so it must run as the root task of a Divvy node
- * ({@code node.run(problem::solveParallel)}); {@link #solveSequential()} is plain Java and runs on any
- * thread. Both must return the same answer.
+ * <p>{@link #root()} is the Divvy version as one spawn of the app's spawnable entry, so it can run on this node
+ * ({@code node.run(problem.root())}) or be handed to the registry ({@code node.submit(problem.root())}), which
+ * gives it to another node if its master dies; {@link #solveSequential()} is plain Java and runs on any thread.
+ * Both must give the same answer.
  *
  * @param <T> the type of the answer
  */
 public interface Problem<T> {
-    /** Solves the instance with the Divvy version of the algorithm; call it on a Divvy worker only. */
-    T solveParallel();
+    /**
+     * The Divvy version: a single spawn of the app's spawnable entry with this instance's input, e.g.
+     * {@code Root.of(() -> new NQueens(n, depth).spawnCount(0, 0, 0, 0))}. Call it on the thread that runs or
+     * submits it (the spawn is recorded there, not queued).
+     */
+    Root<T> root();
 
     /** Solves the instance with the sequential version of the same algorithm. */
     T solveSequential();

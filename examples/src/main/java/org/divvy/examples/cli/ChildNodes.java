@@ -30,7 +30,7 @@ import org.divvy.DivvyException;
  * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id.
  *
  * <p>A child started while the run is under way ({@code --join-at}) is a late joiner. One that has not
- * joined when the computation ends may never hear that it ended (it joins after the master's TERMINATE), so
+ * joined when the computation ends may never hear that it ended (it joins after node 0's TERMINATE), so
  * {@link #awaitExits} gives it a short grace and then stops it, without counting it as a problem.
  *
  * <p>Thread-safe: the run's thread, the fault injector's thread and the JDK's process reaper (exit
@@ -48,7 +48,7 @@ public final class ChildNodes implements AutoCloseable {
         JOINING,
         /** The app runs: an exit is a crash the run survives. */
         RUNNING,
-        /** The master ended the computation (or the run failed): children exit now. */
+        /** Node 0 ended the computation (or the run failed): children exit now. */
         ENDING
     }
 
@@ -93,10 +93,59 @@ public final class ChildNodes implements AutoCloseable {
         }
         child.pump = OutputPump.start(process.getInputStream(), "[node " + index + "] ", out, line -> {
             if (child.nodeId < 0) {
-                WorkerNode.joinedNodeId(line).ifPresent(id -> child.nodeId = id);
+                WorkerNode.joinedNodeId(line).ifPresent(id -> joined(child, id));
             }
         });
         process.onExit().thenAccept(p -> onExit(child));
+    }
+
+    private synchronized void joined(final Child child, final int nodeId) {
+        child.nodeId = nodeId;
+        notifyAll(); // awaitNodeIds
+    }
+
+    /**
+     * Waits up to {@code timeoutMs} until every child started so far has printed its node id (it joined) or is
+     * dead: the registry counts a member before the child's line that it joined has been copied here.
+     */
+    public synchronized void awaitNodeIds(final long timeoutMs) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        try {
+            while (children.stream().anyMatch(c -> !c.joined() && c.process.isAlive())) {
+                final long waitMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+                if (waitMs <= 0) {
+                    return;
+                }
+                wait(Math.min(waitMs, 50)); // a death notifies no one: look again every 50 ms
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The name of the local child with node id {@code nodeId} ({@code node 2 (pid 1234, site A, node id 1)}), if any. */
+    public Optional<String> nameOfNodeId(final int nodeId) {
+        return children.stream().filter(c -> c.nodeId == nodeId).findFirst().map(Child::name);
+    }
+
+    /**
+     * The name of the child that is the master of a root node 0 submitted, or will be once the registry has
+     * declared the killed ones dead: the registry gives the root to the alive member with the lowest node id
+     * but the submitter's (RootKeeper), so, if every member is a node of this run, the child with the lowest
+     * node id among those running and not killed. Empty if there is none (node 0 is then the master itself).
+     */
+    public synchronized Optional<String> expectedMaster() {
+        return expectedMasterChild().map(Child::name);
+    }
+
+    /** SIGKILLs the {@link #expectedMaster()}, as {@link #kill(int, Consumer)}; returns its name, or empty if none. */
+    public synchronized Optional<String> killExpectedMaster(final Consumer<List<String>> announce) {
+        return expectedMasterChild().flatMap(master -> kill(List.of(master), announce).stream().findFirst());
+    }
+
+    private Optional<Child> expectedMasterChild() {
+        return children.stream().filter(c -> c.joined() && !c.killedOnPurpose && c.process.isAlive())
+            .min(Comparator.comparingInt(c -> c.nodeId));
     }
 
     /** Completes with a message naming the first child that exited before {@link #startRun()}. */
@@ -118,7 +167,7 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     /**
-     * From now on children may exit: the master has ended the computation (or the run failed). A child
+     * From now on children may exit: node 0 has ended the computation (or the run failed). A child
      * already dead, or killed on purpose, ended during the run.
      */
     public synchronized void expectExits() {
@@ -338,7 +387,7 @@ public final class ChildNodes implements AutoCloseable {
                     + describeExit(child.process.exitValue()) + " before the computation ended");
                 case RUNNING -> child.endedDuringRun = true;
                 case ENDING -> {
-                    // an exit the master asked for, unless expectExits() found it dead or killed already
+                    // an exit node 0 asked for, unless expectExits() found it dead or killed already
                 }
             }
             if (!child.endedDuringRun) {

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.DivvyException;
 import org.divvy.examples.cli.FaultSchedule.Event;
 import org.divvy.examples.cli.FaultSchedule.JoinNodes;
+import org.divvy.examples.cli.FaultSchedule.KillMaster;
 import org.divvy.examples.cli.FaultSchedule.KillNode;
 import org.divvy.examples.cli.FaultSchedule.KillSite;
 
@@ -15,10 +16,10 @@ import org.divvy.examples.cli.FaultSchedule.KillSite;
  * Does a {@link FaultSchedule} while a {@code divvy run} computes: one daemon thread waits for each event's time,
  * counted from the moment the app started running, then kills local child nodes or starts new ones, and prints
  * one line per event with the time it happened ({@code divvy run: t=2.00 s: killed node 2 (pid 1234, site A) as
- * --kill-at 2@2 asked}). A class of its own so that {@link MasterRun} stays a sequence of steps.
+ * --kill-at 2@2 asked}). A class of its own so that {@link NodeZeroRun} stays a sequence of steps.
  *
  * <p>{@link #close()}, when the run ends, cancels the events not yet due and says which did not happen; an event
- * under way is finished first, so no node starts after the master ended the computation.
+ * under way is finished first, so no node starts after node 0 ended the computation.
  */
 final class FaultInjector implements AutoCloseable {
     /** Starts local child node {@code index} in {@code site}; throws {@link DivvyException} if it cannot. */
@@ -138,6 +139,14 @@ final class FaultInjector implements AutoCloseable {
             if (children.kill(kill.node(), names -> report("killed " + names.get(0) + " as " + kill.request()
                 + " asked")).isEmpty()) {
                 report(kill.request() + ": node " + kill.node() + " is not running (already dead); nothing to kill");
+            }
+            return;
+        }
+        if (event instanceof KillMaster kill) {
+            if (children.killExpectedMaster(names -> report("killed the master, " + names.get(0) + ", as "
+                + kill.request() + " asked")).isEmpty()) {
+                report(kill.request() + ": no joined local child is alive, so node 0 is (or will be) the master; "
+                    + "nothing to kill");
             }
             return;
         }

@@ -12,15 +12,15 @@ import java.util.regex.Pattern;
 /**
  * The faults a {@code divvy run} injects, scripted on its command line as Satin's fault-tolerance
  * experiments scripted them, so every crash scenario is one command that does the same thing each time:
- * {@code --kill-at K@S} SIGKILLs local child node K at S seconds after the app started running,
- * {@code --kill-site NAME@S} every local child node of a site, and {@code --join-at S[xCOUNT][@SITE]} starts COUNT
- * more local nodes that join the running computation. This class parses the flags and checks them against
- * the run's layout, so a bad value is a usage error before any node starts; {@link FaultInjector} does the
- * events during the run.
+ * {@code --kill-at K@S} SIGKILLs local child node K at S seconds after the app started running ({@code
+ * --kill-at master@S} the child that is the master then), {@code --kill-site NAME@S} every local child node of a
+ * site, and {@code --join-at S[xCOUNT][@SITE]} starts COUNT more local nodes that join the running computation.
+ * This class parses the flags and checks them against the run's layout, so a bad value is a usage error before
+ * any node starts; {@link FaultInjector} does the events during the run.
  *
- * <p>The syntax accepts any node index; the checks then refuse node 0 (this process, the master, which
- * hosts the registry) because surviving its death needs master takeover, which does not exist yet: allowing it
- * later is removing one check. Immutable.
+ * <p>The master is a child, so killing it is the takeover scenario. The syntax accepts any node index; the checks
+ * then refuse node 0 (this process, which hosts the registry and prints the answer): surviving the registry's
+ * death is future work. Immutable.
  */
 public final class FaultSchedule {
     public static final String KILL_AT = "--kill-at";
@@ -30,8 +30,13 @@ public final class FaultSchedule {
     static final long MAX_SECONDS = 86_400;
     /** As many local nodes as {@code --nodes} allows, joiners included. */
     static final int MAX_LOCAL_NODES = 1024;
-    /** Why node 0 cannot be killed yet. */
-    static final String MASTER_TAKEOVER = "killing the master needs master takeover, which is not implemented yet";
+    /** The node name {@code --kill-at} takes for the master: {@code --kill-at master@2}. */
+    static final String MASTER = "master";
+    /** Why node 0 cannot be killed. */
+    static final String NODE_0_STAYS = "it hosts the registry (unless --join) and prints the answer, so it cannot "
+        + "be killed (surviving the registry's death is future work)";
+    /** Where the master is instead. */
+    static final String MASTER_IS_A_CHILD = "the master is a child node: " + KILL_AT + " " + MASTER + "@S kills it";
 
     /** No faults. */
     public static final FaultSchedule NONE = new FaultSchedule(List.of());
@@ -40,7 +45,7 @@ public final class FaultSchedule {
     private static final Pattern JOIN = Pattern.compile("([^x@]*)(?:x([^@]*))?(?:@(.*))?");
 
     /** Something the run does at a time after the app started. */
-    public sealed interface Event permits KillNode, KillSite, JoinNodes {
+    public sealed interface Event permits KillNode, KillMaster, KillSite, JoinNodes {
         /** Milliseconds after the app started running. */
         long atMs();
 
@@ -56,6 +61,17 @@ public final class FaultSchedule {
         @Override
         public String describe() {
             return "t=" + seconds(atMs) + " s: kill node " + node;
+        }
+    }
+
+    /**
+     * SIGKILL the local child that is the master at that time (or will be once the registry has declared the
+     * nodes killed before dead; see {@link ChildNodes#expectedMaster()}).
+     */
+    public record KillMaster(long atMs, String request) implements Event {
+        @Override
+        public String describe() {
+            return "t=" + seconds(atMs) + " s: kill the master";
         }
     }
 
@@ -86,10 +102,11 @@ public final class FaultSchedule {
      * The schedule the three flags ask for (each value a comma-separated list, each flag repeatable), checked
      * against {@code layout}, the sites of the {@code --nodes} local nodes. Joining nodes are numbered on from
      * the last of those, in the order they start; they go to the last site unless {@code @SITE} names one.
-     * Throws {@link IllegalArgumentException} naming the flag, the value and what is allowed.
+     * {@code remoteNodes} is the run's {@code --await}: with remote nodes, which one is the master cannot be told
+     * here. Throws {@link IllegalArgumentException} naming the flag, the value and what is allowed.
      */
     public static FaultSchedule parse(final List<String> killAt, final List<String> killSite, final List<String> joinAt,
-        final SiteLayout layout) {
+        final SiteLayout layout, final int remoteNodes) {
         final List<Event> events = new ArrayList<>();
         for (final String value : parts(killAt)) {
             events.add(parseKillNode(value));
@@ -115,7 +132,7 @@ public final class FaultSchedule {
         final FaultSchedule schedule = new FaultSchedule(events.stream()
             .sorted(Comparator.comparingLong(Event::atMs)) // stable: kills before joins at the same time
             .toList());
-        schedule.check(layout);
+        schedule.check(layout, remoteNodes);
         return schedule;
     }
 
@@ -143,12 +160,24 @@ public final class FaultSchedule {
         return String.format(Locale.ROOT, "%.2f", ms / 1000.0);
     }
 
-    /** Refuses what the run cannot do: unknown nodes and sites, the master, a node killed before it joined. */
-    private void check(final SiteLayout layout) {
+    /**
+     * Refuses what the run cannot do: unknown nodes and sites, node 0, a node killed before it joined, a master
+     * that is not a local child.
+     */
+    private void check(final SiteLayout layout, final int remoteNodes) {
         final int localNodes = layout.nodes() + joiningNodes();
         for (final Event event : events) {
             if (event instanceof KillNode kill) {
                 checkKill(kill, layout, localNodes);
+            } else if (event instanceof KillMaster kill) {
+                if (layout.nodes() == 1) {
+                    throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": with --nodes 1 the master is "
+                        + "node 0, this process (alone when the app starts), and " + NODE_0_STAYS);
+                }
+                if (remoteNodes > 0) {
+                    throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": with --await the master may be "
+                        + "a remote node, which this run cannot kill; name a local child node instead");
+                }
             } else if (event instanceof KillSite kill) {
                 if (!layout.sites().contains(kill.site())) {
                     throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": no site " + kill.site() + "; "
@@ -156,7 +185,7 @@ public final class FaultSchedule {
                 }
                 if (kill.site().equals(layout.siteOf(0))) {
                     throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": site " + kill.site()
-                        + " holds node 0, this process, the master; " + MASTER_TAKEOVER);
+                        + " holds node 0, this process: " + NODE_0_STAYS + "; " + MASTER_IS_A_CHILD);
                 }
             }
         }
@@ -164,8 +193,8 @@ public final class FaultSchedule {
 
     private void checkKill(final KillNode kill, final SiteLayout layout, final int localNodes) {
         if (kill.node() == 0) {
-            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node 0 is this process, the master; "
-                + MASTER_TAKEOVER);
+            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node 0 is this process: " + NODE_0_STAYS + "; "
+                + MASTER_IS_A_CHILD);
         }
         if (kill.node() < 0 || kill.node() >= localNodes) {
             final String children = layout.nodes() == 1 ? "with --nodes 1 there are none"
@@ -203,19 +232,23 @@ public final class FaultSchedule {
         return parts;
     }
 
-    private static KillNode parseKillNode(final String value) {
+    /** {@code K@S}: a {@link KillNode}; {@code master@S}: a {@link KillMaster}. */
+    private static Event parseKillNode(final String value) {
         final int at = value.indexOf('@');
         if (at < 0 || value.indexOf('@', at + 1) >= 0) {
             throw new IllegalArgumentException(KILL_AT + "=" + value + ": must be NODE@SECONDS, e.g. " + KILL_AT
-                + " 2@1.5 (several: 1@2,2@2)");
+                + " 2@1.5 (several: 1@2,2@2; the master: " + MASTER + "@1.5)");
         }
         final String nodeText = value.substring(0, at).trim();
+        if (nodeText.equals(MASTER)) {
+            return new KillMaster(parseSeconds(KILL_AT, value, value.substring(at + 1)), KILL_AT + " " + value);
+        }
         final int node;
         try {
             node = Integer.parseInt(nodeText);
         } catch (final NumberFormatException e) {
             throw new IllegalArgumentException(KILL_AT + "=" + value + ": node '" + nodeText
-                + "' must be the index of a local node (an integer)");
+                + "' must be the index of a local node (an integer) or " + MASTER);
         }
         return new KillNode(node, parseSeconds(KILL_AT, value, value.substring(at + 1)), KILL_AT + " " + value);
     }

@@ -8,13 +8,13 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code divvy node --join HOST:PORT [--site NAME] [node settings]}: a node that joins a running
- * computation (the registry of a {@code divvy run} master, or a {@code divvy registry}), works until the
- * master ends the computation, and exits with the master's exit code (1 if it cannot join or loses the
- * master). Every node setting of {@link NodeSettings} but {@code --networked} is a flag
+ * computation (the registry of a {@code divvy run}'s node 0, or a {@code divvy registry}), works (and runs a
+ * root if the registry makes it the master) until the computation ends, and exits with its exit code (1 if it
+ * cannot join or loses the registry). Every node setting of {@link NodeSettings} but {@code --networked} is a flag
  * ({@link NodeSettingOptions}); {@code --join} is required.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
-    description = "Starts a node that joins a running computation and exits when the master ends it.",
+    description = "Starts a node that joins a running computation and exits when the computation ends.",
     modelTransformer = NodeSettingOptions.AddOptions.class)
 public final class NodeCommand implements CliCommand, NodeSettingOptions.Owner {
     /** Node settings as flags: all but networked, which this command always is. */

@@ -16,12 +16,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code divvy registry}: a registry process that runs no jobs. Nodes (and the master, with
+ * {@code divvy registry}: a registry process that runs no jobs. Nodes (and node 0 of
  * {@code divvy run --join}) join it at the address it prints; it runs until it is stopped (Ctrl-C,
  * SIGTERM) or for {@code --duration-seconds}. Where it listens and the heartbeat timing and failure
  * detection it shares with the nodes are node settings ({@code --bind}, {@code --port},
  * {@code --heartbeat-interval-ms}, {@code --acceptable-heartbeat-pause-ms}, {@code --failure-phi-threshold},
  * {@code --term-length-bytes}; see {@link NodeSettingOptions}).
+ *
+ * <p>It keeps the root of every run submitted to it and chooses its master; when a run's submitter died, the
+ * master's value has nobody to go to, so the registry prints how the run ended ({@code divvy registry: run 3.1 of
+ * ... computed ...}) and the master ends the computation.
  */
 @Command(name = "registry", mixinStandardHelpOptions = true,
     description = "Runs a standalone registry that nodes join; prints its address.",
@@ -62,6 +66,7 @@ public final class RegistryCommand implements CliCommand, NodeSettingOptions.Own
             registry = StandaloneRegistry.launch(config,
                 SystemNanoClock.INSTANCE,
                 t -> err.println("divvy registry: " + t));
+            registry.rootKeeper().onUnclaimedResult(line -> out.println("divvy registry: " + line));
         } catch (final DivvyException | IllegalStateException e) {
             err.println("divvy registry: cannot listen at " + config.bind() + ":" + config.port() + ": " + e.getMessage());
             return 1;

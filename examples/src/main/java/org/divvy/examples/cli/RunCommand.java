@@ -22,8 +22,10 @@ import picocli.CommandLine.Option;
  * {@code divvy run --nodes N [--sites A:2,B:2] [node settings] <app> [app options]}: runs an app on N
  * nodes on this machine. This process is node 0: it hosts the registry (unless {@code --join} names a
  * standalone one), starts N-1 child JVMs that join it, waits until all nodes (and {@code --await} remote
- * ones) have joined, runs the app as the master, prints the answer, PASS/FAIL and the statistics, then
- * ends the computation on every node.
+ * ones) have joined, and submits the app's root to the registry, which gives it to a master: the member with
+ * the lowest id but node 0 (node 0 itself if it is alone), and, if that master dies, to the next, which runs the
+ * root again reusing the saved work. Node 0 works on the run like the others, prints the answer, PASS/FAIL, who
+ * the master was and the statistics, then ends the computation on every node.
  *
  * <p>Every node setting of {@link NodeSettings} is a flag ({@code --policy rs}, {@code --workers 1},
  * {@code --acceptable-heartbeat-pause-ms 10000}, ...; see {@link NodeSettingOptions}) except {@code --networked}
@@ -33,17 +35,20 @@ import picocli.CommandLine.Option;
  * <p>Fault injection ({@link FaultSchedule}): {@code --kill-at}, {@code --kill-site} and {@code --join-at} kill
  * local child nodes or start new ones at given times after the app started, so each crash scenario of the
  * fault-tolerance work is one reproducible command. A child that dies during the run is survived: the other
- * nodes recover its work.
+ * nodes recover its work, and if it was the master, a new master runs the root again ({@code --kill-at master@S}).
+ * Node 0 cannot be killed: it hosts the registry and prints the answer.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Runs an app on several nodes: this process and N-1 local child JVMs, plus remote nodes "
-        + "that join it (--await).",
+    description = "Runs an app on several nodes: this process (node 0: the registry, and it prints the answer) and "
+        + "N-1 local child JVMs, plus remote nodes that join it (--await); the registry gives the app's root to a "
+        + "master among the others, and to a new one if it dies.",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
         UtsApp.class, PortableApp.class},
     modelTransformer = NodeSettingOptions.AddOptions.class,
     footer = {"", "Examples:",
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
         "  faults: divvy run --nodes 3 --workers 1 --kill-at 2@1.5 --join-at 3 nqueens -n 16",
+        "  master takeover: divvy run --nodes 3 --workers 1 --kill-at master@1.5 nqueens -n 16",
         "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
         "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
 public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
@@ -80,13 +85,14 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
 
     @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",
         description = "fault injection: SIGKILL local child node K (1 to N-1, or a node of --join-at) S seconds "
-            + "after the app started (decimals allowed: 2.5); repeatable. The run goes on: the other nodes "
-            + "recover its work. Node 0, this process, cannot be killed yet (no master takeover)")
+            + "after the app started (decimals allowed: 2.5); K = master: the child that is the master then; "
+            + "repeatable. The run goes on: the other nodes recover its work, and a dead master's root goes to a "
+            + "new master. Node 0, this process, cannot be killed: it hosts the registry and prints the answer")
     List<String> killAt = new ArrayList<>();
 
     @Option(names = FaultSchedule.KILL_SITE, paramLabel = "NAME@S[,...]",
         description = "fault injection: SIGKILL every local child node of site NAME (of --sites) S seconds after the "
-            + "app started; repeatable. Not the site of node 0")
+            + "app started; repeatable. Not the site of node 0 (this process)")
     List<String> killSite = new ArrayList<>();
 
     @Option(names = FaultSchedule.JOIN_AT, paramLabel = "S[xCOUNT][@SITE][,...]",
@@ -172,7 +178,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
-        faults = FaultSchedule.parse(killAt, killSite, joinAt, layout);
+        faults = FaultSchedule.parse(killAt, killSite, joinAt, layout, remoteNodes);
         if (app != null && app.common().sequential()) {
             throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()
                 + " --sequential' instead of 'divvy run ... " + app.name() + " --sequential'");
@@ -186,6 +192,6 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
 
     @Override
     public int execute(final PrintStream out, final PrintStream err) {
-        return new MasterRun(this, ChildCommand.ofThisJvm(childJvmOptions())).execute(out, err);
+        return new NodeZeroRun(this, ChildCommand.ofThisJvm(childJvmOptions())).execute(out, err);
     }
 }

@@ -8,7 +8,10 @@ import java.util.regex.Pattern;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 
-/** What {@code divvy node} does: join, work until the master ends the computation, leave. */
+/**
+ * What {@code divvy node} does: join, work (and run a root if the registry makes this node a master) until the
+ * computation ends, leave.
+ */
 final class WorkerNode {
     /** The line {@link #joinedLine} prints; {@code divvy run} watches for it: a child has joined, under this node id. */
     private static final Pattern JOINED_LINE = Pattern.compile("node id (\\d+) \\(.*\\) joined \\S+");
@@ -45,7 +48,7 @@ final class WorkerNode {
         try {
             out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
             final int code = node.awaitTermination();
-            out.println("node id " + id + ": the master ended the computation with exit code " + code);
+            out.println("node id " + id + ": the computation ended with exit code " + code);
             out.print("node id " + id + " since it joined: " + node.networkStatistics());
             return code;
         } catch (final DivvyException e) {

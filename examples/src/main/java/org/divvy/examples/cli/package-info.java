@@ -1,7 +1,8 @@
 /**
  * The {@code divvy} sub-commands beyond single-node app runs: {@code run} (an app on several nodes: this
- * process as node 0 and master, local child JVMs, remote joiners), {@code node} (join a computation and
- * work until the master ends it) and {@code registry} (a standalone registry), plus the
+ * process as node 0, which hosts the registry, submits the app's root and prints the answer; local child JVMs,
+ * one of which the registry makes the master; remote joiners), {@code node} (join a computation and work until
+ * it ends) and {@code registry} (a standalone registry), plus the
  * {@code --simulate-leaf-us} option of the apps. The node settings of these commands are not declared
  * here: {@code NodeSettingOptions} derives one flag per row of the runtime's table
  * ({@code org.divvy.NodeSettings}).

@@ -1,5 +1,6 @@
 package org.divvy.examples.fib;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -64,8 +65,8 @@ public final class FibApp implements ExampleApp {
         final int leafUs = simulation.leafUs();
         return new Problem<>() {
             @Override
-            public Long solveParallel() {
-                return new Fib(cutoff, leafUs).fib(size);
+            public Root<Long> root() {
+                return Root.of(() -> new Fib(cutoff, leafUs).spawnFib(size));
             }
 
             @Override

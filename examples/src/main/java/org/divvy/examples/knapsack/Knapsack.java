@@ -1,6 +1,7 @@
 package org.divvy.examples.knapsack;
 
 import org.divvy.LongSpawn;
+import org.divvy.Root;
 import org.divvy.annotations.Spawnable;
 
 /**
@@ -27,9 +28,13 @@ public class Knapsack implements KnapsackSpawner {
         this.spawnDepth = spawnDepth;
     }
 
-    /** The best total value of items that fit in {@code capacity}. */
-    public long solve(final int capacity) {
-        return search(0, capacity, 0, KnapsackSequential.greedy(weights, values, capacity));
+    /**
+     * Finding the best total value of items that fit in {@code capacity}, as a run's root (the greedy packing's
+     * value, the first bound, is computed here, on the calling thread).
+     */
+    public Root<Long> solve(final int capacity) {
+        final long greedy = KnapsackSequential.greedy(weights, values, capacity);
+        return Root.of(() -> spawnSearch(0, capacity, 0, greedy));
     }
 
     @Spawnable

@@ -1,5 +1,6 @@
 package org.divvy.examples.knapsack;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -67,7 +68,7 @@ public final class KnapsackApp implements ExampleApp {
         final int depth = spawnDepth;
         return new Problem<>() {
             @Override
-            public Long solveParallel() {
+            public Root<Long> root() {
                 return new Knapsack(instance, depth).solve(instance.capacity());
             }
 

@@ -2,6 +2,7 @@ package org.divvy.examples.mergesort;
 
 import java.util.Arrays;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -61,8 +62,8 @@ public final class MergeSortApp implements ExampleApp {
         final int leafSize = cutoff;
         return new Problem<>() {
             @Override
-            public int[] solveParallel() {
-                return new MergeSort(leafSize).sort(data);
+            public Root<int[]> root() {
+                return Root.of(() -> new MergeSort(leafSize).spawnSort(data));
             }
 
             @Override

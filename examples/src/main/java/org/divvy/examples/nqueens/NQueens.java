@@ -1,6 +1,7 @@
 package org.divvy.examples.nqueens;
 
 import org.divvy.LongSpawn;
+import org.divvy.Root;
 import org.divvy.annotations.Spawnable;
 
 /**
@@ -22,9 +23,9 @@ public class NQueens implements NQueensSpawner {
         this.sequentialDepth = sequentialDepth;
     }
 
-    /** The number of solutions on the whole board. */
-    public long countAll() {
-        return count(0, 0, 0, 0);
+    /** Counting the solutions on the whole board, as a run's root: {@code node.run(queens.countAll()).value()}. */
+    public Root<Long> countAll() {
+        return Root.of(() -> spawnCount(0, 0, 0, 0));
     }
 
     @Spawnable

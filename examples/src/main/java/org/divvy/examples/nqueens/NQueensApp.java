@@ -1,5 +1,6 @@
 package org.divvy.examples.nqueens;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -55,7 +56,7 @@ public final class NQueensApp implements ExampleApp {
         final int depth = sequentialDepth;
         return new Problem<>() {
             @Override
-            public Long solveParallel() {
+            public Root<Long> root() {
                 return new NQueens(size, depth).countAll();
             }
 

@@ -1,5 +1,7 @@
 package org.divvy.examples.portable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -9,11 +11,15 @@ import org.divvy.SpawnFailedException;
 import org.divvy.annotations.Spawnable;
 
 /**
- * Each case spawns its job first and then a sibling that holds the spawning worker for {@code holdMs}, so
+ * The portable program: {@link #runCases} runs each case in turn, the whole as one spawnable, so it is a run's
+ * root that another node can run again. Each case spawns its job first and then a sibling that holds the spawning worker for {@code holdMs}, so
  * the job, the oldest, is taken by an idle worker or, on several nodes, stolen by another node; then it
  * syncs and reports what arrived, in words that do not depend on where the job ran.
  */
 public class Portable implements PortableSpawner {
+    /** The failure cases, in the order they run. */
+    static final List<String> FAILURES = List.of("jdk", "declared", "wire", "unlisted");
+
     int holdMs;
 
     public Portable() {
@@ -21,6 +27,21 @@ public class Portable implements PortableSpawner {
 
     public Portable(final int holdMs) {
         this.holdMs = holdMs;
+    }
+
+    /**
+     * Every case, in order: the failure cases, a list of {@code cells} cells, a ring of {@code ringNodes} nodes;
+     * their reports joined by {@code "; "}.
+     */
+    @Spawnable
+    public String runCases(final int cells, final int ringNodes) {
+        final List<String> cases = new ArrayList<>();
+        for (final String kind : FAILURES) {
+            cases.add(failureCase(kind));
+        }
+        cases.add(deepListCase(cells));
+        cases.add(ringCase(ringNodes));
+        return String.join("; ", cases);
     }
 
     @Spawnable

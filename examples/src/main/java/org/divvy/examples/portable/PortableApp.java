@@ -1,8 +1,8 @@
 package org.divvy.examples.portable;
 
-import java.util.ArrayList;
 import java.util.List;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -23,9 +23,6 @@ import picocli.CommandLine.Option;
     description = "Exceptions caught by class around sync() and deep or cyclic arguments, from children that "
         + "another worker or node takes; checked case by case.")
 public final class PortableApp implements ExampleApp {
-    /** The failure cases, in the order they run. */
-    static final List<String> FAILURES = List.of("jdk", "declared", "wire", "unlisted");
-
     @Mixin
     CommonOptions common = new CommonOptions();
 
@@ -71,15 +68,8 @@ public final class PortableApp implements ExampleApp {
         final int hold = holdMs;
         return new Problem<>() {
             @Override
-            public String solveParallel() {
-                final Portable portable = new Portable(hold);
-                final List<String> cases = new ArrayList<>();
-                for (final String kind : FAILURES) {
-                    cases.add(portable.failureCase(kind));
-                }
-                cases.add(portable.deepListCase(cells));
-                cases.add(portable.ringCase(nodes));
-                return String.join("; ", cases);
+            public Root<String> root() {
+                return Root.of(() -> new Portable(hold).spawnRunCases(cells, nodes));
             }
 
             @Override
@@ -93,7 +83,7 @@ public final class PortableApp implements ExampleApp {
                 final String[] cases = answer.split("; ");
                 for (int i = 0; i < expected.size(); i++) {
                     final String got = i < cases.length ? cases[i] : "(missing)";
-                    if (!got.equals(expected.get(i)) && !(i == FAILURES.indexOf("unlisted") && got.equals(UNLISTED_REMOTE))) {
+                    if (!got.equals(expected.get(i)) && !(i == Portable.FAILURES.indexOf("unlisted") && got.equals(UNLISTED_REMOTE))) {
                         return Check.fail("case " + (i + 1) + " reported `" + got + "`, expected `" + expected.get(i) + "`");
                     }
                 }

@@ -1,5 +1,6 @@
 package org.divvy.examples.raytracer;
 
+import org.divvy.Root;
 import org.divvy.Spawn;
 import org.divvy.annotations.Spawnable;
 
@@ -20,9 +21,9 @@ public class RayTracer implements RayTracerSpawner {
         this.thresholdPixels = thresholdPixels;
     }
 
-    /** The whole image, row-major, 0xRRGGBB per pixel. */
-    public int[] renderImage(final Scene scene) {
-        return render(scene, 0, 0, scene.width(), scene.height());
+    /** Rendering the whole image (row-major, 0xRRGGBB per pixel), as a run's root. */
+    public Root<int[]> renderImage(final Scene scene) {
+        return Root.of(() -> spawnRender(scene, 0, 0, scene.width(), scene.height()));
     }
 
     /** The tile at {@code (x, y)} of {@code w} by {@code h} pixels, row-major. */

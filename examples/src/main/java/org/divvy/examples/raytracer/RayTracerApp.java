@@ -9,6 +9,7 @@ import java.util.zip.CRC32;
 
 import javax.imageio.ImageIO;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -82,7 +83,7 @@ public final class RayTracerApp implements ExampleApp {
         final String outFile = out;
         return new Problem<>() {
             @Override
-            public int[] solveParallel() {
+            public Root<int[]> root() {
                 return new RayTracer(threshold).renderImage(scene);
             }
 

@@ -3,6 +3,7 @@ package org.divvy.examples.uts;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.divvy.Root;
 import org.divvy.Spawn;
 import org.divvy.annotations.Spawnable;
 import org.divvy.examples.simulated.SimulatedLeaf;
@@ -39,9 +40,9 @@ public class Uts implements UtsSpawner {
         this.simulatedLeafUs = simulatedLeafUs;
     }
 
-    /** Counts the whole tree. */
-    public Counts searchTree() {
-        return search(Sha1Rng.init(tree.rootSeed()), 0);
+    /** Counting the whole tree, as a run's root: {@code node.run(uts.searchTree()).value()}. */
+    public Root<Counts> searchTree() {
+        return Root.of(() -> spawnSearch(Sha1Rng.init(tree.rootSeed()), 0));
     }
 
     /** Counts the subtree of the node with {@code state} (a SHA-1 digest as 5 ints) at {@code height}. */

@@ -2,6 +2,7 @@ package org.divvy.examples.uts;
 
 import java.util.Optional;
 
+import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
@@ -132,7 +133,7 @@ public final class UtsApp implements ExampleApp {
         final int leafUs = simulation.leafUs();
         return new Problem<>() {
             @Override
-            public Counts solveParallel() {
+            public Root<Counts> root() {
                 return new Uts(tree, depth, leafUs).searchTree();
             }
 

@@ -177,7 +177,7 @@ class ChildNodesTest {
     void shouldNameAJoinedChildWithTheRuntimesNodeIdToo() throws Exception {
         assertEquals(java.util.OptionalInt.of(5), WorkerNode.joinedNodeId(WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1,
             "127.0.0.1:1")));
-        assertEquals(java.util.OptionalInt.empty(), WorkerNode.joinedNodeId("node id 5: the master ended the computation"));
+        assertEquals(java.util.OptionalInt.empty(), WorkerNode.joinedNodeId("node id 5: the computation ended with exit code 0"));
         try (ChildNodes children = new ChildNodes(out)) {
             children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(5, "127.0.0.1:2", "A", 1, "127.0.0.1:1")
                 + "'"));

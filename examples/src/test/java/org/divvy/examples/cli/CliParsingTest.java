@@ -125,11 +125,11 @@ class CliParsingTest {
             "--workers", "1", "fib").command());
         assertEquals(40123, run.nodeConfig().port());
         assertEquals(List.of("--idle-park-max-ns", "2000000", "--bind", "127.0.0.2", "--policy", "RS",
-            "--acceptable-heartbeat-pause-ms", "5000"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
+            "--acceptable-heartbeat-pause-ms", "5000"), NodeSettingOptions.flags(run.nodeConfig(), NodeZeroRun.CHILD_SETTINGS));
         assertEquals(List.of("--idle-park-max-ns", "2000000", "--policy", "RS", "--acceptable-heartbeat-pause-ms", "5000"),
-            NodeSettingOptions.flags(run.nodeConfig(), MasterRun.REMOTE_SETTINGS));
+            NodeSettingOptions.flags(run.nodeConfig(), NodeZeroRun.REMOTE_SETTINGS));
         final NodeCommand child = assertInstanceOf(NodeCommand.class, Launcher.parse(concat(List.of("node", "--join",
-            "127.0.0.1:40123"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS))).command());
+            "127.0.0.1:40123"), NodeSettingOptions.flags(run.nodeConfig(), NodeZeroRun.CHILD_SETTINGS))).command());
         assertEquals(run.nodeConfig().toBuilder().port(0).join("127.0.0.1:40123").build(), child.nodeConfig()
             .toBuilder().workers(1).build(), "a child runs with node 0's settings but its own port and registry");
     }
@@ -152,7 +152,7 @@ class CliParsingTest {
         assertEquals(StealPolicy.RS, run.nodeConfig().policy());
         assertEquals("A", run.nodeConfig().site());
         assertEquals(1, run.workersPerNode());
-        assertEquals(List.of("--policy", "RS"), NodeSettingOptions.flags(run.nodeConfig(), MasterRun.CHILD_SETTINGS));
+        assertEquals(List.of("--policy", "RS"), NodeSettingOptions.flags(run.nodeConfig(), NodeZeroRun.CHILD_SETTINGS));
         final RunCommand appWorkers = assertInstanceOf(RunCommand.class, Launcher.parse("run", "fib", "--workers", "3").command());
         assertEquals(3, appWorkers.workersPerNode(), "without the run's --workers, the app's");
     }

@@ -2,6 +2,7 @@ package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault-tolerance scenarios as {@code divvy run} scripts them ({@code --kill-at}, {@code --join-at}), on real
- * processes: a node killed mid-run is survived (the others recover its work) and the answer is still right; a
- * node that joins the running computation steals work and ends with the run. Every run has
+ * processes: a node killed mid-run is survived (the others recover its work) and the answer is still right, the
+ * master too (another node takes the root over); a node that joins the running computation steals work and ends
+ * with the run. Every run has
  * {@code --timeout-seconds 120}, so a run that cannot finish fails instead of hanging.
  *
  * <p>N-queens 16 (14,772,512 solutions) is the work: about 11 s on 3 single-worker nodes on the 2-core development
@@ -67,6 +69,37 @@ class FaultInjectionRunTest {
             output);
     }
 
+    /**
+     * Master takeover: the child the registry gave the root to is SIGKILLed 1.5 s in; once the registry declares it
+     * dead (about 7.6 s later with the default failure detector) it gives the root to the next member, which runs it
+     * again, restarted, reusing the results the others saved, and node 0 still prints the right count. About 20 s.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldSurviveTheMasterKilledAtOneAndAHalfSecondsByATakeover() throws Exception {
+        final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "120", "--kill-at", "master@1.5");
+        final Matcher expected = run.awaitMatch(Pattern.compile("divvy run: the registry gives the root to (node \\d \\(pid \\d+, "
+            + "site default, node id (\\d+)\\)): the member with the lowest node id other than node 0; if it dies, to the next"), 90);
+        final Matcher killed = run.awaitMatch(Pattern.compile("divvy run: t=(\\d+\\.\\d\\d) s: killed the master, (node \\d \\(pid "
+            + "\\d+, site default, node id (\\d+)\\)), as --kill-at master@1.5 asked"), 30);
+        assertEquals(expected.group(1), killed.group(2), "the node killed is the one named as the master:\n" + run.output());
+        assertEquals("1", killed.group(3), "the master is the child with the lowest node id:\n" + run.output());
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        System.out.println(output);
+        assertFalse(output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final Matcher master = Pattern.compile("master: (node \\d \\(pid \\d+, site default, node id (\\d+)\\)); takeovers: (\\d+)\n")
+            .matcher(output);
+        assertTrue(master.find(), output);
+        assertEquals("1", master.group(3), "one takeover:\n" + output);
+        assertNotEquals(killed.group(2), master.group(1), "a new master finished the run:\n" + output);
+        assertTrue(output.contains("the master's statistics (its run of the root):\nrun "), output);
+        assertTrue(output.contains("divvy run: all 2 surviving local nodes ended with exit code 0; " + killed.group(2)
+            .replaceFirst(" \\(.*", "") + " died during the run"), output);
+    }
+
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void shouldLetANodeJoinTheRunningComputationAndSteal() throws Exception {
@@ -82,7 +115,7 @@ class FaultInjectionRunTest {
         assertTrue(statistics.find(), "node 2 prints its statistics at its end:\n" + output);
         assertTrue(Integer.parseInt(statistics.group(1)) > 0, "node 2 stole from the others: " + statistics.group());
         assertTrue(Integer.parseInt(statistics.group(6)) > 0, "node 2 ran jobs for the others: " + statistics.group());
-        assertTrue(Pattern.compile("\\[node 2\\] node id \\d+: the master ended the computation with exit code 0")
+        assertTrue(Pattern.compile("\\[node 2\\] node id \\d+: the computation ended with exit code 0")
             .matcher(output).find(), "node 2 ended with the run:\n" + output);
         assertTrue(output.contains("divvy run: all 3 local nodes ended with exit code 0"), output);
     }

@@ -44,7 +44,7 @@ class FaultInjectorTest {
     @Test
     void shouldStartAndKillNodesAtTheirTimesAndSaySo() throws Exception {
         final FaultSchedule schedule = FaultSchedule.parse(List.of("1@0.6", "2@0.6"), List.of(), List.of("0.2"),
-            SiteLayout.parse("A:1,B:1", 2));
+            SiteLayout.parse("A:1,B:1", 2), 0);
         try (ChildNodes children = new ChildNodes(out)) {
             children.start(1, "B", SLEEPER);
             children.startRun();
@@ -73,7 +73,7 @@ class FaultInjectorTest {
     @Test
     void shouldCancelTheEventsNotDueWhenTheRunEndsAndSayWhich() throws Exception {
         final FaultSchedule schedule = FaultSchedule.parse(List.of("1@60"), List.of("B@0.1"), List.of("90x2"),
-            SiteLayout.parse("A:1,B:2", 3));
+            SiteLayout.parse("A:1,B:2", 3), 0);
         try (ChildNodes children = new ChildNodes(out)) {
             children.start(1, "B", SLEEPER);
             children.start(2, "B", SLEEPER);
@@ -86,6 +86,41 @@ class FaultInjectorTest {
             awaitOutput(Pattern.compile("divvy run: the run ended at t=\\d+\\.\\d\\d s, before t=60.00 s: kill node 1 "
                 + "\\(--kill-at 1@60\\); t=90.00 s: start nodes 3 to 4 in site B \\(--join-at 90x2\\): not done\n"));
             assertEquals(2, children.size(), "no node started after the end");
+        }
+    }
+
+    /** A child that says it joined as node id {@code nodeId}, then sleeps. */
+    private static List<String> joinedSleeper(final int nodeId) {
+        return List.of("sh", "-c", "echo '" + WorkerNode.joinedLine(nodeId, "127.0.0.1:1", "B", 1, "127.0.0.1:2")
+            + "'; exec sleep 30");
+    }
+
+    /**
+     * {@code --kill-at master@S} kills the child the registry gives the root to: the lowest node id among the children
+     * alive and not killed yet, whatever its launch index; with none left, node 0 is the master and nothing is killed.
+     */
+    @Test
+    void shouldKillTheChildWithTheLowestNodeIdAsTheMaster() throws Exception {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of("master@0.2", "master@0.4", "master@0.6"), List.of(),
+            List.of(), SiteLayout.parse("A:1,B:2", 3), 0);
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "B", joinedSleeper(2));
+            children.start(2, "B", joinedSleeper(1));
+            children.awaitNodeIds(10_000);
+            assertEquals("node 2 (pid " + children.pid(2).orElseThrow() + ", site B, node id 1)",
+                children.expectedMaster().orElseThrow());
+            assertEquals(children.expectedMaster(), children.nameOfNodeId(1));
+            children.startRun();
+            try (FaultInjector injector = FaultInjector.start(schedule, children,
+                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed the master, node 2 \\(pid \\d+, site B, node id 1\\), "
+                    + "as --kill-at master@0.2 asked\n"));
+                awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed the master, node 1 \\(pid \\d+, site B, node id 2\\), "
+                    + "as --kill-at master@0.4 asked\n"));
+                awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: --kill-at master@0.6: no joined local child is alive, so node 0 "
+                    + "is \\(or will be\\) the master; nothing to kill\n"));
+            }
+            assertEquals(java.util.Optional.empty(), children.expectedMaster());
         }
     }
 

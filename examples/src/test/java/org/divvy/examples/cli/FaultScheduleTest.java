@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.divvy.examples.Launcher;
 import org.divvy.examples.cli.FaultSchedule.JoinNodes;
+import org.divvy.examples.cli.FaultSchedule.KillMaster;
 import org.divvy.examples.cli.FaultSchedule.KillNode;
 import org.divvy.examples.cli.FaultSchedule.KillSite;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class FaultScheduleTest {
 
     private static FaultSchedule parse(final List<String> killAt, final List<String> killSite, final List<String> joinAt,
         final SiteLayout layout) {
-        return FaultSchedule.parse(killAt, killSite, joinAt, layout);
+        return FaultSchedule.parse(killAt, killSite, joinAt, layout, 0);
     }
 
     private static String error(final List<String> killAt, final List<String> killSite, final List<String> joinAt,
@@ -43,8 +44,8 @@ class FaultScheduleTest {
         assertEquals("t=1.00 s: kill node 1; t=2.50 s: kill node 2; t=3.00 s: kill node 2", schedule.describe());
         assertEquals(List.of(new KillNode(1, 2000, "--kill-at 1@2"), new KillNode(2, 2000, "--kill-at 2@2")),
             parse(List.of("1@2,2@2"), List.of(), List.of(), THREE).events(), "several nodes at once");
-        assertTrue(FaultSchedule.parse(List.of(), List.of(), List.of(), THREE).isEmpty());
-        assertTrue(FaultSchedule.parse(null, null, null, THREE).isEmpty());
+        assertTrue(FaultSchedule.parse(List.of(), List.of(), List.of(), THREE, 0).isEmpty());
+        assertTrue(FaultSchedule.parse(null, null, null, THREE, 0).isEmpty());
     }
 
     @Test
@@ -58,11 +59,11 @@ class FaultScheduleTest {
 
     @Test
     void shouldRejectMalformedKills() {
-        assertEquals("--kill-at=2: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2)",
+        assertEquals("--kill-at=2: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2; the master: master@1.5)",
             error(List.of("2"), List.of(), List.of(), THREE));
-        assertEquals("--kill-at=: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2)",
+        assertEquals("--kill-at=: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2; the master: master@1.5)",
             error(List.of("1@2,"), List.of(), List.of(), THREE), "an empty part of a list");
-        assertEquals("--kill-at=x@2: node 'x' must be the index of a local node (an integer)",
+        assertEquals("--kill-at=x@2: node 'x' must be the index of a local node (an integer) or master",
             error(List.of("x@2"), List.of(), List.of(), THREE));
         assertEquals("--kill-at=2@-1: time '-1' must be seconds >= 0 after the app started, e.g. 2 or 2.5",
             error(List.of("2@-1"), List.of(), List.of(), THREE));
@@ -70,7 +71,7 @@ class FaultScheduleTest {
             error(List.of("2@soon"), List.of(), List.of(), THREE));
         assertEquals("--kill-at=2@1e3: time '1e3' must be seconds >= 0 after the app started, e.g. 2 or 2.5",
             error(List.of("2@1e3"), List.of(), List.of(), THREE), "no exponents, NaN or Infinity");
-        assertEquals("--kill-at=2@1@2: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2)",
+        assertEquals("--kill-at=2@1@2: must be NODE@SECONDS, e.g. --kill-at 2@1.5 (several: 1@2,2@2; the master: master@1.5)",
             error(List.of("2@1@2"), List.of(), List.of(), THREE));
         assertEquals("--kill-at=2@86401: time 86401 must be at most 86400 seconds",
             error(List.of("2@86401"), List.of(), List.of(), THREE));
@@ -89,11 +90,30 @@ class FaultScheduleTest {
     }
 
     @Test
-    void shouldRejectTheMasterUntilMasterTakeoverExists() {
-        assertEquals("--kill-at=0@2: node 0 is this process, the master; killing the master needs master takeover, "
-            + "which is not implemented yet", error(List.of("0@2"), List.of(), List.of(), THREE));
-        assertEquals("--kill-site=A@2: site A holds node 0, this process, the master; killing the master needs master "
-            + "takeover, which is not implemented yet", error(List.of(), List.of("A@2"), List.of(), TWO_SITES));
+    void shouldRejectNodeZeroWhichHostsTheRegistryAndPrintsTheAnswer() {
+        assertEquals("--kill-at=0@2: node 0 is this process: it hosts the registry (unless --join) and prints the answer, "
+            + "so it cannot be killed (surviving the registry's death is future work); the master is a child node: "
+            + "--kill-at master@S kills it", error(List.of("0@2"), List.of(), List.of(), THREE));
+        assertEquals("--kill-site=A@2: site A holds node 0, this process: it hosts the registry (unless --join) and prints "
+            + "the answer, so it cannot be killed (surviving the registry's death is future work); the master is a child "
+            + "node: --kill-at master@S kills it", error(List.of(), List.of("A@2"), List.of(), TWO_SITES));
+    }
+
+    /** The master is a child: killing it by its index or as {@code master} is the takeover scenario. */
+    @Test
+    void shouldKillTheMasterByNameOrIndex() {
+        assertEquals(List.of(new KillNode(1, 1500, "--kill-at 1@1.5"), new KillMaster(2000, "--kill-at master@2"),
+            new KillMaster(9000, "--kill-at master@9")), parse(List.of("master@2,1@1.5", "master@9"), List.of(), List.of(),
+                THREE).events());
+        assertEquals("t=2.00 s: kill the master", parse(List.of("master@2"), List.of(), List.of(), THREE).describe());
+        assertEquals("--kill-at=master@2: with --nodes 1 the master is node 0, this process (alone when the app starts), "
+            + "and it hosts the registry (unless --join) and prints the answer, so it cannot be killed (surviving the "
+            + "registry's death is future work)", error(List.of("master@2"), List.of(), List.of(), SiteLayout.single(1)));
+        assertEquals("--kill-at=master@2: with --await the master may be a remote node, which this run cannot kill; name a "
+            + "local child node instead", assertThrows(IllegalArgumentException.class,
+                () -> FaultSchedule.parse(List.of("master@2"), List.of(), List.of(), THREE, 1)).getMessage());
+        assertEquals("--kill-at=boss@2: node 'boss' must be the index of a local node (an integer) or master",
+            error(List.of("boss@2"), List.of(), List.of(), THREE));
     }
 
     @Test
@@ -158,8 +178,9 @@ class FaultScheduleTest {
         final RunCommand run = assertInstanceOf(RunCommand.class, Launcher.parse("run", "--nodes", "3", "--kill-at", "1@2,2@2.5",
             "--kill-at", "2@4", "--join-at", "3x2", "nqueens").command());
         assertEquals(4, run.faults().events().size());
-        assertEquals("--kill-at=0@1: node 0 is this process, the master; killing the master needs master takeover, which "
-            + "is not implemented yet", assertThrows(ParameterException.class,
+        assertEquals("--kill-at=0@1: node 0 is this process: it hosts the registry (unless --join) and prints the answer, so "
+            + "it cannot be killed (surviving the registry's death is future work); the master is a child node: --kill-at "
+            + "master@S kills it", assertThrows(ParameterException.class,
                 () -> Launcher.parse("run", "--nodes", "3", "--kill-at", "0@1", "nqueens")).getMessage());
         final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
         final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();

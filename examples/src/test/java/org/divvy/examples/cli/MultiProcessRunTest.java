@@ -37,6 +37,8 @@ class MultiProcessRunTest {
         assertEquals(Launcher.EXIT_OK, exit, output);
         assertTrue(output.contains("fib(24) = 46368") && output.contains("PASS"), output);
         assertTrue(output.contains("[node 1] "), output);
+        assertTrue(Pattern.compile("master: node 1 \\(pid \\d+, site default, node id 1\\); takeovers: 0\n").matcher(output).find(),
+            "node 0 submitted the root, and the registry gave it to the only other node:\n" + output);
         assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
     }
 
@@ -146,9 +148,12 @@ class MultiProcessRunTest {
         final LauncherProcess run = launchers.start("run", "--nodes", "2", "--workers", "1", "portable", "--hold-ms", "1000",
             "--progress-seconds", "0");
         final String twoNodes = portableReport(run);
-        final java.util.regex.Matcher given = java.util.regex.Pattern.compile("jobs given (\\d+), run for peers 0").matcher(run.output());
+        assertTrue(run.output().contains("master: node 1 ("), run.output());
+        final Matcher given = Pattern.compile("\\[node 1\\] node id 1 since it joined: remote steals: [^;]*; jobs given (\\d+), "
+            + "run for peers 0").matcher(run.output());
         assertTrue(given.find(), run.output());
-        assertEquals(6, Integer.parseInt(given.group(1)), "each case's child was stolen by node 1:\n" + run.output());
+        assertEquals(6, Integer.parseInt(given.group(1)), "each case's child was stolen from the master, node 1, by node 0:\n"
+            + run.output());
         final String checking = portableReport(launchers.start("run", "--nodes", "1", "--workers", "2", "--check-codecs=true", "portable",
             "--hold-ms", "200", "--progress-seconds", "0"));
 

@@ -37,9 +37,10 @@ class PauseAndCrashRunTest {
     @RegisterExtension
     final Launchers launchers = new Launchers();
 
+    /** With 2 nodes the only child is the master: stopped for 5 s, it stays the master (a pause is no death). */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void shouldSurviveAFiveSecondStopOfAWorkerNode() throws Exception {
+    void shouldSurviveAFiveSecondStopOfTheMaster() throws Exception {
         final LauncherProcess run = launch(args(List.of("run", "--nodes", "2")));
         run.awaitLine("nodes joined", 60);
         Thread.sleep(2_000);
@@ -50,16 +51,18 @@ class PauseAndCrashRunTest {
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, output);
         assertTrue(output.contains(FIB_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("master: node 1 (pid " + children.get(0).pid() + ", site default, node id 1); takeovers: 0"),
+            output);
         assertTrue(output.contains("all 2 local nodes ended with exit code 0"), output);
     }
 
     /**
-     * In {@code divvy run} the master is node 0, the run process itself, and it also hosts the registry:
-     * stopping it stops both, so every other node hears neither for 5 s.
+     * In {@code divvy run} node 0, the run process itself, hosts the registry and waits for the root's value:
+     * stopping it stops both, so every other node hears no registry for 5 s, and the master's value waits.
      */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void shouldSurviveAFiveSecondStopOfTheMasterAndRegistry() throws Exception {
+    void shouldSurviveAFiveSecondStopOfNodeZeroAndTheRegistry() throws Exception {
         final LauncherProcess run = launch(args(List.of("run", "--nodes", "2")));
         run.awaitLine("nodes joined", 60);
         assertTrue(run.output().contains("hosting the registry"), run.output());
@@ -74,9 +77,9 @@ class PauseAndCrashRunTest {
 
     /**
      * A node that is no child of the run ({@code divvy node --join}, as on another machine), so only the
-     * failure detector can tell it died: killed mid-run while it holds stolen jobs, it is named (id, site,
-     * endpoint) by node 0 within 10 s, and the run goes on: the others recover its work (the runtime's recovery of a
-     * dead node's work) and the answer is still checked.
+     * failure detector can tell it died: the only node but node 0, it is the master; killed mid-run, it is named (id,
+     * site, endpoint) by node 0 within 10 s, and the run goes on: the registry gives the root to node 0, the last
+     * member, which runs it again reusing what was saved, and the answer is still checked.
      */
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -100,6 +103,7 @@ class PauseAndCrashRunTest {
         assertFalse(output.contains("divvy run failed"), output);
         assertEquals(Launcher.EXIT_OK, exit, output);
         assertTrue(output.contains(FIB_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("master: node 0 (this process, node id 0); takeovers: 1"), output);
         assertTrue(output.contains("all 1 local nodes ended with exit code 0"), output);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.Root;
 import org.divvy.examples.Nodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +35,7 @@ class FibTest {
         for (final int threshold : new int[] {0, 1}) {
             for (int n = 0; n <= 18; n++) {
                 final int size = n;
-                final long value = Nodes.run(workers, () -> new Fib(threshold).fib(size));
+                final long value = Nodes.run(workers, Root.of(() -> new Fib(threshold).spawnFib(size)));
                 assertEquals(FibSequential.fibIterative(n), value, "fib(" + n + ") threshold " + threshold);
             }
         }
@@ -43,7 +44,7 @@ class FibTest {
     @ParameterizedTest(name = "{0} workers")
     @ValueSource(ints = {1, 2})
     void shouldComputeFibWithSequentialCutoff(final int workers) {
-        assertEquals(FibSequential.fibIterative(30), (long)Nodes.run(workers, () -> new Fib(12).fib(30)));
+        assertEquals(FibSequential.fibIterative(30), (long)Nodes.run(workers, Root.of(() -> new Fib(12).spawnFib(30))));
     }
 
     @Test

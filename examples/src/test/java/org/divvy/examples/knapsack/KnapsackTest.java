@@ -51,7 +51,7 @@ class KnapsackTest {
             final KnapsackInstance instance = KnapsackInstance.random(18, 1000, seed);
             final long optimum = KnapsackSequential.dynamicProgramming(instance);
             for (final int depth : new int[] {0, 3, 18, 30}) {
-                final long best = Nodes.run(workers, () -> new Knapsack(instance, depth).solve(instance.capacity()));
+                final long best = Nodes.run(workers, new Knapsack(instance, depth).solve(instance.capacity()));
                 assertEquals(optimum, best, "seed " + seed + " spawn depth " + depth);
             }
         }

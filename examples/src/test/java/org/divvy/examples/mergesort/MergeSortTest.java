@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.Root;
 import org.divvy.examples.Nodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,7 +44,7 @@ class MergeSortTest {
             for (final int cutoff : new int[] {1, 16, 4096}) {
                 final int[] data = MergeSortSequential.randomArray(size, size + cutoff);
                 final int[] original = data.clone();
-                final int[] sorted = Nodes.run(workers, () -> new MergeSort(cutoff).sort(data));
+                final int[] sorted = Nodes.run(workers, Root.of(() -> new MergeSort(cutoff).spawnSort(data)));
                 assertArrayEquals(sortedCopy(original), sorted, "size " + size + " cutoff " + cutoff);
                 assertArrayEquals(original, data, "the input must not change");
             }

@@ -26,7 +26,7 @@ class NQueensTest {
         for (int n = 1; n <= 10; n++) {
             for (final int depth : new int[] {0, 1, 3, n + 1}) {
                 final int size = n;
-                final long count = Nodes.run(workers, () -> new NQueens(size, depth).countAll());
+                final long count = Nodes.run(workers, new NQueens(size, depth).countAll());
                 assertEquals(NQueensSequential.known(n), count, "n=" + n + " sequential depth " + depth);
             }
         }

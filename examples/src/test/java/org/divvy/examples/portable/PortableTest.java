@@ -27,7 +27,7 @@ class PortableTest {
         app.holdMs = 50;
         final Problem<String> problem = app.prepare();
         try (DivvyNode node = DivvyNode.start(config)) {
-            final String answer = node.run(problem::solveParallel).value();
+            final String answer = node.run(problem.root()).value();
             assertEquals(Verdict.PASS, problem.check(answer).verdict(), answer);
             return List.of(answer.split("; "));
         }
@@ -41,14 +41,14 @@ class PortableTest {
     @Test
     void shouldReportAsAStolenJobWouldInCheckingMode() {
         final List<String> expected = new ArrayList<>(PortableApp.expected(1000, 100));
-        expected.set(PortableApp.FAILURES.indexOf("unlisted"), PortableApp.UNLISTED_REMOTE);
+        expected.set(Portable.FAILURES.indexOf("unlisted"), PortableApp.UNLISTED_REMOTE);
         assertEquals(expected, run(NodeConfig.builder().workers(2).checkCodecs(true).build(), 1000, 100));
     }
 
     @Test
     void shouldSendAMillionLongListThroughTheCodecsOnSmallWorkerStacks() {
         final List<String> expected = new ArrayList<>(PortableApp.expected(1_000_000, 100_000));
-        expected.set(PortableApp.FAILURES.indexOf("unlisted"), PortableApp.UNLISTED_REMOTE);
+        expected.set(Portable.FAILURES.indexOf("unlisted"), PortableApp.UNLISTED_REMOTE);
         assertEquals(expected, run(NodeConfig.builder().workers(2).checkCodecs(true).workerStackSizeBytes(256 * 1024).build(),
             1_000_000, 100_000));
     }

@@ -44,7 +44,7 @@ class RayTracerTest {
         final Scene scene = Scene.demo(97, 61, 2);
         final int[] expected = RayTracerSequential.renderTile(scene, 0, 0, 97, 61);
         for (final int threshold : new int[] {1, 64, 1000}) {
-            final int[] pixels = Nodes.run(workers, () -> new RayTracer(threshold).renderImage(scene));
+            final int[] pixels = Nodes.run(workers, new RayTracer(threshold).renderImage(scene));
             assertEquals(97 * 61, pixels.length);
             assertArrayEquals(expected, pixels, "threshold " + threshold);
         }

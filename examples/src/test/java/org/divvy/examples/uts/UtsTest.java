@@ -63,7 +63,7 @@ class UtsTest {
     @ValueSource(ints = {2})
     void shouldCountSampleTreeT1InParallel(final int workers) {
         final UtsTree tree = UtsSamples.byName("T1").orElseThrow().tree();
-        assertEquals(new Counts(4_130_071, 3_305_118, 10), Nodes.run(workers, () -> new Uts(tree, 6).searchTree()));
+        assertEquals(new Counts(4_130_071, 3_305_118, 10), Nodes.run(workers, new Uts(tree, 6).searchTree()));
     }
 
     @ParameterizedTest(name = "{0} workers")
@@ -80,7 +80,7 @@ class UtsTest {
         for (final UtsTree tree : trees) {
             final Counts expected = UtsSequential.search(tree);
             for (final int spawnDepth : new int[] {0, 3, 1_000_000}) {
-                assertEquals(expected, Nodes.run(workers, () -> new Uts(tree, spawnDepth).searchTree()),
+                assertEquals(expected, Nodes.run(workers, new Uts(tree, spawnDepth).searchTree()),
                     tree.flags() + " spawn depth " + spawnDepth);
             }
         }

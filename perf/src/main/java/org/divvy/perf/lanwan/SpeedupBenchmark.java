@@ -118,7 +118,7 @@ final class SpeedupBenchmark {
     }
 
     private static <T> double timed(final DivvyNode node, final Problem<T> problem) {
-        final RunResult<T> result = node.run(problem::solveParallel);
+        final RunResult<T> result = node.run(problem.root());
         final Check check = problem.check(result.value());
         if (check.verdict() == Verdict.FAIL) {
             throw new IllegalStateException("wrong answer: " + check.detail());

@@ -2,6 +2,7 @@ package org.divvy.perf.single;
 
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
+import org.divvy.Root;
 import org.divvy.RootTask;
 import org.divvy.RunResult;
 import org.divvy.RunStatistics;
@@ -24,7 +25,15 @@ public final class DivvyEngine implements AutoCloseable {
 
     /** Runs {@code task} as the root invocation and returns its value. */
     public <T> T run(final RootTask<T> task) {
-        final RunResult<T> result = node.run(task);
+        return valueOf(node.run(task));
+    }
+
+    /** Runs {@code root} (an app's spawnable entry, as {@code divvy run} runs it) and returns its value. */
+    public <T> T run(final Root<T> root) {
+        return valueOf(node.run(root));
+    }
+
+    private <T> T valueOf(final RunResult<T> result) {
         lastStatistics = result.statistics();
         return result.value();
     }

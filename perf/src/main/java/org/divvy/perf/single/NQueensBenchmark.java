@@ -36,7 +36,7 @@ final class NQueensBenchmark extends Benchmark<Void, Long> {
 
     @Override
     public Long runDivvy(final DivvyEngine divvy, final Void input) {
-        return divvy.run(() -> new NQueens(n, sequentialDepth).countAll());
+        return divvy.run(new NQueens(n, sequentialDepth).countAll());
     }
 
     @Override

@@ -51,7 +51,7 @@ final class UtsBenchmark extends Benchmark<Void, Counts> {
 
     @Override
     public Counts runDivvy(final DivvyEngine divvy, final Void input) {
-        return divvy.run(() -> new Uts(tree, spawnDepth).searchTree());
+        return divvy.run(new Uts(tree, spawnDepth).searchTree());
     }
 
     @Override

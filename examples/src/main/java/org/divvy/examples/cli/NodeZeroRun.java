@@ -13,9 +13,10 @@ import io.aeron.CommonContext;
 import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
+import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
 import org.divvy.NodeSettings;
-import org.divvy.RunResult;
+import org.divvy.RunReport;
 import org.divvy.Setting;
 import org.divvy.examples.AppResult;
 import org.divvy.examples.ExampleApp;
@@ -23,19 +24,22 @@ import org.divvy.examples.Problem;
 import org.divvy.examples.Progress;
 
 /**
- * What {@code divvy run} does as node 0 and master: starts its node (hosting the registry), starts the
- * local child nodes, waits until every node has joined, runs the app (injecting the scripted faults of
- * {@link FaultSchedule} meanwhile), prints the report, and ends the computation on every node. Each blocking
- * step has a deadline ({@link Deadlines}). The join wait also races the children's deaths: a child that dies
- * before the run started ends it with an error naming it instead of a hang. Once the app runs, a child that
- * dies is a crash the run survives (the other nodes recover its work): {@link ChildNodes} reports it and the
- * run goes on. On any failure the computation is terminated with exit code 1 and the children still alive are
- * killed.
+ * What {@code divvy run} does as node 0: starts its node (hosting the registry unless {@code --join}), starts the
+ * local child nodes, waits until every node has joined, submits the app's root to the registry (injecting the
+ * scripted faults of {@link FaultSchedule} meanwhile), prints the report, and ends the computation on every node.
+ * The registry
+ * gives the root to a master, a child (node 0 itself only if it is alone), and to a new master whenever that one
+ * dies; node 0 works on the run like the other nodes and gets the value back ({@link DivvyNode#submit}). Each
+ * blocking step has a deadline ({@link Deadlines}). The join wait also races the children's deaths: a child that
+ * dies before the run started ends it with an error naming it instead of a hang. Once the app runs, a child that
+ * dies, the master included, is a crash the run survives (the other nodes recover its work): {@link ChildNodes}
+ * reports it and the run goes on. On any failure the computation is terminated with exit code 1 and the children
+ * still alive are killed.
  */
-final class MasterRun {
+final class NodeZeroRun {
     private static final int EXIT_OK = 0;
     private static final int EXIT_FAILED = 1;
-    /** How long the children may take to leave after the master ended the computation. */
+    /** How long the children may take to leave after node 0 ended the computation. */
     private static final long CHILD_EXIT_TIMEOUT_MS = 20_000;
     /** How long terminating the computation may take before the command goes on anyway. */
     private static final long NODE_STOP_TIMEOUT_MS = 5_000;
@@ -46,6 +50,8 @@ final class MasterRun {
     private static final long NODE_CLOSE_TIMEOUT_MS = 15_000;
     /** After a failure, how long the surviving children get to leave by themselves before they are killed. */
     private static final long FAILURE_GRACE_MS = 3_000;
+    /** How long the children's lines that they joined may lag behind the registry's count of members. */
+    private static final long JOINED_LINES_TIMEOUT_MS = 5_000;
     /**
      * The settings a local child takes from node 0 (when not default): all but those each node has its
      * own of (port, registry address, site, worker count) and networked, which {@code divvy node} implies.
@@ -58,7 +64,7 @@ final class MasterRun {
     private final RunCommand run;
     private final ChildCommand childCommand;
 
-    MasterRun(final RunCommand run, final ChildCommand childCommand) {
+    NodeZeroRun(final RunCommand run, final ChildCommand childCommand) {
         this.run = run;
         this.childCommand = childCommand;
     }
@@ -90,7 +96,7 @@ final class MasterRun {
         final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
         Runtime.getRuntime().addShutdownHook(killChildren);
         try {
-            final int code = master(node, config, children, problem, out);
+            final int code = runOnAllNodes(node, config, children, problem, out);
             final List<String> problems = children.awaitExits(code, CHILD_EXIT_TIMEOUT_MS);
             if (!problems.isEmpty()) {
                 problems.forEach(p -> err.println("divvy run: " + p));
@@ -132,8 +138,11 @@ final class MasterRun {
         return config.toBuilder().secret(ClusterSecret.generate()).build();
     }
 
-    /** Starts the children, awaits the members, runs the app; returns the exit code it ended the computation with. */
-    private int master(final DivvyNode node, final NodeConfig config, final ChildNodes children,
+    /**
+     * Starts the children, awaits the members, submits the app's root; returns the exit code it ended the computation
+     * with.
+     */
+    private int runOnAllNodes(final DivvyNode node, final NodeConfig config, final ChildNodes children,
         final Problem<?> problem, final PrintStream out) {
         final String endpoint = node.endpoint();
         final String joinAddress = config.join() != null ? config.join() : endpoint;
@@ -159,12 +168,14 @@ final class MasterRun {
         }, children.death(), joinWaitMs + 5_000, "only some of " + members + " nodes joined within "
             + run.joinWaitSeconds() + " s (--join-wait-seconds)");
         out.println("divvy run: all " + members + " nodes joined; running " + run.app().name());
+        children.awaitNodeIds(JOINED_LINES_TIMEOUT_MS);
+        out.println("divvy run: " + expectedMaster(node, config, children));
         children.startRun();
         final AppResult result;
         final Progress progress = Progress.start(run.app().name(), run.app().common().progressSeconds(), out);
         // closed (events not yet due cancelled) before the computation ends, so no node starts after it
         try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild, out)) {
-            result = Deadlines.within("run", () -> solve(node, problem, members),
+            result = Deadlines.within("run", () -> solve(node, problem, members, children),
                 TimeUnit.SECONDS.toMillis(run.timeoutSeconds()),
                 run.app().name() + " did not finish within " + run.timeoutSeconds() + " s (--timeout-seconds)");
         } finally {
@@ -203,13 +214,41 @@ final class MasterRun {
             + "=" + aeronDir), args), aeronDir, environment);
     }
 
-    private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members) {
-        final RunResult<T> result = node.run(problem::solveParallel);
+    /**
+     * Who the registry gives the root to, as far as this run can tell ({@link ChildNodes#expectedMaster()}): the
+     * registry chooses, by a rule this repeats, among members this run may not all know.
+     */
+    private String expectedMaster(final DivvyNode node, final NodeConfig config, final ChildNodes children) {
+        final String rule = "the member with the lowest node id other than node 0"
+            + (node.nodeId() == 0 ? "" : " (node id " + node.nodeId() + ")");
+        final String master = children.expectedMaster().orElse(null);
+        if (run.remoteNodes() > 0) {
+            return "the registry gives the root to " + rule + (master == null ? "" : ": " + master + " or a remote node")
+                + "; if the master dies, to the next";
+        }
+        if (master == null) {
+            return "node 0 is alone, so the registry gives the root to node 0 itself";
+        }
+        return "the registry gives the root to " + master + ": " + rule
+            + (config.join() != null ? ", unless nodes of other runs joined the registry at " + config.join() : "")
+            + "; if it dies, to the next";
+    }
+
+    private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members,
+        final ChildNodes children) {
+        final NetworkStatistics before = node.networkStatistics();
+        final RunReport<T> result = node.submit(problem.root());
+        final NetworkStatistics node0 = node.networkStatistics().minus(before);
         final T answer = result.value();
+        final String master = result.masterId() == node.nodeId() ? "node 0 (this process, node id " + node.nodeId() + ")"
+            : children.nameOfNodeId(result.masterId()).orElse("node id " + result.masterId() + " (not started by this run)");
+        final String statistics = "master: " + master + "; takeovers: " + result.takeovers() + "\n"
+            + "the master's statistics (its run of the root):\n" + result.masterStatistics().stripTrailing() + "\n"
+            + "node 0's network statistics during the run:\n" + node0;
         final AppResult report = new AppResult(run.app().name(),
             "divvy, " + members + " nodes, " + run.workersPerNode() + " workers per local node, "
                 + run.nodeConfig().policy(),
-            problem.describe(answer), problem.check(answer), result.elapsedNs(), String.valueOf(result.statistics()));
+            problem.describe(answer), problem.check(answer), result.elapsedNs(), statistics);
         problem.afterRun(answer);
         return report;
     }
