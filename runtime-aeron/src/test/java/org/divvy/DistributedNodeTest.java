@@ -205,7 +205,8 @@ class DistributedNodeTest {
         final DivvyNode thief = cluster.get(1);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(3_000, ""); // stolen, then its thief crashes
-            final LongSpawn local = TestJobs.spawnWork(200, "");
+            // long enough for the thief to steal the other one on a loaded machine (it runs first: LIFO)
+            final LongSpawn local = TestJobs.spawnWork(1_000, "");
             Spawns.sync();
             return remote.get() + local.get();
         }));
@@ -216,7 +217,7 @@ class DistributedNodeTest {
         }
         thief.crashForTest();
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);
-        assertEquals(3_200L, result.value(), "the lost job was computed again on the master");
+        assertEquals(4_000L, result.value(), "the lost job was computed again on the master");
         assertEquals(1, result.statistics().network().recovery().jobsRestarted(), result.statistics().toString());
     }
 
@@ -227,7 +228,7 @@ class DistributedNodeTest {
         final DivvyNode thief = cluster.get(1);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(3_000, "");
-            final LongSpawn local = TestJobs.spawnWork(200, "");
+            final LongSpawn local = TestJobs.spawnWork(1_000, ""); // as above: time for the thief to steal
             Spawns.sync();
             return remote.get() + local.get();
         }));
@@ -239,7 +240,7 @@ class DistributedNodeTest {
         thief.close(); // leaves gracefully; the job it ran for the master is cancelled
         assertEquals(0, thief.networkStatistics().remoteJobsRun(), "close did not wait for the job: no outcome of it went out");
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);
-        assertEquals(3_200L, result.value());
+        assertEquals(4_000L, result.value());
         assertEquals(1, result.statistics().network().recovery().jobsRestarted(), result.statistics().toString());
     }
 

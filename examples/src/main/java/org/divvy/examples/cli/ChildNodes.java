@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.divvy.DivvyException;
+import org.divvy.examples.cli.FaultSchedule.Stop;
 
 /**
  * The child JVMs {@code divvy run} started on this machine: starts them, copies their output with a
@@ -140,11 +141,16 @@ public final class ChildNodes implements AutoCloseable {
 
     /** SIGKILLs the {@link #expectedMaster()}, as {@link #kill(int, Consumer)}; returns its name, or empty if none. */
     public synchronized Optional<String> killExpectedMaster(final Consumer<List<String>> announce) {
-        return expectedMasterChild().flatMap(master -> kill(List.of(master), announce).stream().findFirst());
+        return stopExpectedMaster(Stop.KILL, announce);
+    }
+
+    /** Stops the {@link #expectedMaster()}, as {@link #stop}; returns its name, or empty if none. */
+    public synchronized Optional<String> stopExpectedMaster(final Stop stop, final Consumer<List<String>> announce) {
+        return expectedMasterChild().flatMap(master -> stop(stop, List.of(master), announce).stream().findFirst());
     }
 
     private Optional<Child> expectedMasterChild() {
-        return children.stream().filter(c -> c.joined() && !c.killedOnPurpose && c.process.isAlive())
+        return children.stream().filter(c -> c.joined() && !c.stoppedOnPurpose && c.process.isAlive())
             .min(Comparator.comparingInt(c -> c.nodeId));
     }
 
@@ -173,7 +179,7 @@ public final class ChildNodes implements AutoCloseable {
     public synchronized void expectExits() {
         if (phase == Phase.RUNNING) {
             for (final Child child : children) {
-                if (child.killedOnPurpose || !child.process.isAlive()) {
+                if (child.stoppedOnPurpose || !child.process.isAlive()) {
                     child.endedDuringRun = true;
                 } else if (child.lateJoiner && !child.joined()) {
                     child.unjoinedAtEnd = true;
@@ -195,25 +201,46 @@ public final class ChildNodes implements AutoCloseable {
      * {@code announce} gets the name just before the kill, so what it prints comes before the death's line.
      */
     public synchronized Optional<String> kill(final int index, final Consumer<List<String>> announce) {
-        final List<String> killed = kill(children.stream().filter(c -> c.index == index).toList(), announce);
-        return killed.stream().findFirst();
+        return stop(Stop.KILL, index, announce);
+    }
+
+    /**
+     * Stops local node {@code index} if it is alive: SIGKILL ({@link Stop#KILL}, a crash) or SIGTERM ({@link
+     * Stop#LEAVE}: the node's exit hook leaves gracefully, handing its finished work to a staying node); either is
+     * survived. Returns its name, or empty if no such node was started or it is already dead or stopped. {@code
+     * announce} gets the name just before the signal, so what it prints comes before the line of the exit.
+     */
+    public synchronized Optional<String> stop(final Stop stop, final int index, final Consumer<List<String>> announce) {
+        return stop(stop, children.stream().filter(c -> c.index == index).toList(), announce).stream().findFirst();
     }
 
     /** SIGKILLs every live local node of {@code site}, as {@link #kill(int, Consumer)}; returns the names of those killed. */
     public synchronized List<String> killSite(final String site, final Consumer<List<String>> announce) {
-        return kill(children.stream().filter(c -> c.site.equals(site)).toList(), announce);
+        return stopSite(Stop.KILL, site, announce);
     }
 
-    private List<String> kill(final List<Child> candidates, final Consumer<List<String>> announce) {
-        // not those killed already (a SIGKILLed process may live on for a few ms), nor the dead
-        final List<Child> alive = candidates.stream().filter(c -> !c.killedOnPurpose && c.process.isAlive()).toList();
+    /** Stops every live local node of {@code site}, as {@link #stop(Stop, int, Consumer)}; returns their names. */
+    public synchronized List<String> stopSite(final Stop stop, final String site, final Consumer<List<String>> announce) {
+        return stop(stop, children.stream().filter(c -> c.site.equals(site)).toList(), announce);
+    }
+
+    private List<String> stop(final Stop stop, final List<Child> candidates, final Consumer<List<String>> announce) {
+        // not those stopped already (a signalled process may live on for a while), nor the dead
+        final List<Child> alive = candidates.stream().filter(c -> !c.stoppedOnPurpose && c.process.isAlive()).toList();
         final List<String> names = alive.stream().map(Child::name).toList();
         if (!alive.isEmpty()) {
             announce.accept(names);
         }
         for (final Child child : alive) {
-            child.killedOnPurpose = true;
-            child.process.destroyForcibly(); // SIGKILL on Linux and macOS
+            child.stoppedOnPurpose = true;
+            child.leaving = stop == Stop.LEAVE;
+            if (stop == Stop.KILL) {
+                child.process.destroyForcibly(); // SIGKILL on Linux and macOS
+            } else {
+                // SIGTERM: the node's exit hook leaves gracefully. Through the handle: Process.destroy() would also
+                // close our end of its output, losing the lines it prints while it leaves
+                child.process.toHandle().destroy();
+            }
         }
         return names;
     }
@@ -269,24 +296,30 @@ public final class ChildNodes implements AutoCloseable {
 
     /**
      * The run's last line, once {@link #awaitExits} found no problem: {@code all 3 local nodes ended with exit code
-     * 0}, or with deaths {@code all 2 surviving local nodes ended with exit code 0; node 2 died during the run}.
+     * 0}, with deaths {@code all 2 surviving local nodes ended with exit code 0; node 2 died during the run}, with
+     * leaves {@code all 2 remaining local nodes ended with exit code 0; node 2 left during the run}.
      * Node 0, this process, is one of the local nodes.
      */
     public String summary(final int code) {
         final List<Integer> died = new ArrayList<>();
+        final List<Integer> left = new ArrayList<>();
         final List<Integer> unjoined = new ArrayList<>();
         for (final Child child : children) {
             if (endedDuringRun(child)) {
-                died.add(child.index);
+                (child.leaving ? left : died).add(child.index);
             } else if (isUnjoinedAtEnd(child)) {
                 unjoined.add(child.index);
             }
         }
-        final int surviving = children.size() + 1 - died.size() - unjoined.size();
-        final StringBuilder line = new StringBuilder("all " + surviving + (died.isEmpty() ? "" : " surviving")
-            + " local nodes ended with exit code " + code);
+        final int surviving = children.size() + 1 - died.size() - left.size() - unjoined.size();
+        final StringBuilder line = new StringBuilder("all " + surviving
+            + (!left.isEmpty() ? " remaining" : died.isEmpty() ? "" : " surviving") + " local nodes ended with exit code "
+            + code);
         if (!died.isEmpty()) {
             line.append("; ").append(nodes(died)).append(" died during the run");
+        }
+        if (!left.isEmpty()) {
+            line.append("; ").append(nodes(left)).append(" left during the run");
         }
         if (!unjoined.isEmpty()) {
             line.append("; ").append(nodes(unjoined)).append(" had not joined when the computation ended");
@@ -394,8 +427,11 @@ public final class ChildNodes implements AutoCloseable {
                 return;
             }
             // under the lock, so after the line of the kill that caused it
-            out.println("divvy run: " + child.name() + " died with " + describeDeath(child.process.exitValue())
-                + "; the run goes on, the other nodes recover its work");
+            out.println("divvy run: " + child.name() + (child.leaving
+                ? " left (" + describeDeath(child.process.exitValue()) + "); the run goes on, the other nodes reuse what "
+                    + "it handed over and redo the rest"
+                : " died with " + describeDeath(child.process.exitValue())
+                    + "; the run goes on, the other nodes recover its work"));
         }
         child.deleteAeronDir(out);
     }
@@ -414,8 +450,10 @@ public final class ChildNodes implements AutoCloseable {
          * {@link WorkerNode#joinedLine}: it has joined. -1 before. Written by its output pump.
          */
         volatile int nodeId = -1;
-        /** Killed by {@code --kill-at} or {@code --kill-site}. */
-        boolean killedOnPurpose;
+        /** Killed or asked to leave by {@code --kill-at}, {@code --kill-site}, {@code --leave-at}, {@code --leave-site}. */
+        boolean stoppedOnPurpose;
+        /** Asked to leave (SIGTERM), not killed: its exit is a graceful leave. */
+        boolean leaving;
         /** It died while the run was under way: survived, not an error. */
         boolean endedDuringRun;
         /** A late joiner that had not joined when the computation ended. */

@@ -8,15 +8,16 @@ import java.util.concurrent.TimeUnit;
 import org.divvy.DivvyException;
 import org.divvy.examples.cli.FaultSchedule.Event;
 import org.divvy.examples.cli.FaultSchedule.JoinNodes;
-import org.divvy.examples.cli.FaultSchedule.KillMaster;
-import org.divvy.examples.cli.FaultSchedule.KillNode;
-import org.divvy.examples.cli.FaultSchedule.KillSite;
+import org.divvy.examples.cli.FaultSchedule.Stop;
+import org.divvy.examples.cli.FaultSchedule.StopMaster;
+import org.divvy.examples.cli.FaultSchedule.StopNode;
+import org.divvy.examples.cli.FaultSchedule.StopSite;
 
 /**
  * Does a {@link FaultSchedule} while a {@code divvy run} computes: one daemon thread waits for each event's time,
- * counted from the moment the app started running, then kills local child nodes or starts new ones, and prints
- * one line per event with the time it happened ({@code divvy run: t=2.00 s: killed node 2 (pid 1234, site A) as
- * --kill-at 2@2 asked}). A class of its own so that {@link NodeZeroRun} stays a sequence of steps.
+ * counted from the moment the app started running, then kills local child nodes, asks them to leave, or starts new
+ * ones, and prints one line per event with the time it happened ({@code divvy run: t=2.00 s: killed node 2 (pid
+ * 1234, site A) as --kill-at 2@2 asked}). A class of its own so that {@link NodeZeroRun} stays a sequence of steps.
  *
  * <p>{@link #close()}, when the run ends, cancels the events not yet due and says which did not happen; an event
  * under way is finished first, so no node starts after node 0 ended the computation.
@@ -135,25 +136,26 @@ final class FaultInjector implements AutoCloseable {
 
     /** Does {@code event} and prints what happened. A kill is printed just before it, so before the death it causes. */
     private void perform(final Event event) {
-        if (event instanceof KillNode kill) {
-            if (children.kill(kill.node(), names -> report("killed " + names.get(0) + " as " + kill.request()
-                + " asked")).isEmpty()) {
-                report(kill.request() + ": node " + kill.node() + " is not running (already dead); nothing to kill");
+        if (event instanceof StopNode stop) {
+            if (children.stop(stop.stop(), stop.node(), names -> report(done(stop.stop()) + " " + names.get(0) + " as "
+                + stop.request() + " asked")).isEmpty()) {
+                report(stop.request() + ": node " + stop.node() + " is not running (already dead or gone); nothing to "
+                    + "stop");
             }
             return;
         }
-        if (event instanceof KillMaster kill) {
-            if (children.killExpectedMaster(names -> report("killed the master, " + names.get(0) + ", as "
-                + kill.request() + " asked")).isEmpty()) {
-                report(kill.request() + ": no joined local child is alive, so node 0 is (or will be) the master; "
-                    + "nothing to kill");
+        if (event instanceof StopMaster stop) {
+            if (children.stopExpectedMaster(stop.stop(), names -> report(done(stop.stop()) + " the master, "
+                + names.get(0) + ", as " + stop.request() + " asked")).isEmpty()) {
+                report(stop.request() + ": no joined local child is alive, so node 0 is (or will be) the master; "
+                    + "nothing to stop");
             }
             return;
         }
-        if (event instanceof KillSite kill) {
-            if (children.killSite(kill.site(), names -> report("killed " + String.join(", ", names) + " as "
-                + kill.request() + " asked")).isEmpty()) {
-                report(kill.request() + ": no node of site " + kill.site() + " is running; nothing to kill");
+        if (event instanceof StopSite stop) {
+            if (children.stopSite(stop.stop(), stop.site(), names -> report(done(stop.stop()) + " "
+                + String.join(", ", names) + " as " + stop.request() + " asked")).isEmpty()) {
+                report(stop.request() + ": no node of site " + stop.site() + " is running; nothing to stop");
             }
             return;
         }
@@ -172,6 +174,11 @@ final class FaultInjector implements AutoCloseable {
             : "started " + String.join(", ", started) + " as " + join.request() + " asked; "
                 + (started.size() == 1 ? "it joins" : "they join") + " the running computation";
         report(failed.isEmpty() ? what : what + "; " + String.join("; ", failed));
+    }
+
+    /** What the line of a stop says was done: {@code killed}, {@code asked to leave (SIGTERM)}. */
+    private static String done(final Stop stop) {
+        return stop == Stop.KILL ? "killed" : "asked to leave (SIGTERM)";
     }
 
     /** {@code divvy run: t=2.00 s: what}, the time counted from the start of the app. */

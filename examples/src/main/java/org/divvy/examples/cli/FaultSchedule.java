@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
  * experiments scripted them, so every crash scenario is one command that does the same thing each time:
  * {@code --kill-at K@S} SIGKILLs local child node K at S seconds after the app started running ({@code
  * --kill-at master@S} the child that is the master then), {@code --kill-site NAME@S} every local child node of a
- * site, and {@code --join-at S[xCOUNT][@SITE]} starts COUNT more local nodes that join the running computation.
+ * site, {@code --leave-at K@S} and {@code --leave-site NAME@S} make them leave gracefully instead (SIGTERM: the
+ * node hands what it finished to a staying node, thesis §3.5), and {@code --join-at S[xCOUNT][@SITE]} starts COUNT
+ * more local nodes that join the running computation (joining new nodes, then making old ones leave, is a
+ * migration).
  * This class parses the flags and checks them against the run's layout, so a bad value is a usage error before
  * any node starts; {@link FaultInjector} does the events during the run.
  *
@@ -26,6 +29,8 @@ public final class FaultSchedule {
     public static final String KILL_AT = "--kill-at";
     public static final String KILL_SITE = "--kill-site";
     public static final String JOIN_AT = "--join-at";
+    public static final String LEAVE_AT = "--leave-at";
+    public static final String LEAVE_SITE = "--leave-site";
     /** The latest time an event may have: a day after the app started. */
     static final long MAX_SECONDS = 86_400;
     /** As many local nodes as {@code --nodes} allows, joiners included. */
@@ -44,8 +49,41 @@ public final class FaultSchedule {
     private static final Pattern SECONDS = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
     private static final Pattern JOIN = Pattern.compile("([^x@]*)(?:x([^@]*))?(?:@(.*))?");
 
+    /** How a node is stopped: killed (a crash) or asked to leave (a graceful leave). */
+    public enum Stop {
+        /** SIGKILL: the node crashes; the others recover its work from what survivors kept. */
+        KILL("kill", KILL_AT, KILL_SITE),
+        /** SIGTERM: the node leaves gracefully and hands its finished work to a staying node first. */
+        LEAVE("make leave", LEAVE_AT, LEAVE_SITE);
+
+        private final String verb;
+        private final String nodeFlag;
+        private final String siteFlag;
+
+        Stop(final String verb, final String nodeFlag, final String siteFlag) {
+            this.verb = verb;
+            this.nodeFlag = nodeFlag;
+            this.siteFlag = siteFlag;
+        }
+
+        /** {@code kill}, {@code make leave}: for the run's schedule line. */
+        public String verb() {
+            return verb;
+        }
+
+        /** {@code --kill-at} or {@code --leave-at}. */
+        public String nodeFlag() {
+            return nodeFlag;
+        }
+
+        /** {@code --kill-site} or {@code --leave-site}. */
+        public String siteFlag() {
+            return siteFlag;
+        }
+    }
+
     /** Something the run does at a time after the app started. */
-    public sealed interface Event permits KillNode, KillMaster, KillSite, JoinNodes {
+    public sealed interface Event permits StopNode, StopMaster, StopSite, JoinNodes {
         /** Milliseconds after the app started running. */
         long atMs();
 
@@ -56,30 +94,30 @@ public final class FaultSchedule {
         String describe();
     }
 
-    /** SIGKILL local node {@code node}. */
-    public record KillNode(int node, long atMs, String request) implements Event {
+    /** Stop local node {@code node}: SIGKILL or SIGTERM. */
+    public record StopNode(Stop stop, int node, long atMs, String request) implements Event {
         @Override
         public String describe() {
-            return "t=" + seconds(atMs) + " s: kill node " + node;
+            return "t=" + seconds(atMs) + " s: " + stop.verb() + " node " + node;
         }
     }
 
     /**
-     * SIGKILL the local child that is the master at that time (or will be once the registry has declared the
-     * nodes killed before dead; see {@link ChildNodes#expectedMaster()}).
+     * Stop the local child that is the master at that time (or will be once the registry has declared the
+     * nodes stopped before dead; see {@link ChildNodes#expectedMaster()}).
      */
-    public record KillMaster(long atMs, String request) implements Event {
+    public record StopMaster(Stop stop, long atMs, String request) implements Event {
         @Override
         public String describe() {
-            return "t=" + seconds(atMs) + " s: kill the master";
+            return "t=" + seconds(atMs) + " s: " + stop.verb() + " the master";
         }
     }
 
-    /** SIGKILL every local child node of {@code site} alive at that time. */
-    public record KillSite(String site, long atMs, String request) implements Event {
+    /** Stop every local child node of {@code site} alive at that time. */
+    public record StopSite(Stop stop, String site, long atMs, String request) implements Event {
         @Override
         public String describe() {
-            return "t=" + seconds(atMs) + " s: kill site " + site;
+            return "t=" + seconds(atMs) + " s: " + stop.verb() + " site " + site;
         }
     }
 
@@ -107,12 +145,24 @@ public final class FaultSchedule {
      */
     public static FaultSchedule parse(final List<String> killAt, final List<String> killSite, final List<String> joinAt,
         final SiteLayout layout, final int remoteNodes) {
+        return parse(killAt, killSite, List.of(), List.of(), joinAt, layout, remoteNodes);
+    }
+
+    /** As {@link #parse(List, List, List, SiteLayout, int)}, with graceful leaves ({@code --leave-at}, {@code --leave-site}). */
+    public static FaultSchedule parse(final List<String> killAt, final List<String> killSite, final List<String> leaveAt,
+        final List<String> leaveSite, final List<String> joinAt, final SiteLayout layout, final int remoteNodes) {
         final List<Event> events = new ArrayList<>();
         for (final String value : parts(killAt)) {
-            events.add(parseKillNode(value));
+            events.add(parseStopNode(Stop.KILL, value));
         }
         for (final String value : parts(killSite)) {
-            events.add(parseKillSite(value));
+            events.add(parseStopSite(Stop.KILL, value));
+        }
+        for (final String value : parts(leaveAt)) {
+            events.add(parseStopNode(Stop.LEAVE, value));
+        }
+        for (final String value : parts(leaveSite)) {
+            events.add(parseStopSite(Stop.LEAVE, value));
         }
         final List<JoinNodes> joins = new ArrayList<>();
         for (final String value : parts(joinAt)) {
@@ -167,33 +217,36 @@ public final class FaultSchedule {
     private void check(final SiteLayout layout, final int remoteNodes) {
         final int localNodes = layout.nodes() + joiningNodes();
         for (final Event event : events) {
-            if (event instanceof KillNode kill) {
+            if (event instanceof StopNode kill) {
                 checkKill(kill, layout, localNodes);
-            } else if (event instanceof KillMaster kill) {
+            } else if (event instanceof StopMaster kill) {
+                final String flag = kill.stop().nodeFlag();
                 if (layout.nodes() == 1) {
-                    throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": with --nodes 1 the master is "
+                    throw new IllegalArgumentException(flag + "=" + value(kill) + ": with --nodes 1 the master is "
                         + "node 0, this process (alone when the app starts), and " + NODE_0_STAYS);
                 }
                 if (remoteNodes > 0) {
-                    throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": with --await the master may be "
-                        + "a remote node, which this run cannot kill; name a local child node instead");
+                    throw new IllegalArgumentException(flag + "=" + value(kill) + ": with --await the master may be "
+                        + "a remote node, which this run cannot stop; name a local child node instead");
                 }
-            } else if (event instanceof KillSite kill) {
+            } else if (event instanceof StopSite kill) {
+                final String flag = kill.stop().siteFlag();
                 if (!layout.sites().contains(kill.site())) {
-                    throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": no site " + kill.site() + "; "
+                    throw new IllegalArgumentException(flag + "=" + value(kill) + ": no site " + kill.site() + "; "
                         + describeSites(layout));
                 }
                 if (kill.site().equals(layout.siteOf(0))) {
-                    throw new IllegalArgumentException(KILL_SITE + "=" + value(kill) + ": site " + kill.site()
+                    throw new IllegalArgumentException(flag + "=" + value(kill) + ": site " + kill.site()
                         + " holds node 0, this process: " + NODE_0_STAYS + "; " + MASTER_IS_A_CHILD);
                 }
             }
         }
     }
 
-    private void checkKill(final KillNode kill, final SiteLayout layout, final int localNodes) {
+    private void checkKill(final StopNode kill, final SiteLayout layout, final int localNodes) {
+        final String flag = kill.stop().nodeFlag();
         if (kill.node() == 0) {
-            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node 0 is this process: " + NODE_0_STAYS + "; "
+            throw new IllegalArgumentException(flag + "=" + value(kill) + ": node 0 is this process: " + NODE_0_STAYS + "; "
                 + MASTER_IS_A_CHILD);
         }
         if (kill.node() < 0 || kill.node() >= localNodes) {
@@ -201,14 +254,14 @@ public final class FaultSchedule {
                 : "with --nodes " + layout.nodes() + " they are nodes 1 to " + (layout.nodes() - 1);
             final String joiners = localNodes > layout.nodes()
                 ? ", and " + layout.nodes() + " to " + (localNodes - 1) + " join with " + JOIN_AT : "";
-            throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": no local child node " + kill.node()
+            throw new IllegalArgumentException(flag + "=" + value(kill) + ": no local child node " + kill.node()
                 + "; " + children + joiners);
         }
         for (final Event event : events) {
             if (event instanceof JoinNodes join && kill.node() >= join.firstNode()
                 && kill.node() < join.firstNode() + join.count() && kill.atMs() <= join.atMs()) {
-                throw new IllegalArgumentException(KILL_AT + "=" + value(kill) + ": node " + kill.node() + " starts at t="
-                    + seconds(join.atMs()) + " s (" + join.request() + "), so it can be killed only after that");
+                throw new IllegalArgumentException(flag + "=" + value(kill) + ": node " + kill.node() + " starts at t="
+                    + seconds(join.atMs()) + " s (" + join.request() + "), so it can be stopped only after that");
             }
         }
     }
@@ -232,35 +285,36 @@ public final class FaultSchedule {
         return parts;
     }
 
-    /** {@code K@S}: a {@link KillNode}; {@code master@S}: a {@link KillMaster}. */
-    private static Event parseKillNode(final String value) {
+    /** {@code K@S}: a {@link StopNode}; {@code master@S}: a {@link StopMaster}. */
+    private static Event parseStopNode(final Stop stop, final String value) {
+        final String flag = stop.nodeFlag();
         final int at = value.indexOf('@');
         if (at < 0 || value.indexOf('@', at + 1) >= 0) {
-            throw new IllegalArgumentException(KILL_AT + "=" + value + ": must be NODE@SECONDS, e.g. " + KILL_AT
+            throw new IllegalArgumentException(flag + "=" + value + ": must be NODE@SECONDS, e.g. " + flag
                 + " 2@1.5 (several: 1@2,2@2; the master: " + MASTER + "@1.5)");
         }
         final String nodeText = value.substring(0, at).trim();
         if (nodeText.equals(MASTER)) {
-            return new KillMaster(parseSeconds(KILL_AT, value, value.substring(at + 1)), KILL_AT + " " + value);
+            return new StopMaster(stop, parseSeconds(flag, value, value.substring(at + 1)), flag + " " + value);
         }
         final int node;
         try {
             node = Integer.parseInt(nodeText);
         } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException(KILL_AT + "=" + value + ": node '" + nodeText
+            throw new IllegalArgumentException(flag + "=" + value + ": node '" + nodeText
                 + "' must be the index of a local node (an integer) or " + MASTER);
         }
-        return new KillNode(node, parseSeconds(KILL_AT, value, value.substring(at + 1)), KILL_AT + " " + value);
+        return new StopNode(stop, node, parseSeconds(flag, value, value.substring(at + 1)), flag + " " + value);
     }
 
-    private static KillSite parseKillSite(final String value) {
+    private static StopSite parseStopSite(final Stop stop, final String value) {
+        final String flag = stop.siteFlag();
         final int at = value.lastIndexOf('@');
         if (at <= 0) {
-            throw new IllegalArgumentException(KILL_SITE + "=" + value + ": must be SITE@SECONDS, e.g. " + KILL_SITE
-                + " B@2");
+            throw new IllegalArgumentException(flag + "=" + value + ": must be SITE@SECONDS, e.g. " + flag + " B@2");
         }
-        return new KillSite(value.substring(0, at).trim(), parseSeconds(KILL_SITE, value, value.substring(at + 1)),
-            KILL_SITE + " " + value);
+        return new StopSite(stop, value.substring(0, at).trim(), parseSeconds(flag, value, value.substring(at + 1)),
+            flag + " " + value);
     }
 
     /** A join with its count and site; its first node is numbered once all joins are known. */

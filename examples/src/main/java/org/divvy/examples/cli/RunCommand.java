@@ -32,11 +32,12 @@ import picocli.CommandLine.Option;
  * (a run is networked) and {@code --site} ({@code --sites} places each node). Node 0 runs with them, and
  * every child gets those that differ from the defaults, but its own port, site and registry address.
  *
- * <p>Fault injection ({@link FaultSchedule}): {@code --kill-at}, {@code --kill-site} and {@code --join-at} kill
- * local child nodes or start new ones at given times after the app started, so each crash scenario of the
- * fault-tolerance work is one reproducible command. A child that dies during the run is survived: the other
- * nodes recover its work, and if it was the master, a new master runs the root again ({@code --kill-at master@S}).
- * Node 0 cannot be killed: it hosts the registry and prints the answer.
+ * <p>Fault injection ({@link FaultSchedule}): {@code --kill-at}, {@code --kill-site}, {@code --leave-at}, {@code
+ * --leave-site} and {@code --join-at} kill local child nodes, make them leave gracefully or start new ones at given
+ * times after the app started, so each crash, leave and migration scenario of the fault-tolerance work is one
+ * reproducible command. A child that dies or leaves during the run is survived: the other nodes recover its work
+ * (reusing what a leaver handed over), and if it was the master, a new master runs the root again ({@code --kill-at
+ * master@S}). Node 0 cannot be stopped: it hosts the registry and prints the answer.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Runs an app on several nodes: this process (node 0: the registry, and it prints the answer) and "
@@ -49,6 +50,7 @@ import picocli.CommandLine.Option;
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
         "  faults: divvy run --nodes 3 --workers 1 --kill-at 2@1.5 --join-at 3 nqueens -n 16",
         "  master takeover: divvy run --nodes 3 --workers 1 --kill-at master@1.5 nqueens -n 16",
+        "  migration: divvy run --nodes 3 --workers 1 --join-at 1x2 --leave-at 1@2,2@2 nqueens -n 16",
         "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
         "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
 public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
@@ -94,6 +96,17 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         description = "fault injection: SIGKILL every local child node of site NAME (of --sites) S seconds after the "
             + "app started; repeatable. Not the site of node 0 (this process)")
     List<String> killSite = new ArrayList<>();
+
+    @Option(names = FaultSchedule.LEAVE_AT, paramLabel = "K@S[,K@S...]",
+        description = "graceful leave: SIGTERM local child node K (as --kill-at; K = master too) S seconds after the "
+            + "app started; it hands what it finished to a staying node, which the others reuse; repeatable. "
+            + "With --join-at before it, a migration")
+    List<String> leaveAt = new ArrayList<>();
+
+    @Option(names = FaultSchedule.LEAVE_SITE, paramLabel = "NAME@S[,...]",
+        description = "graceful leave of every local child node of site NAME (as --kill-site) S seconds after the "
+            + "app started; repeatable")
+    List<String> leaveSite = new ArrayList<>();
 
     @Option(names = FaultSchedule.JOIN_AT, paramLabel = "S[xCOUNT][@SITE][,...]",
         description = "start COUNT (default 1) more local nodes S seconds after the app started; they join the "
@@ -178,7 +191,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
-        faults = FaultSchedule.parse(killAt, killSite, joinAt, layout, remoteNodes);
+        faults = FaultSchedule.parse(killAt, killSite, leaveAt, leaveSite, joinAt, layout, remoteNodes);
         if (app != null && app.common().sequential()) {
             throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()
                 + " --sequential' instead of 'divvy run ... " + app.name() + " --sequential'");

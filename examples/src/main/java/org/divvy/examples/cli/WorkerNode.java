@@ -2,6 +2,7 @@ package org.divvy.examples.cli;
 
 import java.io.PrintStream;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,7 +11,8 @@ import org.divvy.DivvyNode;
 
 /**
  * What {@code divvy node} does: join, work (and run a root if the registry makes this node a master) until the
- * computation ends, leave.
+ * computation ends, leave. SIGTERM (or Ctrl-C) during the computation is a graceful leave: the node's exit hook
+ * hands what it finished to a staying node (thesis §3.5), and this class's hook says how much went.
  */
 final class WorkerNode {
     /** The line {@link #joinedLine} prints; {@code divvy run} watches for it: a child has joined, under this node id. */
@@ -45,14 +47,24 @@ final class WorkerNode {
             return 1;
         }
         final int id = node.nodeId();
+        final AtomicBoolean ended = new AtomicBoolean();
+        final AtomicBoolean leaving = new AtomicBoolean();
+        final Thread leaveOnExit = new Thread(() -> {
+            leaving.set(true);
+            reportLeaveOnExit(node, id, ended, out);
+        }, "divvy-node-leave-report");
+        Runtime.getRuntime().addShutdownHook(leaveOnExit);
         try {
             out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
             final int code = node.awaitTermination();
+            ended.set(true);
             out.println("node id " + id + ": the computation ended with exit code " + code);
             out.print("node id " + id + " since it joined: " + node.networkStatistics());
             return code;
         } catch (final DivvyException e) {
-            err.println("divvy node id " + id + ": " + e.getMessage());
+            if (!leaving.get()) { // not the end of a wait that leaving on exit cut short
+                err.println("divvy node id " + id + ": " + e.getMessage());
+            }
             return 1;
         } finally {
             if (!Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err)) {
@@ -60,5 +72,26 @@ final class WorkerNode {
                     + " ms; exiting anyway");
             }
         }
+    }
+
+    /**
+     * At JVM exit (SIGTERM, Ctrl-C) before the computation ended: the node leaves gracefully (closing it hands its
+     * finished results over; {@link DivvyNode#close} is idempotent, so whichever exit hook comes first does it)
+     * and this says what went.
+     */
+    private static void reportLeaveOnExit(final DivvyNode node, final int id, final AtomicBoolean ended,
+        final PrintStream out) {
+        if (ended.get()) {
+            return;
+        }
+        try {
+            node.close();
+            final long handedOver = node.networkStatistics().recovery().resultsHandedOver();
+            out.println("node id " + id + " left the running computation (SIGTERM): handed " + handedOver
+                + " finished result(s) over to a staying node");
+        } catch (final RuntimeException e) {
+            out.println("node id " + id + ": leaving on exit: " + e.getMessage());
+        }
+        out.flush();
     }
 }

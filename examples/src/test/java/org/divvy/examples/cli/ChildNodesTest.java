@@ -148,6 +148,33 @@ class ChildNodesTest {
         }
     }
 
+    /**
+     * A leave is a SIGTERM that keeps the child's output: what it prints while it leaves (a node says what it handed
+     * over) reaches ours, and its exit counts as a leave, not a death.
+     */
+    @Test
+    void shouldAskAChildToLeaveWithSigtermAndKeepWhatItPrintsWhileLeaving() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, "A", nodeUntilEnd("true"));
+            // sh runs the trap once its foreground command ends: sleep in the background and wait, which a signal cuts
+            children.start(2, "A", List.of("sh", "-c", "trap 'echo handed 3 results over; exit 143' TERM; "
+                + "echo ready; sleep 30 & wait"));
+            awaitOutput("[node 2] ready");
+            children.startRun();
+            final long pid2 = children.pid(2).orElseThrow();
+            final List<List<String>> announced = new java.util.ArrayList<>();
+            assertEquals(Optional.of("node 2 (pid " + pid2 + ", site A)"),
+                children.stop(FaultSchedule.Stop.LEAVE, 2, announced::add));
+            assertEquals(Optional.empty(), children.stop(FaultSchedule.Stop.LEAVE, 2, announced::add), "asked already");
+            awaitOutput("[node 2] handed 3 results over");
+            awaitOutput("node 2 (pid " + pid2 + ", site A) left (SIGTERM (exit 143)); the run goes on");
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+            assertEquals("all 2 remaining local nodes ended with exit code 0; node 2 left during the run", children.summary(0));
+        }
+    }
+
     @Test
     void shouldStopALateJoinerThatHadNotJoinedWhenTheComputationEnded() throws Exception {
         try (ChildNodes children = new ChildNodes(out)) {

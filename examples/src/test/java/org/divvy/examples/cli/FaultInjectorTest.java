@@ -118,7 +118,7 @@ class FaultInjectorTest {
                 awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed the master, node 1 \\(pid \\d+, site B, node id 2\\), "
                     + "as --kill-at master@0.4 asked\n"));
                 awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: --kill-at master@0.6: no joined local child is alive, so node 0 "
-                    + "is \\(or will be\\) the master; nothing to kill\n"));
+                    + "is \\(or will be\\) the master; nothing to stop\n"));
             }
             assertEquals(java.util.Optional.empty(), children.expectedMaster());
         }

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.divvy.examples.Launcher;
 import org.divvy.examples.cli.FaultSchedule.JoinNodes;
-import org.divvy.examples.cli.FaultSchedule.KillMaster;
-import org.divvy.examples.cli.FaultSchedule.KillNode;
-import org.divvy.examples.cli.FaultSchedule.KillSite;
+import org.divvy.examples.cli.FaultSchedule.Stop;
+import org.divvy.examples.cli.FaultSchedule.StopMaster;
+import org.divvy.examples.cli.FaultSchedule.StopNode;
+import org.divvy.examples.cli.FaultSchedule.StopSite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine.ParameterException;
@@ -39,10 +40,10 @@ class FaultScheduleTest {
     @Test
     void shouldParseKillsWithDecimalSecondsInTimeOrder() {
         final FaultSchedule schedule = parse(List.of("2@2.5,1@1", "2@3"), List.of(), List.of(), THREE);
-        assertEquals(List.of(new KillNode(1, 1000, "--kill-at 1@1"), new KillNode(2, 2500, "--kill-at 2@2.5"),
-            new KillNode(2, 3000, "--kill-at 2@3")), schedule.events());
+        assertEquals(List.of(new StopNode(Stop.KILL, 1, 1000, "--kill-at 1@1"), new StopNode(Stop.KILL, 2, 2500, "--kill-at 2@2.5"),
+            new StopNode(Stop.KILL, 2, 3000, "--kill-at 2@3")), schedule.events());
         assertEquals("t=1.00 s: kill node 1; t=2.50 s: kill node 2; t=3.00 s: kill node 2", schedule.describe());
-        assertEquals(List.of(new KillNode(1, 2000, "--kill-at 1@2"), new KillNode(2, 2000, "--kill-at 2@2")),
+        assertEquals(List.of(new StopNode(Stop.KILL, 1, 2000, "--kill-at 1@2"), new StopNode(Stop.KILL, 2, 2000, "--kill-at 2@2")),
             parse(List.of("1@2,2@2"), List.of(), List.of(), THREE).events(), "several nodes at once");
         assertTrue(FaultSchedule.parse(List.of(), List.of(), List.of(), THREE, 0).isEmpty());
         assertTrue(FaultSchedule.parse(null, null, null, THREE, 0).isEmpty());
@@ -102,14 +103,14 @@ class FaultScheduleTest {
     /** The master is a child: killing it by its index or as {@code master} is the takeover scenario. */
     @Test
     void shouldKillTheMasterByNameOrIndex() {
-        assertEquals(List.of(new KillNode(1, 1500, "--kill-at 1@1.5"), new KillMaster(2000, "--kill-at master@2"),
-            new KillMaster(9000, "--kill-at master@9")), parse(List.of("master@2,1@1.5", "master@9"), List.of(), List.of(),
+        assertEquals(List.of(new StopNode(Stop.KILL, 1, 1500, "--kill-at 1@1.5"), new StopMaster(Stop.KILL, 2000, "--kill-at master@2"),
+            new StopMaster(Stop.KILL, 9000, "--kill-at master@9")), parse(List.of("master@2,1@1.5", "master@9"), List.of(), List.of(),
                 THREE).events());
         assertEquals("t=2.00 s: kill the master", parse(List.of("master@2"), List.of(), List.of(), THREE).describe());
         assertEquals("--kill-at=master@2: with --nodes 1 the master is node 0, this process (alone when the app starts), "
             + "and it hosts the registry (unless --join) and prints the answer, so it cannot be killed (surviving the "
             + "registry's death is future work)", error(List.of("master@2"), List.of(), List.of(), SiteLayout.single(1)));
-        assertEquals("--kill-at=master@2: with --await the master may be a remote node, which this run cannot kill; name a "
+        assertEquals("--kill-at=master@2: with --await the master may be a remote node, which this run cannot stop; name a "
             + "local child node instead", assertThrows(IllegalArgumentException.class,
                 () -> FaultSchedule.parse(List.of("master@2"), List.of(), List.of(), THREE, 1)).getMessage());
         assertEquals("--kill-at=boss@2: node 'boss' must be the index of a local node (an integer) or master",
@@ -118,7 +119,7 @@ class FaultScheduleTest {
 
     @Test
     void shouldKillASiteOfTheLayout() {
-        assertEquals(List.of(new KillSite("B", 2000, "--kill-site B@2")),
+        assertEquals(List.of(new StopSite(Stop.KILL, "B", 2000, "--kill-site B@2")),
             parse(List.of(), List.of("B@2"), List.of(), TWO_SITES).events());
         assertEquals("--kill-site=C@2: no site C; the sites are A, B (--sites)",
             error(List.of(), List.of("C@2"), List.of(), TWO_SITES));
@@ -128,6 +129,32 @@ class FaultScheduleTest {
             error(List.of(), List.of("B"), List.of(), TWO_SITES));
         assertEquals("--kill-site=B@x: time 'x' must be seconds >= 0 after the app started, e.g. 2 or 2.5",
             error(List.of(), List.of("B@x"), List.of(), TWO_SITES));
+    }
+
+    /** {@code --leave-at} and {@code --leave-site} take what the kill flags take, and are checked alike. */
+    @Test
+    void shouldParseGracefulLeavesLikeKills() {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of("1@1"), List.of(), List.of("2@2,master@3"),
+            List.of("B@4"), List.of("0.5x2@B"), TWO_SITES, 0);
+        assertEquals(List.of(new JoinNodes(4, 2, "B", 500, "--join-at 0.5x2@B"), new StopNode(Stop.KILL, 1, 1000, "--kill-at 1@1"),
+            new StopNode(Stop.LEAVE, 2, 2000, "--leave-at 2@2"), new StopMaster(Stop.LEAVE, 3000, "--leave-at master@3"),
+            new StopSite(Stop.LEAVE, "B", 4000, "--leave-site B@4")), schedule.events());
+        assertEquals("t=0.50 s: start nodes 4 to 5 in site B; t=1.00 s: kill node 1; t=2.00 s: make leave node 2; "
+            + "t=3.00 s: make leave the master; t=4.00 s: make leave site B", schedule.describe());
+        assertEquals("--leave-at=0@2: node 0 is this process: it hosts the registry (unless --join) and prints the answer, "
+            + "so it cannot be killed (surviving the registry's death is future work); the master is a child node: "
+            + "--kill-at master@S kills it", assertThrows(IllegalArgumentException.class, () -> FaultSchedule.parse(
+                List.of(), List.of(), List.of("0@2"), List.of(), List.of(), THREE, 0)).getMessage());
+        assertEquals("--leave-at=2: must be NODE@SECONDS, e.g. --leave-at 2@1.5 (several: 1@2,2@2; the master: master@1.5)",
+            assertThrows(IllegalArgumentException.class, () -> FaultSchedule.parse(List.of(), List.of(), List.of("2"),
+                List.of(), List.of(), THREE, 0)).getMessage());
+        assertEquals("--leave-site=A@2: site A holds node 0, this process: it hosts the registry (unless --join) and prints "
+            + "the answer, so it cannot be killed (surviving the registry's death is future work); the master is a child "
+            + "node: --kill-at master@S kills it", assertThrows(IllegalArgumentException.class, () -> FaultSchedule.parse(
+                List.of(), List.of(), List.of(), List.of("A@2"), List.of(), TWO_SITES, 0)).getMessage());
+        assertEquals("--leave-at=4@1: node 4 starts at t=2.00 s (--join-at 2), so it can be stopped only after that",
+            assertThrows(IllegalArgumentException.class, () -> FaultSchedule.parse(List.of(), List.of(), List.of("4@1"),
+                List.of(), List.of("2"), TWO_SITES, 0)).getMessage());
     }
 
     @Test
@@ -159,16 +186,16 @@ class FaultScheduleTest {
     @Test
     void shouldKillAJoiningNodeOnlyAfterItStarted() {
         final FaultSchedule schedule = parse(List.of("3@4"), List.of(), List.of("2"), THREE);
-        assertEquals(List.of(new JoinNodes(3, 1, "default", 2000, "--join-at 2"), new KillNode(3, 4000, "--kill-at 3@4")),
+        assertEquals(List.of(new JoinNodes(3, 1, "default", 2000, "--join-at 2"), new StopNode(Stop.KILL, 3, 4000, "--kill-at 3@4")),
             schedule.events());
-        assertEquals("--kill-at=3@2: node 3 starts at t=2.00 s (--join-at 2), so it can be killed only after that",
+        assertEquals("--kill-at=3@2: node 3 starts at t=2.00 s (--join-at 2), so it can be stopped only after that",
             error(List.of("3@2"), List.of(), List.of("2"), THREE));
     }
 
     @Test
     void shouldKillBeforeJoiningAtTheSameTime() {
         final FaultSchedule schedule = parse(List.of(), List.of("B@3"), List.of("3@B"), TWO_SITES);
-        assertInstanceOf(KillSite.class, schedule.events().get(0), "a site killed and joined at once is replaced");
+        assertInstanceOf(StopSite.class, schedule.events().get(0), "a site killed and joined at once is replaced");
         assertInstanceOf(JoinNodes.class, schedule.events().get(1));
     }
 

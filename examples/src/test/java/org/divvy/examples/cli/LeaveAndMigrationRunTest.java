@@ -1,0 +1,111 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.divvy.examples.Launcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Graceful leaves and migration as {@code divvy run} scripts them ({@code --leave-at}, {@code --join-at}), on real
+ * processes: a node asked to leave (SIGTERM) hands what it finished to a staying node, which the others reuse, and the
+ * answer is still right, the master's leave included (another node takes the root over); a migration (new nodes join,
+ * then the old ones leave) ends with the right answer on the new nodes. Every run has {@code --timeout-seconds 120},
+ * so a run that cannot finish fails instead of hanging. N-queens 16: about 11 s on 3 single-worker nodes here.
+ */
+class LeaveAndMigrationRunTest {
+    private static final String[] NQUEENS = {"nqueens", "-n", "16", "--progress-seconds", "0"};
+    private static final String NQUEENS_ANSWER = "16-queens: 14772512 solutions";
+    /** What a leaver prints: {@code [node 2] node id 1 left the running computation (SIGTERM): handed 18 ...}. */
+    private static final Pattern HANDED_OVER = Pattern.compile("\\[node (\\d)\\] node id \\d+ left the running computation "
+        + "\\(SIGTERM\\): handed (\\d+) finished result\\(s\\) over to a staying node");
+    /** The recovery line of a node's statistics: what it reused. */
+    private static final Pattern RECOVERY = Pattern.compile("reused (\\d+) \\(asked \\d+, held here \\d+\\)");
+
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
+
+    private LauncherProcess run(final String... runOptions) throws Exception {
+        final String[] args = new String[1 + runOptions.length + NQUEENS.length];
+        args[0] = "run";
+        System.arraycopy(runOptions, 0, args, 1, runOptions.length);
+        System.arraycopy(NQUEENS, 0, args, 1 + runOptions.length, NQUEENS.length);
+        return launchers.start(args);
+    }
+
+    /**
+     * The master leaves 4 s in: it hands over what it finished for others (nothing: it ran the root, its own work),
+     * the registry gives the root to another child, which runs it again and reuses what the others finished for the
+     * leaver's jobs (their orphans): the statistics show the reuse.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldSurviveTheMasterLeavingGracefullyAndReuseWhatTheOthersFinished() throws Exception {
+        final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "120", "--leave-at", "master@4");
+        final Matcher asked = run.awaitMatch(Pattern.compile("divvy run: t=(\\d+\\.\\d\\d) s: asked to leave \\(SIGTERM\\) the "
+            + "master, (node (\\d) \\(pid \\d+, site default, node id 1\\)), as --leave-at master@4 asked"), 90);
+        run.awaitLine("divvy run: " + asked.group(2) + " left (SIGTERM (exit 143)); the run goes on, the other nodes reuse "
+            + "what it handed over and redo the rest", 30);
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        System.out.println(output);
+        assertFalse(output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final Matcher handed = HANDED_OVER.matcher(output);
+        assertTrue(handed.find(), "the leaver says what it handed over:\n" + output);
+        assertEquals(asked.group(3), handed.group(1), output);
+        long reused = 0;
+        final Matcher recovery = RECOVERY.matcher(output);
+        while (recovery.find()) {
+            reused += Long.parseLong(recovery.group(1));
+        }
+        assertTrue(reused > 0, "the new master's run reused finished work:\n" + output);
+        assertTrue(Pattern.compile("master: node \\d \\(pid \\d+, site default, node id \\d+\\); takeovers: 1\n").matcher(output)
+            .find() || output.contains("master: node 0 (this process, node id 0); takeovers: 1"), output);
+        assertTrue(output.contains("divvy run: all 2 remaining local nodes ended with exit code 0; node " + asked.group(3)
+            + " left during the run"), output);
+    }
+
+    /**
+     * Migration (thesis §3.5): two new nodes join 1 s in, the two old children leave 6 s in (the master among them);
+     * the computation moves to the new nodes and ends there with the right answer.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldMigrateToNewNodesAndStillCountRight() throws Exception {
+        final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "120", "--join-at", "1x2",
+            "--leave-at", "1@6,2@6");
+        run.awaitMatch(Pattern.compile("divvy run: t=1\\.\\d\\d s: started node 3 \\(pid \\d+, site default\\), node 4 \\(pid "
+            + "\\d+, site default\\) as --join-at 1x2 asked; they join the running computation"), 90);
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        System.out.println(output);
+        assertFalse(output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final Matcher handed = HANDED_OVER.matcher(output);
+        int leavers = 0;
+        while (handed.find()) {
+            leavers++;
+        }
+        assertEquals(2, leavers, "each old node says what it handed over as it leaves:\n" + output);
+        for (final int old : new int[] {1, 2}) {
+            assertTrue(Pattern.compile("divvy run: node " + old + " \\(pid \\d+, site default, node id \\d+\\) left \\(SIGTERM "
+                + "\\(exit 143\\)\\)").matcher(output).find(), "node " + old + " left:\n" + output);
+        }
+        for (final int added : new int[] {3, 4}) {
+            assertTrue(Pattern.compile("\\[node " + added + "\\] node id \\d+: the computation ended with exit code 0")
+                .matcher(output).find(), "node " + added + " ended with the run:\n" + output);
+        }
+        assertTrue(output.contains("divvy run: all 3 remaining local nodes ended with exit code 0; nodes 1 and 2 left during "
+            + "the run"), output);
+    }
+}
