@@ -66,6 +66,11 @@ public final class DivvyNode implements AutoCloseable {
         if (network != null) {
             closeOnExit = new Thread(this::closeOnExit, "divvy-close-on-exit-" + nodeId);
             Runtime.getRuntime().addShutdownHook(closeOnExit);
+            network.lifecycle().onLeaveOrder(() -> {
+                final Thread leave = new Thread(this::closeOnExit, "divvy-leave-on-order-" + nodeId);
+                leave.setDaemon(true);
+                leave.start();
+            });
         } else {
             closeOnExit = null;
         }
@@ -204,14 +209,33 @@ public final class DivvyNode implements AutoCloseable {
     }
 
     /**
-     * Worker nodes: blocks until the master ends the computation and returns its exit code. Throws
-     * {@link DivvyException} if the registry is lost first.
+     * Worker nodes: blocks until the master ends the computation and returns its exit code, or until the registry
+     * orders this node to leave ({@code divvy leave}): then it returns 0, {@link #isLeaveOrdered()} is true, and the
+     * node is leaving gracefully already (as {@link #close()} does; closing waits for it). Throws {@link
+     * DivvyException} if the registry is lost first.
      */
     public int awaitTermination() {
         if (network == null) {
             throw new DivvyException("awaitTermination() on a single node: only networked nodes wait for a master");
         }
         return network.lifecycle().awaitTermination();
+    }
+
+    /**
+     * Asks the registry of a running computation to make members leave gracefully, as {@code divvy leave} does: each
+     * leaves as {@link #close()} does (what it finished goes to a staying node, which the others reuse). The caller
+     * needs no node: {@code config} gives the registry's address ({@code join}), the cluster secret and this
+     * process's own address for the answer. Returns the registry's answer, a line per node ({@code node 2: asked to
+     * leave (127.0.0.1:40001)}, or why not); throws {@link DivvyException} when no answer comes within {@code
+     * config.joinTimeoutMs()}, saying what to check.
+     */
+    public static String askToLeave(final NodeConfig config, final int... nodeIds) {
+        return org.divvy.membership.LeaveRequester.request(config, nodeIds, config.joinTimeoutMs());
+    }
+
+    /** Whether the registry ordered this node to leave ({@code divvy leave}); false for a single node. */
+    public boolean isLeaveOrdered() {
+        return network != null && network.lifecycle().isLeaveOrdered();
     }
 
     /** Tells every node the computation is over with {@code exitCode} (waits briefly until the message left). */

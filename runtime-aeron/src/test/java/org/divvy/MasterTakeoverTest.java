@@ -53,9 +53,13 @@ class MasterTakeoverTest {
     }
 
     private DivvyNode start(final String join) {
+        return start(join, 300);
+    }
+
+    private DivvyNode start(final String join, final long acceptablePauseMs) {
         final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).maxMessageBytes(1 << 20)
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(acceptablePauseMs).joinTimeoutMs(10_000).maxMessageBytes(1 << 20)
             .maxOutboundBytesPerPeer(1 << 20).maxReassemblyBytes(1 << 20).build());
         nodes.add(node);
         return node;
@@ -186,6 +190,56 @@ class MasterTakeoverTest {
         synchronized (unclaimed) {
             assertEquals(1, unclaimed.size(), unclaimed.toString());
             assertTrue(unclaimed.get(0).contains("computed 16"), unclaimed.get(0));
+        }
+    }
+
+    /**
+     * The submitter dies after its root reached the registry, and the master finishes before the registry declares
+     * the submitter dead (a 3 s acceptable pause): the value forwarded to the submitter is lost with it. The
+     * registry kept the run until the submitter would say the value arrived, so once the submitter is declared dead
+     * it reports the value as unclaimed and tells the master to end the computation.
+     */
+    @Test
+    void shouldReportAValueForwardedToASubmitterThatDiedBeforeItWasDeclaredDead() throws Exception {
+        final DivvyNode registryHost = start(null, 3000);
+        final DivvyNode helper = start(registryHost.endpoint(), 3000);
+        final DivvyNode submitter = start(registryHost.endpoint(), 3000);
+        for (final DivvyNode node : nodes) {
+            node.awaitMembers(3, Duration.ofSeconds(15));
+        }
+        final List<String> unclaimed = new ArrayList<>();
+        final RootKeeper keeper = registryHost.networkForTest().mastership().keeperForTest();
+        keeper.onUnclaimedResult(line -> {
+            synchronized (unclaimed) {
+                unclaimed.add(line);
+            }
+        });
+        CompletableFuture.runAsync(() -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 200))));
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (keeper.runsKept() == 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the root reached the registry");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        submitter.crashForTest(); // before it could steal a leaf: the master finishes in about 0.4 s without it
+        // the master, node 0 (the lowest id but the submitter's), ends the computation once told nobody waits
+        assertEquals(0, helper.awaitTermination());
+        synchronized (unclaimed) {
+            assertEquals(1, unclaimed.size(), unclaimed.toString());
+            assertTrue(unclaimed.get(0).contains("computed 4"), unclaimed.get(0));
+        }
+        assertEquals(0, keeper.runsKept());
+    }
+
+    /** A submitter that gets the value says so, and the registry forgets the run. */
+    @Test
+    void shouldForgetARunOnceTheSubmitterHasItsValue() throws Exception {
+        final List<DivvyNode> three = startThree();
+        final RootKeeper keeper = three.get(0).networkForTest().mastership().keeperForTest();
+        assertEquals(4L, three.get(2).submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1))).value());
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (keeper.runsKept() != 0) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "the submitter's RECEIVED reached the registry");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 }

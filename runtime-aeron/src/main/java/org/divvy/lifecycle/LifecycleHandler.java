@@ -119,6 +119,11 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     }
 
     @Override
+    public void onLeaveOrdered() {
+        lifecycle.onLeaveOrdered();
+    }
+
+    @Override
     public void onRegistryLost(final String message) {
         lifecycle.onLost(message);
     }

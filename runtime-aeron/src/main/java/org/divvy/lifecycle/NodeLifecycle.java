@@ -30,6 +30,10 @@ public final class NodeLifecycle {
     private final AtomicBoolean runStartPending = new AtomicBoolean();
     /** See {@link #mastering}; guarded by the lock. */
     private boolean mastering;
+    /** The registry ordered this node to leave ({@code divvy leave}). */
+    private volatile boolean leaveOrdered;
+    /** What the node does when ordered to leave: starts its graceful leave on a thread of its own. */
+    private volatile Runnable leaveAction = () -> { };
 
     // ---- agent thread ---------------------------------------------------------------------------
 
@@ -72,11 +76,30 @@ public final class NodeLifecycle {
         }
     }
 
+    /** The registry ordered this node to leave: {@link #awaitTermination} returns, and the node starts leaving. */
+    void onLeaveOrdered() {
+        synchronized (lock) {
+            leaveOrdered = true;
+            lock.notifyAll();
+        }
+        leaveAction.run();
+    }
+
     void onTerminateFlushed() {
         synchronized (lock) {
             terminateFlushed = true;
             lock.notifyAll();
         }
+    }
+
+    /** Whether the registry ordered this node to leave ({@code divvy leave}); any thread. */
+    public boolean isLeaveOrdered() {
+        return leaveOrdered;
+    }
+
+    /** What to do when the registry orders this node to leave; must not block (any thread, set before the join). */
+    public void onLeaveOrder(final Runnable action) {
+        this.leaveAction = action;
     }
 
     /** Whether this node joined (any thread). */
@@ -158,12 +181,16 @@ public final class NodeLifecycle {
     }
 
     /**
-     * Blocks until the master ends the computation and returns its exit code; throws when the registry
-     * is lost first, or when every other node died or left (then no master is left to end it).
+     * Blocks until the master ends the computation and returns its exit code, or until the registry orders this
+     * node to leave (returns 0; {@link #isLeaveOrdered}); throws when the registry is lost first, or when every
+     * other node died or left (then no master is left to end it).
      */
     public int awaitTermination() {
         synchronized (lock) {
             while (terminationCode == NO_CODE) {
+                if (leaveOrdered) {
+                    return 0;
+                }
                 if (lostMessage != null) {
                     throw new DivvyException("the computation cannot end normally: " + lostMessage);
                 }

@@ -274,7 +274,9 @@ public final class Mastership implements Duty, MembershipListener {
         if (!sender.sendToEndpoint(to, result.frameLength())) {
             return false;
         }
-        exitCodes.put(o.runId, o.outcome == RunResultFlyweight.OUTCOME_VALUE ? 0 : 1);
+        if (o.outcome == RunResultFlyweight.OUTCOME_VALUE || o.outcome == RunResultFlyweight.OUTCOME_FAILED) {
+            exitCodes.put(o.runId, o.outcome == RunResultFlyweight.OUTCOME_VALUE ? 0 : 1);
+        }
         return true;
     }
 
@@ -316,6 +318,8 @@ public final class Mastership implements Duty, MembershipListener {
             }
             return 1;
         }
+        // the registry keeps the run until told its outcome arrived (even a late repeat is answered)
+        send(Outgoing.result(r.runId(), RunResultFlyweight.OUTCOME_RECEIVED, "", "", new byte[0]));
         final CompletableFuture<Report> future = pending.get(r.runId());
         if (future == null) {
             FrameCounters.count(counters.fromUnknownSender); // no submission of this node waits for it

@@ -140,6 +140,9 @@ public final class MembershipClient implements Duty {
         nextJoinNs = nowNs;
     }
 
+    /** Whether the registry ordered this node to leave; agent thread. */
+    private boolean leaveOrdered;
+
     /** Asks to leave gracefully (any thread): the LEAVE goes out in the agent's next cycle. */
     public void requestLeave() {
         leaveRequested = true;
@@ -254,6 +257,23 @@ public final class MembershipClient implements Duty {
         onRunKey.accept(runKeyId);
         joinCookie = challenge.cookie();
         nextJoinNs = nowNs;
+        return true;
+    }
+
+    /**
+     * The registry orders this node to leave ({@code divvy leave}): the listeners are told once; the node then
+     * leaves gracefully off the agent thread.
+     *
+     * @return false if this node is not a joined member (a stray order).
+     */
+    boolean onLeaveOrder() {
+        if (phase != Phase.JOINED || leaveOrdered) {
+            return phase == Phase.JOINED;
+        }
+        leaveOrdered = true;
+        for (final MembershipListener listener : listeners) {
+            listener.onLeaveOrdered();
+        }
         return true;
     }
 

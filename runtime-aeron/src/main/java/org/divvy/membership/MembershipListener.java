@@ -20,6 +20,13 @@ public interface MembershipListener {
     default void onMemberChanged(final Member member) {
     }
 
+    /**
+     * The registry orders this node to leave gracefully ({@code divvy leave}); told once. Must not block: the
+     * leave itself (which waits for results to be handed over) runs on another thread.
+     */
+    default void onLeaveOrdered() {
+    }
+
     /** The registry was silent for the heartbeat timeout, or declared this node dead: the node should stop. */
     default void onRegistryLost(final String message) {
     }

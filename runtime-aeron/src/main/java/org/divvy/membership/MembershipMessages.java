@@ -20,6 +20,8 @@ public final class MembershipMessages {
     public static final int LEAVE = 3;
     /** The message type code (HEARTBEAT): liveness between a node and the registry; header only. */
     public static final int HEARTBEAT = 4;
+    /** The message type code (LEAVE_ORDER): the registry tells a member to leave gracefully; header only. */
+    public static final int LEAVE_ORDER = 22;
 
     private final MembershipClient client;
     private final Registry registry;
@@ -29,6 +31,7 @@ public final class MembershipMessages {
     private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
     private final MemberListFlyweight memberList = new MemberListFlyweight();
+    private final LeaveRequestFlyweight leaveRequest = new LeaveRequestFlyweight();
 
     private MembershipMessages(final MembershipClient client, final Registry registry, final FrameCounters counters,
         final NanoClock cycleClock) {
@@ -39,11 +42,13 @@ public final class MembershipMessages {
     }
 
     /**
-     * The types of the join handshake (JOIN, JOIN_CHALLENGE, JOIN_REFUSED): the only ones that travel under the
-     * join key, since a joiner does not know the run's key yet.
+     * The types of the join handshake (JOIN, JOIN_CHALLENGE, JOIN_REFUSED) and of an operator's leave request
+     * (LEAVE_REQUEST, LEAVE_ANSWER): the only ones that travel under the join key, since a joiner, or a tool that
+     * is no member, does not know the run's key.
      */
     public static boolean isHandshakeType(final int type) {
-        return type == JoinFlyweight.TYPE || type == JoinChallengeFlyweight.TYPE || type == JoinRefusedFlyweight.TYPE;
+        return type == JoinFlyweight.TYPE || type == JoinChallengeFlyweight.TYPE || type == JoinRefusedFlyweight.TYPE
+            || type == LeaveRequestFlyweight.TYPE || type == LeaveAnswerFlyweight.TYPE;
     }
 
     /**
@@ -74,6 +79,12 @@ public final class MembershipMessages {
             MemberListFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onMemberList);
         dispatcher.register(LEAVE, "LEAVE", new HeaderFlyweight(), 0, Senders.ANY, messages::onLeave);
         dispatcher.register(HEARTBEAT, "HEARTBEAT", new HeaderFlyweight(), 0, Senders.ANY, messages::onHeartbeat);
+        dispatcher.register(LeaveRequestFlyweight.TYPE, "LEAVE_REQUEST", new LeaveRequestFlyweight(),
+            LeaveRequestFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onLeaveRequest);
+        // for the requesting tool only ({@code LeaveRequester}); a node counts and drops one
+        dispatcher.register(LeaveAnswerFlyweight.TYPE, "LEAVE_ANSWER", new LeaveAnswerFlyweight(),
+            LeaveAnswerFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onStrayAnswer);
+        dispatcher.register(LEAVE_ORDER, "LEAVE_ORDER", new HeaderFlyweight(), 0, Senders.ANY, messages::onLeaveOrder);
     }
 
     private int onJoin(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
@@ -132,6 +143,30 @@ public final class MembershipMessages {
             registry.onLeave(senderId);
         } else {
             FrameCounters.count(counters.fromDeadPeer);
+        }
+        return 0;
+    }
+
+    private int onLeaveRequest(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (registry == null) {
+            FrameCounters.count(counters.fromUnknownSender); // this node hosts no registry
+            return 0;
+        }
+        leaveRequest.wrap(buffer, offset, length);
+        if (!registry.onLeaveRequest(leaveRequest)) {
+            FrameCounters.count(counters.malformed); // an endpoint nobody can be sent to
+        }
+        return 0;
+    }
+
+    private int onStrayAnswer(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        FrameCounters.count(counters.fromUnknownSender); // a node asked nothing
+        return 0;
+    }
+
+    private int onLeaveOrder(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (client == null || senderId != Registry.REGISTRY_ID || !client.onLeaveOrder()) {
+            FrameCounters.count(counters.fromUnknownSender);
         }
         return 0;
     }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -63,6 +64,9 @@ public final class Registry implements Duty {
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final JoinRefusedFlyweight refused = new JoinRefusedFlyweight();
+    private final LeaveAnswerFlyweight leaveAnswer = new LeaveAnswerFlyweight();
+    /** Why a member may not be ordered to leave, or null: set by the {@link RootKeeper} (a submitter waits). */
+    private IntFunction<String> leaveVeto = id -> null;
     private final int runKeyId;
     private final String selfEndpoint;
     /** Keyed with random bytes only this registry holds: a cookie needs no state per challenge. */
@@ -169,6 +173,78 @@ public final class Registry implements Duty {
         sendList(joiner.endpoint(), joiner.id());
         broadcastList(joiner.id());
         return true;
+    }
+
+    /**
+     * A LEAVE_REQUEST from an operator's tool ({@code divvy leave}): challenged like a JOIN (no valid cookie: only the
+     * challenge goes back); with one, each named alive member is sent a LEAVE_ORDER and leaves gracefully, and the
+     * tool gets a line per node. Not ordered out: this registry's own host (its death would end the run; surviving
+     * the registry's loss is future work) and the last alive member (nobody would be left to compute).
+     *
+     * @return false, with nothing sent, when its endpoint is not a {@code host:port} to send to.
+     */
+    boolean onLeaveRequest(final LeaveRequestFlyweight request) {
+        final String endpoint = request.endpoint();
+        if (!isHostPort(endpoint)) {
+            return false;
+        }
+        final long expectedCookie = cookie(request.nonce(), endpoint);
+        if (request.cookie() != expectedCookie) {
+            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.lengthBound(selfEndpoint));
+            challenge.wrap(frame, 0, frame.capacity());
+            challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+            challenge.fields(request.nonce(), expectedCookie, runKeyId, selfEndpoint);
+            sender.sendToEndpoint(endpoint, challenge.frameLength());
+            return true;
+        }
+        int alive = 0;
+        for (final Member member : members) {
+            alive += member.isAlive() ? 1 : 0;
+        }
+        final StringBuilder answer = new StringBuilder();
+        for (int i = 0; i < request.nodeIdCount(); i++) {
+            final int id = request.nodeId(i);
+            answer.append("node ").append(id).append(": ");
+            if (id < 0 || id >= members.size()) {
+                answer.append("no such member (members are nodes 0 to ").append(members.size() - 1).append(')');
+            } else if (!members.get(id).isAlive()) {
+                answer.append("not asked: it ").append(members.get(id).state() == MemberState.LEFT ? "left" : "died")
+                    .append(" already");
+            } else if (members.get(id).endpoint().equals(selfEndpoint)) {
+                answer.append("not asked: it hosts the registry, which the run cannot lose (surviving the registry's "
+                    + "loss is future work)");
+            } else if (alive == 1) {
+                answer.append("not asked: it is the last member, and nobody would be left to compute");
+            } else if (leaveVeto.apply(id) != null) {
+                answer.append("not asked: ").append(leaveVeto.apply(id));
+            } else if (orderToLeave(members.get(id))) {
+                alive--;
+                answer.append("asked to leave (").append(members.get(id).endpoint()).append(')');
+            } else {
+                answer.append("not asked: the order could not be sent now; try again");
+            }
+            answer.append('\n');
+        }
+        final String text = answer.toString();
+        final MutableDirectBuffer frame = sender.frameBuffer(LeaveAnswerFlyweight.lengthBound(text));
+        leaveAnswer.wrap(frame, 0, frame.capacity());
+        leaveAnswer.headerDefaults(LeaveAnswerFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+        leaveAnswer.fields(request.nonce(), text);
+        sender.sendToEndpoint(endpoint, leaveAnswer.frameLength());
+        return true;
+    }
+
+    /** Sets why a member may not be ordered to leave (null: it may); agent thread, before the first request. */
+    void leaveVeto(final IntFunction<String> veto) {
+        this.leaveVeto = veto;
+    }
+
+    /** LEAVE_ORDER to {@code member} (header only, under the run key); whether it was handed to the transport. */
+    private boolean orderToLeave(final Member member) {
+        final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
+        header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
+        header.headerDefaults(MembershipMessages.LEAVE_ORDER).senderId(REGISTRY_ID).epoch(epoch);
+        return sender.sendToEndpoint(member.endpoint(), HeaderFlyweight.HEADER_LENGTH);
     }
 
     private void refuse(final String endpoint, final long nonce, final String reason) {

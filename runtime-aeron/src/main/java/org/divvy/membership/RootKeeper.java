@@ -45,6 +45,18 @@ public final class RootKeeper implements Duty {
         this.registry = registry;
         this.sender = sender;
         this.counters = counters;
+        registry.leaveVeto(this::whyNotLeave);
+    }
+
+    /** Why member {@code id} may not be ordered to leave: it waits for a run's value, or masters its own run. */
+    private String whyNotLeave(final int id) {
+        for (final KeptRoot kept : roots.values()) {
+            if (kept.submitterId == id) {
+                return kept.delegated ? "it waits for the value of the run it submitted (`" + kept.jobTypeName + "`)"
+                    : "it runs the root of its own run (`" + kept.jobTypeName + "`, DivvyNode.run)";
+            }
+        }
+        return null;
     }
 
     /** Registers ROOT and RUN_RESULT, for a registry without a node of its own. */
@@ -112,29 +124,44 @@ public final class RootKeeper implements Duty {
     }
 
     /**
-     * A master's RUN_RESULT: the run ended. Forwarded to its submitter, unless that is the master itself or gone.
+     * A master's RUN_RESULT: the run ended. Forwarded to its submitter, unless that is the master itself or gone;
+     * the run is kept until the submitter says the value arrived (RECEIVED), since a submitter that died but is
+     * not declared dead yet would lose it: {@link #doWork} then reports it as unclaimed.
      *
-     * @return false if dropped: no such run, or not from its current master.
+     * @return false if dropped: no such run, not from its current master, a RECEIVED not from its submitter.
      */
     public boolean onRunResult(final int senderId, final RunResultFlyweight r, final DirectBuffer buffer, final int offset,
         final int length) {
         final KeptRoot kept = roots.get(r.runId());
-        if (kept == null || kept.masterId != senderId || r.outcome() == RunResultFlyweight.OUTCOME_END_NOTICE) {
+        if (kept == null || r.outcome() == RunResultFlyweight.OUTCOME_END_NOTICE) {
             return false;
         }
-        roots.remove(kept.runId);
+        if (r.outcome() == RunResultFlyweight.OUTCOME_RECEIVED) {
+            if (kept.unclaimedLine == null || senderId != kept.submitterId) {
+                return false;
+            }
+            roots.remove(kept.runId); // the submitter has it
+            return true;
+        }
+        if (kept.masterId != senderId || kept.unclaimedLine != null) {
+            return false; // not its master, or a repeat of an outcome forwarded already
+        }
         if (!kept.delegated && kept.submitterId == senderId) {
+            roots.remove(kept.runId);
             return true; // the submitter ran its root itself and has the value
         }
+        final String line = "run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" + kept.jobTypeName + "`: node "
+            + senderId + (kept.takeovers > 0 ? " (master after " + kept.takeovers + " takeover(s))" : "")
+            + (r.outcome() == RunResultFlyweight.OUTCOME_VALUE ? " computed " + r.text() : " failed: "
+                + r.text().replace('\n', ' '));
         if (registry.isAlive(kept.submitterId)) {
+            kept.unclaimedLine = line;
             forward(buffer, offset, length, kept, r.outcome(), kept.submitterId);
             return true;
         }
-        onUnclaimedResult.accept("run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" + kept.jobTypeName +
-            "`: node " + senderId + (kept.takeovers > 0 ? " (master after " + kept.takeovers + " takeover(s))" : "") +
-            (r.outcome() == RunResultFlyweight.OUTCOME_VALUE ? " computed " + r.text() : " failed: " +
-                r.text().replace('\n', ' ')));
-        forward(buffer, offset, length, kept, RunResultFlyweight.OUTCOME_END_NOTICE, senderId);
+        roots.remove(kept.runId);
+        onUnclaimedResult.accept(line);
+        sendEndNotice(kept);
         return true;
     }
 
@@ -147,6 +174,19 @@ public final class RootKeeper implements Duty {
         result.senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
         result.takeovers(kept.takeovers).outcome(outcome);
         sender.sendToEndpoint(registry.endpointOf(toId), length);
+    }
+
+    /** Tells the run's master that nobody waits for its outcome any more, so it ends the computation itself. */
+    private void sendEndNotice(final KeptRoot kept) {
+        if (!registry.isAlive(kept.masterId)) {
+            return;
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(RunResultFlyweight.lengthBound("", "", 0));
+        result.wrap(frame, 0, frame.capacity());
+        result.headerDefaults(RunResultFlyweight.TYPE).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
+        result.result(kept.runId, kept.masterId, kept.takeovers, RunResultFlyweight.OUTCOME_END_NOTICE, "", "",
+            new UnsafeBuffer(new byte[0]), 0, 0);
+        sender.sendToEndpoint(registry.endpointOf(kept.masterId), result.frameLength());
     }
 
     @Override
@@ -167,6 +207,16 @@ public final class RootKeeper implements Duty {
         scratch.addAll(roots.values());
         int work = 0;
         for (final KeptRoot kept : scratch) {
+            if (kept.unclaimedLine != null) {
+                // its outcome went to the submitter; if the submitter died before saying it arrived, it is unclaimed
+                if (!registry.isAlive(kept.submitterId)) {
+                    roots.remove(kept.runId);
+                    onUnclaimedResult.accept(kept.unclaimedLine);
+                    sendEndNotice(kept);
+                    work++;
+                }
+                continue;
+            }
             if (registry.isAlive(kept.masterId)) {
                 continue;
             }
@@ -215,6 +265,8 @@ public final class RootKeeper implements Duty {
         final byte[] arguments;
         int masterId;
         int takeovers;
+        /** Once the outcome was forwarded to the submitter: how it ended, in case the submitter never says it arrived. */
+        String unclaimedLine;
 
         KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
             final byte[] arguments) {

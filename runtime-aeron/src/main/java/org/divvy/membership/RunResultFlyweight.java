@@ -41,6 +41,11 @@ public final class RunResultFlyweight extends HeaderFlyweight {
     public static final int OUTCOME_FAILED = 1;
     /** Registry to master: nobody waits for this run's result any more, end the computation. */
     public static final int OUTCOME_END_NOTICE = 2;
+    /**
+     * Submitter to registry: the value the registry forwarded arrived. Until then the registry keeps the run, so a
+     * submitter that dies before it is declared dead does not take the only copy of the outcome with it.
+     */
+    public static final int OUTCOME_RECEIVED = 3;
     public static final int RUN_ID_OFFSET = HEADER_LENGTH;
     public static final int MASTER_ID_OFFSET = RUN_ID_OFFSET + 8;
     public static final int TAKEOVERS_OFFSET = MASTER_ID_OFFSET + 4;

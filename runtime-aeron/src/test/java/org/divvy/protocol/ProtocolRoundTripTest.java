@@ -19,6 +19,8 @@ import org.divvy.lifecycle.TerminateFlyweight;
 import org.divvy.membership.JoinChallengeFlyweight;
 import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.JoinRefusedFlyweight;
+import org.divvy.membership.LeaveAnswerFlyweight;
+import org.divvy.membership.LeaveRequestFlyweight;
 import org.divvy.membership.MemberListFlyweight;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.membership.RootFlyweight;
@@ -63,6 +65,9 @@ class ProtocolRoundTripTest {
         register(AbortFlyweight.ORPHAN_PROPAGATION_TYPE, new AbortFlyweight(), AbortFlyweight.MIN_BODY_LENGTH);
         register(RootFlyweight.TYPE, new RootFlyweight(), RootFlyweight.MIN_BODY_LENGTH);
         register(RunResultFlyweight.TYPE, new RunResultFlyweight(), RunResultFlyweight.MIN_BODY_LENGTH);
+        register(LeaveRequestFlyweight.TYPE, new LeaveRequestFlyweight(), LeaveRequestFlyweight.MIN_BODY_LENGTH);
+        register(LeaveAnswerFlyweight.TYPE, new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.MIN_BODY_LENGTH);
+        register(MembershipMessages.LEAVE_ORDER, new HeaderFlyweight(), 0);
     }
 
     private void register(final int type, final HeaderFlyweight body, final int minBodyLength) {
@@ -121,6 +126,10 @@ class ProtocolRoundTripTest {
         header(new HeaderFlyweight(), MembershipMessages.HEARTBEAT);
         frames.add(current());
         header(new HeaderFlyweight(), LifecycleHandler.RUN_STARTED);
+        frames.add(current());
+        header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(5L, 6L, "127.0.0.1:4001", new int[] {2, 3});
+        frames.add(current());
+        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(5L, "node 2: asked to leave\n");
         frames.add(current());
         header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(99).wideArea(true);
         frames.add(current());
@@ -209,6 +218,33 @@ class ProtocolRoundTripTest {
     }
 
     @Test
+    void shouldRoundTripTheLeaveRequestAndAnswer() {
+        header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(-9L, 8L, "127.0.0.1:4001", new int[] {2, 7});
+        assertEquals(LeaveRequestFlyweight.TYPE, validateCurrent());
+        final LeaveRequestFlyweight request = new LeaveRequestFlyweight();
+        request.wrap(buffer, 0, buffer.capacity());
+        assertEquals(-9L, request.nonce());
+        assertEquals(8L, request.cookie());
+        assertEquals("127.0.0.1:4001", request.endpoint());
+        assertEquals(2, request.nodeIdCount());
+        assertEquals(7, request.nodeId(1));
+        // a count the frame does not hold, and more ids than one request may name: malformed
+        header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(1L, 0L, "h:1", new int[] {2});
+        buffer.putInt(LeaveRequestFlyweight.ENDPOINT_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX + 3, 2,
+            HeaderFlyweight.BYTE_ORDER);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+        header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(1L, 0L, "h:1",
+            new int[LeaveRequestFlyweight.MAX_NODE_IDS + 1]);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(4L, "node 9: no such member\n");
+        assertEquals(LeaveAnswerFlyweight.TYPE, validateCurrent());
+        final LeaveAnswerFlyweight answer = new LeaveAnswerFlyweight();
+        answer.wrap(buffer, 0, buffer.capacity());
+        assertEquals(4L, answer.nonce());
+        assertEquals("node 9: no such member\n", answer.text());
+    }
+
+    @Test
     void shouldRoundTripMemberList() {
         header(new MemberListFlyweight(), MemberListFlyweight.TYPE).assignedId(2)
             .appendMember(0, 0, "a", "h:1").appendMember(2, 2, "bé", "h:2");
@@ -224,7 +260,8 @@ class ProtocolRoundTripTest {
 
     @Test
     void shouldRoundTripHeaderOnlyTypes() {
-        for (final int type : new int[] {MembershipMessages.LEAVE, MembershipMessages.HEARTBEAT, LifecycleHandler.RUN_STARTED}) {
+        for (final int type : new int[] {MembershipMessages.LEAVE, MembershipMessages.HEARTBEAT, LifecycleHandler.RUN_STARTED,
+            MembershipMessages.LEAVE_ORDER}) {
             header(new HeaderFlyweight(), type);
             assertEquals(type, validateCurrent());
             final HeaderFlyweight read = new HeaderFlyweight();
