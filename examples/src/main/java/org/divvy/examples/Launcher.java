@@ -7,6 +7,7 @@ import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
 import org.divvy.examples.cli.CliCommand;
 import org.divvy.examples.cli.NodeCommand;
+import org.divvy.examples.cli.LeaveCommand;
 import org.divvy.examples.cli.RegistryCommand;
 import org.divvy.examples.cli.RunCommand;
 import org.divvy.examples.fib.FibApp;
@@ -26,7 +27,7 @@ import picocli.CommandLine.ParseResult;
  * {@code java -jar divvy-examples.jar <app> [options]} parses the app and its options, starts a node, runs
  * the Divvy version (or, with {@code --sequential}, the sequential one), prints the answer, PASS/FAIL, the
  * wall time and the run statistics. The sub-commands {@code run} (several nodes, as local processes and
- * remote joiners), {@code node} (join a computation) and {@code registry} live in
+ * remote joiners), {@code node} (join a computation), {@code registry} and {@code leave} (make nodes leave) live in
  * {@link org.divvy.examples.cli}.
  *
  * <p>Exit codes: 0 the answer passed (or has no reference), 1 it failed or the run threw, 2 usage error;
@@ -36,7 +37,7 @@ import picocli.CommandLine.ParseResult;
     description = "Runs a Divvy example application on one node (divvy <app>) or on several (divvy run) "
         + "and checks its answer.",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
-        UtsApp.class, PortableApp.class, RunCommand.class, NodeCommand.class, RegistryCommand.class},
+        UtsApp.class, PortableApp.class, RunCommand.class, NodeCommand.class, RegistryCommand.class, LeaveCommand.class},
     footer = {"", "Run 'divvy <app> --help' for the options of an app, 'divvy run --help' for multi-node runs."})
 public final class Launcher {
     public static final int EXIT_OK = 0;

@@ -418,7 +418,11 @@ public final class ChildNodes implements AutoCloseable {
             switch (phase) {
                 case JOINING -> death.complete("local " + child.name() + " died with "
                     + describeExit(child.process.exitValue()) + " before the computation ended");
-                case RUNNING -> child.endedDuringRun = true;
+                case RUNNING -> {
+                    child.endedDuringRun = true;
+                    // exit 0 before the end: it left on the registry's order (divvy leave)
+                    child.leaving |= child.process.exitValue() == 0;
+                }
                 case ENDING -> {
                     // an exit node 0 asked for, unless expectExits() found it dead or killed already
                 }

@@ -58,6 +58,13 @@ final class WorkerNode {
             out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
             final int code = node.awaitTermination();
             ended.set(true);
+            if (node.isLeaveOrdered()) {
+                node.close(); // the leave the registry ordered is under way: wait for it
+                out.println("node id " + id + " left the running computation (divvy leave): handed "
+                    + node.networkStatistics().recovery().resultsHandedOver()
+                    + " finished result(s) over to a staying node");
+                return 0;
+            }
             out.println("node id " + id + ": the computation ended with exit code " + code);
             out.print("node id " + id + " since it joined: " + node.networkStatistics());
             return code;

@@ -108,4 +108,39 @@ class LeaveAndMigrationRunTest {
         assertTrue(output.contains("divvy run: all 3 remaining local nodes ended with exit code 0; nodes 1 and 2 left during "
             + "the run"), output);
     }
+
+    /**
+     * {@code divvy leave} through the registry: a separate process (here this test's JVM, holding the run's secret,
+     * DIVVY_SECRET) asks node 0's registry to make node id 2 leave, and refuses node 0 itself; the node leaves
+     * gracefully (exit 0, saying what it handed over), and the run still counts right.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldMakeANodeLeaveWhenDivvyLeaveAsksTheRegistry() throws Exception {
+        final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "120");
+        final Matcher registry = run.awaitMatch(Pattern.compile("divvy run: local node 0 \\(this process, pid \\d+, site "
+            + "default\\) at (\\S+), hosting the registry"), 90);
+        run.awaitMatch(Pattern.compile("divvy run: the registry gives the root to node \\d \\(pid \\d+, site default, node id 1\\)"),
+            90);
+        Thread.sleep(2000); // well into the run
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        final java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        final int leaveExit = Launcher.execute(new String[] {"leave", "--join", registry.group(1), "2", "0"},
+            new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+            new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        final String answer = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, leaveExit, "node 0 may not leave:\n" + answer + err);
+        assertTrue(Pattern.compile("divvy leave: node 2: asked to leave \\(127\\.0\\.0\\.1:\\d+\\)\n").matcher(answer).find(),
+            answer + err);
+        assertTrue(answer.contains("divvy leave: node 0: not asked: it hosts the registry"), answer);
+        final Matcher left = run.awaitMatch(Pattern.compile("\\[node (\\d)\\] node id 2 left the running computation \\(divvy "
+            + "leave\\): handed \\d+ finished result\\(s\\) over to a staying node"), 30);
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        System.out.println(output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        assertTrue(output.contains("divvy run: all 2 remaining local nodes ended with exit code 0; node " + left.group(1)
+            + " left during the run"), output);
+    }
 }
