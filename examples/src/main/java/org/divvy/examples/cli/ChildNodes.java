@@ -276,6 +276,11 @@ public final class ChildNodes implements AutoCloseable {
                 }
                 if (!exited) {
                     child.process.destroyForcibly();
+                    try {
+                        child.process.waitFor(1, TimeUnit.SECONDS); // stopped means gone: reaped, not only signalled
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
                 out.println("divvy run: " + child.name() + ", started by --join-at, had not joined when the computation "
                     + "ended; " + (exited ? "it exited with " + describeExit(child.process.exitValue()) : "stopped it"));
