@@ -49,6 +49,7 @@ final class WorkerNode {
             out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
             final int code = node.awaitTermination();
             out.println("node id " + id + ": the computation ended with exit code " + code);
+            out.println("node id " + id + " jobs since it joined: " + node.jobCounts());
             out.print("node id " + id + " since it joined: " + node.networkStatistics());
             return code;
         } catch (final DivvyException e) {
