@@ -40,6 +40,9 @@ public final class PerfMain {
         if (args.length > 0 && "lanwan".equals(args[0])) {
             return org.divvy.perf.lanwan.LanWanMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
+        if (args.length > 0 && "faults".equals(args[0])) {
+            return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         final CommandLine commandLine = new CommandLine(spec());
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
