@@ -24,9 +24,14 @@ final class DivvyRunProcess {
     /** The examples launcher: {@code divvy} itself. */
     static final String LAUNCHER = "org.divvy.examples.Launcher";
     static final String ADD_OPENS = "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED";
+    /** Node 0's log line when its registry declares a node dead (the failure detector's verdict). */
+    static final String DECLARED_DEAD = "was declared dead by the registry";
+    /** How long a run may wait for the lock (and its JVM to start) before its deadline starts. */
+    static final long LOCK_WAIT_S = 1_800;
 
     /** What a run gave: its lines, and which site was killed (null: none). */
-    record Result(List<String> lines, List<String> stampedLines, String killedSite, int killedNodes, double killedAtS, int exitCode) {
+    record Result(List<String> lines, List<String> stampedLines, String killedSite, int killedNodes, double killedAtS,
+        double detectionS, int exitCode) {
     }
 
     private DivvyRunProcess() {
@@ -61,6 +66,7 @@ final class DivvyRunProcess {
         final List<String> stamped = new ArrayList<>();
         final long[] startedNs = {0};
         final String[] masterSite = {null};
+        final long[] declaredDeadNs = {0};
         final long launchedNs = System.nanoTime();
         final Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -69,6 +75,9 @@ final class DivvyRunProcess {
                     synchronized (lines) {
                         lines.add(line);
                         stamped.add(String.format(java.util.Locale.ROOT, "%7.2f %s", (System.nanoTime() - launchedNs) / 1e9, line));
+                        if (declaredDeadNs[0] == 0 && line.startsWith("WARNING: node ") && line.contains(DECLARED_DEAD)) {
+                            declaredDeadNs[0] = System.nanoTime(); // node 0's own log: the registry declared a node dead
+                        }
                         final Matcher m = RunSample.EXPECTED_MASTER.matcher(line);
                         if (m.find() && startedNs[0] == 0) {
                             startedNs[0] = System.nanoTime();
@@ -83,10 +92,23 @@ final class DivvyRunProcess {
         }, "faults-output");
         reader.setDaemon(true);
         reader.start();
+        // the deadline counts from the launcher's first line: before it, flock may wait for others' heavy jobs
+        synchronized (lines) {
+            final long lockDeadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(LOCK_WAIT_S);
+            while (lines.isEmpty() && process.isAlive()) {
+                if (System.nanoTime() - lockDeadlineNs > 0) {
+                    destroyTree(process);
+                    throw new IllegalStateException("divvy run printed nothing within " + LOCK_WAIT_S + " s"
+                        + (lockFile == null ? "" : " (waiting for the lock " + lockFile + "?)"));
+                }
+                lines.wait(200);
+            }
+        }
         final long deadlineNs = System.nanoTime() + (long)(deadlineS * 1e9);
         String killedSite = null;
         int killed = 0;
         double killedAt = Double.NaN;
+        long killedNs = 0;
         try {
             if (fault.kills()) {
                 synchronized (lines) {
@@ -111,6 +133,7 @@ final class DivvyRunProcess {
                 if (process.isAlive()) {
                     killedSite = site;
                     victims.forEach(ProcessHandle::destroyForcibly); // SIGKILL on Linux
+                    killedNs = System.nanoTime();
                     killedAt = (System.nanoTime() - startedNs[0]) / 1e9;
                     killed = victims.size();
                     synchronized (lines) {
@@ -127,7 +150,10 @@ final class DivvyRunProcess {
             }
             reader.join(5_000);
             synchronized (lines) {
-                return new Result(List.copyOf(lines), List.copyOf(stamped), killedSite, killed, killedAt, process.exitValue());
+                final double detection = killedNs == 0 || declaredDeadNs[0] == 0 ? Double.NaN
+                    : (declaredDeadNs[0] - killedNs) / 1e9;
+                return new Result(List.copyOf(lines), List.copyOf(stamped), killedSite, killed, killedAt, detection,
+                    process.exitValue());
             }
         } catch (final RuntimeException | InterruptedException e) {
             destroyTree(process);
