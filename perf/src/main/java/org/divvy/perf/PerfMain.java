@@ -23,6 +23,8 @@ import picocli.CommandLine.ParseResult;
  *                                     [--quick] [--out perf/results/single-node.csv] [--settle-ms 50]
  * </pre>
  * The options are declared through picocli's programmatic model, so no reflection is involved.
+ * {@code lanwan ...} runs the LAN/WAN harness ({@code org.divvy.perf.lanwan.LanWanMain}), {@code faults ...} the
+ * fault-tolerance figures ({@code org.divvy.perf.faults.FaultsMain}).
  */
 public final class PerfMain {
     private PerfMain() {
