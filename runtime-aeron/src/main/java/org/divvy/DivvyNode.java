@@ -257,6 +257,15 @@ public final class DivvyNode implements AutoCloseable {
         return network == null ? null : network.statistics();
     }
 
+    /**
+     * Jobs spawned, executed and cancelled on this node's workers since it started, for every run and for
+     * the jobs it ran for other nodes: {@code "spawned S, executed E, cancelled C"}. Exact once the node is idle.
+     */
+    public String jobCounts() {
+        final long[] c = scheduler.jobCountsSinceStart();
+        return "spawned " + c[0] + ", executed " + c[1] + ", cancelled " + c[2];
+    }
+
     /** The configuration this node runs with. */
     public NodeConfig config() {
         return config;

@@ -135,6 +135,11 @@ public final class NodeConfig {
         return get(NodeSettings.CHECK_CODECS);
     }
 
+    /** {@link NodeSettings#ORPHAN_SAVING}: whether finished orphans are kept and reused after a crash (false: the naive baseline). */
+    public boolean orphanSaving() {
+        return get(NodeSettings.ORPHAN_SAVING);
+    }
+
     /** {@link NodeSettings#NETWORKED}: whether the node joins other nodes; false = a single node. */
     public boolean networked() {
         return get(NodeSettings.NETWORKED);
@@ -398,6 +403,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#CHECK_CODECS}: true to send every spawn and result through the codecs on this node. */
         public Builder checkCodecs(final boolean checkCodecs) {
             return set(NodeSettings.CHECK_CODECS, checkCodecs);
+        }
+
+        /** {@link NodeSettings#ORPHAN_SAVING}: false to discard orphaned work after a crash (the naive baseline). */
+        public Builder orphanSaving(final boolean orphanSaving) {
+            return set(NodeSettings.ORPHAN_SAVING, orphanSaving);
         }
 
         /** {@link NodeSettings#NETWORKED}: true to join other nodes; the network settings need it. */

@@ -333,13 +333,25 @@ public final class NodeSettings {
     public static final Setting<String> SECRET_FILE = Setting.network("secretFile", SettingType.text("FILE"), null,
         any(), "file with the cluster secret; none = `$DIVVY_SECRET` (`divvy run` makes one for its nodes)");
 
+    /**
+     * Orphan saving (thesis §3.3): after a crash, the finished jobs of orphaned subtrees (jobs whose owner died)
+     * are kept, announced in one ORPHAN_TUPLES broadcast and reused when the recomputed tree reaches them; a
+     * new master reuses them too. False: orphaned work is discarded and recomputed, nothing is kept, announced
+     * or looked up: Satin's "naive" baseline, for measuring what orphan saving gains (perf's {@code faults}
+     * section). Default true. Jobs out on a dead thief are recomputed either way, and result routing (the jobs
+     * out on thieves, by stamp) is the same.
+     * Property {@code divvy.orphanSaving}, flag {@code --orphan-saving}.
+     */
+    public static final Setting<Boolean> ORPHAN_SAVING = Setting.network("orphanSaving", BOOLEAN, true, any(),
+        "orphan saving after a crash (thesis §3.3); false = discard orphaned work and recompute it (the naive baseline)");
+
     /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE);
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING);
 
     private NodeSettings() {
     }

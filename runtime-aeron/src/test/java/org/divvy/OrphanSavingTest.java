@@ -31,6 +31,8 @@ import io.aeron.driver.MediaDriver;
 class OrphanSavingTest {
     private static MediaDriver driver;
     private final List<DivvyNode> nodes = new ArrayList<>();
+    /** {@code NodeConfig.orphanSaving} of the nodes a test starts. */
+    private boolean orphanSaving = true;
 
     @BeforeAll
     static void launchDriver() {
@@ -52,7 +54,7 @@ class OrphanSavingTest {
     private DivvyNode start(final String join) {
         final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).build());
+            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).orphanSaving(orphanSaving).build());
         nodes.add(node);
         return node;
     }
@@ -73,6 +75,25 @@ class OrphanSavingTest {
         assertTrue(atHolder.orphansKept() >= 1, "the holder kept the leaves it had finished:\n" + report);
         assertEquals(1, atHolder.announcements(), "one combined announcement:\n" + report);
         assertTrue(atMaster.reused() + atHolder.reused() >= 1, "the recomputation reused them:\n" + report);
+    }
+
+    /** Orphan saving off (the naive baseline): the same crash discards the orphan's finished leaves; the answer is still right. */
+    @Test
+    void shouldDiscardOrphanedWorkWithOrphanSavingOff() throws Exception {
+        orphanSaving = false;
+        final Scenario s = crashTheOwnerOfAStolenPart();
+        final RunResult<Long> result = s.run().get(60, TimeUnit.SECONDS);
+        assertEquals(8L + 4_000L, result.value());
+        final RecoveryStatistics atMaster = s.master().networkStatistics().recovery();
+        final RecoveryStatistics atHolder = s.holder().networkStatistics().recovery();
+        final String report = "master: " + atMaster + "\nholder: " + atHolder;
+        assertEquals(1, atMaster.jobsRestarted(), report);
+        for (final RecoveryStatistics r : List.of(atMaster, atHolder)) {
+            assertEquals(0, r.orphansKept(), "nothing kept:\n" + report);
+            assertEquals(0, r.announcements(), "nothing announced:\n" + report);
+            assertEquals(0, r.pairsReceived(), report);
+            assertEquals(0, r.reused(), "nothing reused:\n" + report);
+        }
     }
 
     /**

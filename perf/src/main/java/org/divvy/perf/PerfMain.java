@@ -23,6 +23,8 @@ import picocli.CommandLine.ParseResult;
  *                                     [--quick] [--out perf/results/single-node.csv] [--settle-ms 50]
  * </pre>
  * The options are declared through picocli's programmatic model, so no reflection is involved.
+ * {@code lanwan ...} runs the LAN/WAN harness ({@code org.divvy.perf.lanwan.LanWanMain}), {@code faults ...} the
+ * fault-tolerance figures ({@code org.divvy.perf.faults.FaultsMain}).
  */
 public final class PerfMain {
     private PerfMain() {
@@ -39,6 +41,9 @@ public final class PerfMain {
         }
         if (args.length > 0 && "lanwan".equals(args[0])) {
             return org.divvy.perf.lanwan.LanWanMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && "faults".equals(args[0])) {
+            return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         final CommandLine commandLine = new CommandLine(spec());
         commandLine.setOut(new PrintWriter(out, true));

@@ -109,7 +109,7 @@ public final class NetworkNode implements AutoCloseable {
         // declared dead: twice the acceptable pause, plus a second for the member list to arrive
         foreign = new ForeignJobs(b.scheduler, members, outbound, codec,
             TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
-        orphans = new Orphans(b.scheduler, members, outbound, given, foreign);
+        orphans = new Orphans(b.scheduler, members, outbound, given, foreign, config.orphanSaving());
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),

@@ -53,6 +53,10 @@ import org.divvy.scheduling.Task;
  * Tables belong to one run: a run that starts anywhere clears them ({@link #onRunStarted}). Pairs naming a
  * node that died are dropped with it.
  *
+ * <p>With orphan saving off ({@code NodeConfig.orphanSaving}, Satin's naive baseline) nothing is kept, announced
+ * or looked up: finished orphans are dropped (recomputed by whoever restarts their ancestors), pairs received are
+ * ignored, a result request is answered NOT_HELD, and the node never asks for a table (it has nothing to learn).
+ *
  * <p>Single writer: the network agent thread owns everything but {@link #table} and {@link #held}, which
  * workers read (concurrent maps), and the two inboxes workers fill. Counters are read by any thread.
  */
@@ -75,6 +79,8 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private final FrameSender sender;
     private final GivenJobs given;
     private final ForeignJobs foreign;
+    /** Orphan saving on (the default); off: the naive baseline, orphaned work is discarded. */
+    private final boolean saving;
 
     /** Stamp to the node holding that finished result (this node included). Written by the agent thread, read by workers. */
     private final ConcurrentHashMap<Stamp, Integer> table = new ConcurrentHashMap<>();
@@ -109,6 +115,14 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
         final ForeignJobs foreign) {
+        this(scheduler, members, sender, given, foreign, true);
+    }
+
+    /** As above; {@code saving} false: orphaned work is discarded instead of kept (the naive baseline). */
+    public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
+        final ForeignJobs foreign, final boolean saving) {
+        this.saving = saving;
+        this.hasTable = !saving;
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -160,7 +174,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     @Override
     public void onFinishedOrphan(final Task task, final RemoteLink orphan) {
-        if (task instanceof Job job) {
+        if (saving && task instanceof Job job) {
             finishedInbox.add(new Finished(Stamp.of(job), job, orphan));
         }
     }
@@ -252,7 +266,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
      * held, in the table under this node, announced in the next combined broadcast, which goes out now.
      */
     void keepHandedOver(final Stamp stamp, final Job job) {
-        if (held.putIfAbsent(stamp, job) == null) {
+        if (saving && held.putIfAbsent(stamp, job) == null) {
             table.put(stamp, selfId);
             unannounced.add(stamp);
             jobsKept++;
@@ -337,6 +351,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     /** Pairs from a holder's announcement, or a victim's whole table for this node. */
     private int onOrphanTuples(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (!saving) {
+            return 1; // the naive baseline looks nothing up
+        }
         tuples.wrap(buffer, offset, length);
         int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
         for (int i = 0, count = tuples.count(); i < count; i++) {

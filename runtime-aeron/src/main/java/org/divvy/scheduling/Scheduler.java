@@ -304,6 +304,16 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Jobs spawned, executed and cancelled on this node's workers since it started, whatever run they belonged
+     * to (a node that only works for others runs no run of its own); {@code [spawned, executed, cancelled]}.
+     * Read racily: exact once the workers are quiet.
+     */
+    public long[] jobCountsSinceStart() {
+        final long[] c = counters();
+        return new long[] {c[0], c[1], c[2]};
+    }
+
     private long[] counters() {
         final long[] c = new long[5];
         for (final Worker w : workers) {

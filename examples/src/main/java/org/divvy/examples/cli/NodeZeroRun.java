@@ -244,6 +244,7 @@ final class NodeZeroRun {
             : children.nameOfNodeId(result.masterId()).orElse("node id " + result.masterId() + " (not started by this run)");
         final String statistics = "master: " + master + "; takeovers: " + result.takeovers() + "\n"
             + "the master's statistics (its run of the root):\n" + result.masterStatistics().stripTrailing() + "\n"
+            + "node 0's jobs since it started: " + node.jobCounts() + "\n"
             + "node 0's network statistics during the run:\n" + node0;
         final AppResult report = new AppResult(run.app().name(),
             "divvy, " + members + " nodes, " + run.workersPerNode() + " workers per local node, "

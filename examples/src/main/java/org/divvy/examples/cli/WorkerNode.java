@@ -66,6 +66,7 @@ final class WorkerNode {
                 return 0;
             }
             out.println("node id " + id + ": the computation ended with exit code " + code);
+            out.println("node id " + id + " jobs since it joined: " + node.jobCounts());
             out.print("node id " + id + " since it joined: " + node.networkStatistics());
             return code;
         } catch (final DivvyException e) {

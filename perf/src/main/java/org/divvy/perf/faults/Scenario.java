@@ -1,0 +1,73 @@
+package org.divvy.perf.faults;
+
+import java.util.List;
+
+/**
+ * One configuration the {@code faults} section runs each round: where the nodes are, whether orphan saving is on,
+ * and what happens to them during the run. Adding a scenario (graceful leave, migration, once the launcher has
+ * {@code --leave-at}) is one more entry in {@link #all}: a {@link Fault} that adds the launcher's flags.
+ *
+ * @param id           short name, used in the CSV and charts
+ * @param description  what it is, for the log and the README
+ * @param sites        the sites of node 1..N-1 (node 0, the registry and submitter, is alone in site {@code R})
+ * @param orphanSaving the node setting {@code --orphan-saving}
+ * @param fault        what is done to the nodes during the run
+ */
+record Scenario(String id, String description, int sites, boolean orphanSaving, Fault fault) {
+
+    /** What happens during a run. */
+    enum Fault {
+        /** Nothing: a crash-free run. */
+        NONE,
+        /** At the kill time, every node of one site that does not hold the master is SIGKILLed (the last such site). */
+        KILL_OTHER_SITE,
+        /** At the kill time, every node of the master's site is SIGKILLed, the master with them. */
+        KILL_MASTER_SITE;
+
+        boolean kills() {
+            return this != NONE;
+        }
+    }
+
+    /** The scenarios, in the order each round runs them. */
+    static List<Scenario> all() {
+        return List.of(
+            new Scenario("4sites", "4 sites, crash-free, orphan saving on (the default)", 4, true, Fault.NONE),
+            new Scenario("4sites-nosave", "4 sites, crash-free, orphan saving off", 4, false, Fault.NONE),
+            new Scenario("3sites", "3 sites from the start, crash-free", 3, true, Fault.NONE),
+            new Scenario("kill-site", "4 sites, one site without the master SIGKILLed at half the 4-site time, "
+                + "orphan saving on", 4, true, Fault.KILL_OTHER_SITE),
+            new Scenario("kill-site-naive", "as kill-site, orphan saving off (naive: orphaned work recomputed)", 4,
+                false, Fault.KILL_OTHER_SITE),
+            new Scenario("kill-master-site", "4 sites, the master's site SIGKILLed at half the 4-site time, orphan "
+                + "saving on (a new master re-runs the root, reusing saved orphans)", 4, true, Fault.KILL_MASTER_SITE),
+            new Scenario("kill-master-site-naive", "as kill-master-site, orphan saving off (the new master recomputes "
+                + "everything)", 4, false, Fault.KILL_MASTER_SITE));
+    }
+
+    /** The scenario named {@code id}. */
+    static Scenario named(final String id) {
+        return all().stream().filter(s -> s.id().equals(id)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no scenario " + id + "; known: "
+                + all().stream().map(Scenario::id).toList()));
+    }
+
+    /** Site names of the computing sites: A, B, C, D... */
+    static String siteName(final int index) {
+        return String.valueOf((char)('A' + index));
+    }
+
+    /** {@code --sites} for {@code nodesPerSite} nodes in each of this scenario's sites, after node 0 alone in R. */
+    String sitesFlag(final int nodesPerSite) {
+        final StringBuilder b = new StringBuilder("R:1");
+        for (int i = 0; i < sites; i++) {
+            b.append(',').append(siteName(i)).append(':').append(nodesPerSite);
+        }
+        return b.toString();
+    }
+
+    /** Nodes of the run, node 0 included. */
+    int nodes(final int nodesPerSite) {
+        return 1 + sites * nodesPerSite;
+    }
+}
