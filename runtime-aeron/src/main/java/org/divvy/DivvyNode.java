@@ -67,7 +67,7 @@ public final class DivvyNode implements AutoCloseable {
             closeOnExit = new Thread(this::closeOnExit, "divvy-close-on-exit-" + nodeId);
             Runtime.getRuntime().addShutdownHook(closeOnExit);
             network.lifecycle().onLeaveOrder(() -> {
-                final Thread leave = new Thread(this::closeOnExit, "divvy-leave-on-order-" + nodeId);
+                final Thread leave = new Thread(this::leaveOnOrder, "divvy-leave-on-order-" + nodeId);
                 leave.setDaemon(true);
                 leave.start();
             });
@@ -280,7 +280,24 @@ public final class DivvyNode implements AutoCloseable {
      * their next spawn or sync, and {@link #run} throws {@link DivvyException}). Idempotent.
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * The registry ordered this node out ({@code divvy leave}): it leaves as {@link #close()} does, except that a
+     * node running a run of its own does not end the computation for everyone (its run is cancelled; the registry
+     * keeps a {@code Root}'s run for a new master, and refuses to order out a node that waits for one).
+     */
+    private void leaveOnOrder() {
+        try {
+            close(false);
+        } catch (final RuntimeException e) {
+            System.err.println("divvy: node " + nodeId + " leaving on the registry's order: " + e.getMessage());
+        }
+    }
+
+    private synchronized void close(final boolean terminateIfMaster) {
         if (closed) {
             return;
         }
@@ -293,7 +310,7 @@ public final class DivvyNode implements AutoCloseable {
             }
         }
         if (network != null) {
-            if (master && network.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+            if (terminateIfMaster && master && network.lifecycle().terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
                 terminate(0);
             }
             // LEAVE (owners of jobs still running here see this node leave), then the jobs run for them stop

@@ -78,11 +78,13 @@ public final class NodeLifecycle {
 
     /** The registry ordered this node to leave: {@link #awaitTermination} returns, and the node starts leaving. */
     void onLeaveOrdered() {
+        final Runnable action;
         synchronized (lock) {
             leaveOrdered = true;
+            action = leaveAction;
             lock.notifyAll();
         }
-        leaveAction.run();
+        action.run();
     }
 
     void onTerminateFlushed() {
@@ -97,9 +99,19 @@ public final class NodeLifecycle {
         return leaveOrdered;
     }
 
-    /** What to do when the registry orders this node to leave; must not block (any thread, set before the join). */
+    /**
+     * What to do when the registry orders this node to leave; must not block (any thread). Run at once if the order
+     * came already (between the join and this call).
+     */
     public void onLeaveOrder(final Runnable action) {
-        this.leaveAction = action;
+        final boolean orderedAlready;
+        synchronized (lock) {
+            this.leaveAction = action;
+            orderedAlready = leaveOrdered;
+        }
+        if (orderedAlready) {
+            action.run();
+        }
     }
 
     /** Whether this node joined (any thread). */

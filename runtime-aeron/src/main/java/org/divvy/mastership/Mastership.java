@@ -318,7 +318,7 @@ public final class Mastership implements Duty, MembershipListener {
             }
             return 1;
         }
-        // the registry keeps the run until told its outcome arrived (even a late repeat is answered)
+        // the registry keeps the run until told its outcome arrived (a forward that comes twice is answered twice)
         send(Outgoing.result(r.runId(), RunResultFlyweight.OUTCOME_RECEIVED, "", "", new byte[0]));
         final CompletableFuture<Report> future = pending.get(r.runId());
         if (future == null) {

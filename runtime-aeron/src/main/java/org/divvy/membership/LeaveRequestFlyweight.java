@@ -6,8 +6,10 @@ import org.divvy.protocol.HeaderFlyweight;
  * LEAVE_REQUEST: an operator's tool ({@code divvy leave}) asks the registry to make members leave gracefully. The
  * tool is no member, so the request travels under the join key (the cluster secret alone) and is challenged like a
  * JOIN: without the cookie of a {@link JoinChallengeFlyweight JOIN_CHALLENGE} for its nonce and endpoint the registry
- * only answers with the challenge, so a recorded request replayed from elsewhere orders nobody out. With it, the
- * registry sends each named alive member a LEAVE_ORDER and answers with a {@link LeaveAnswerFlyweight LEAVE_ANSWER}.
+ * only answers with the challenge, which goes to the endpoint the request names. (What stops a recorded request from
+ * being replayed is the frame authenticator's per-stream sequence check, and the cookie key being random per registry,
+ * so no request of an earlier run is accepted.) With it, the registry sends each named alive member a LEAVE_ORDER and
+ * answers with a {@link LeaveAnswerFlyweight LEAVE_ANSWER} per node.
  *
  * <pre>
  *  +---------------------------------------------------------------+
@@ -32,7 +34,7 @@ import org.divvy.protocol.HeaderFlyweight;
 public final class LeaveRequestFlyweight extends HeaderFlyweight {
     /** The message type code (LEAVE_REQUEST). */
     public static final int TYPE = 20;
-    /** The most node ids one request names: the frame stays well under the join key's frame bound. */
+    /** The most node ids one request names: the frame stays well under the join key's 1 KiB frame bound. */
     public static final int MAX_NODE_IDS = 128;
     public static final int NONCE_OFFSET = HEADER_LENGTH;
     public static final int COOKIE_OFFSET = NONCE_OFFSET + 8;

@@ -1,6 +1,7 @@
 package org.divvy.membership;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -33,9 +34,12 @@ public final class LeaveRequester {
     private final long nonce = new SecureRandom().nextLong();
     private long cookie;
     private boolean challenged;
+    /** The ids asked for (each once, in the order given) and the registry's answer for each, null until it came. */
+    private int[] ids;
+    private String[] answers;
+    private int answered;
     /** Set by a challenge for this request: send again with the cookie without waiting for the retry interval. */
     private boolean justChallenged;
-    private String answer;
 
     private LeaveRequester() {
     }
@@ -56,24 +60,29 @@ public final class LeaveRequester {
         final FrameCounters counters = new FrameCounters();
         try (Transport transport = new AeronTransport(config, new FrameValidator(counters), new TrafficCounters(),
             FrameAuthenticator.of(config, MembershipMessages::isHandshakeType), Throwable::printStackTrace)) {
-            return new LeaveRequester().exchange(transport, config.join(), nodeIds, timeoutMs);
+            return new LeaveRequester().exchange(transport, config.join(), Arrays.stream(nodeIds).distinct()
+                .toArray(), timeoutMs);
         }
     }
 
+    /** Returns the answers, a line per node id, once all came. */
     private String exchange(final Transport transport, final String registry, final int[] nodeIds, final long timeoutMs) {
+        ids = nodeIds;
+        answers = new String[nodeIds.length];
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[LeaveRequestFlyweight.lengthBound(transport.endpoint(),
             nodeIds.length)]);
         final int link = transport.linkTo(registry);
         final long startNs = System.nanoTime();
         final long deadlineNs = startNs + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long nextSendNs = startNs;
-        while (answer == null) {
+        while (answered < ids.length) {
             final long nowNs = System.nanoTime();
             if (nowNs - deadlineNs >= 0) {
                 throw new DivvyException("no answer from the registry at " + registry + " within " + timeoutMs + " ms"
-                    + (challenged ? " after its challenge" : "") + ": is the run still going, is " + registry
-                    + " its registry's address (the --join of its nodes), and is the cluster secret the same "
-                    + "(DIVVY_SECRET or --secret-file)?");
+                    + (challenged ? " after its challenge (" + answered + " of " + ids.length + " nodes answered)" : "")
+                    + ": is the run still going, is " + registry + " its registry's address (the --join of its nodes), "
+                    + "is the cluster secret the same (DIVVY_SECRET or --secret-file), and can the registry reach this "
+                    + "process at " + transport.endpoint() + " (--bind an address it can reach)?");
             }
             if (nowNs - nextSendNs >= 0) {
                 request.wrap(frame, 0, frame.capacity());
@@ -93,7 +102,7 @@ public final class LeaveRequester {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
-        return answer;
+        return String.join("\n", answers) + "\n";
     }
 
     private void onFrame(final int type, final DirectBuffer buffer, final int offset, final int length) {
@@ -109,9 +118,15 @@ public final class LeaveRequester {
             }
         } else if (type == LeaveAnswerFlyweight.TYPE) {
             answerFrame.wrap(buffer, offset, length);
-            if (wellFormed(answerFrame, LeaveAnswerFlyweight.MIN_BODY_LENGTH, length)
-                && answerFrame.nonce() == nonce && challenged) {
-                answer = answerFrame.text();
+            if (wellFormed(answerFrame, LeaveAnswerFlyweight.MIN_BODY_LENGTH, length) && answerFrame.nonce() == nonce
+                && challenged) {
+                for (int i = 0; i < ids.length; i++) {
+                    if (ids[i] == answerFrame.nodeId() && answers[i] == null) {
+                        answers[i] = answerFrame.text();
+                        answered++;
+                        break;
+                    }
+                }
             }
         }
     }

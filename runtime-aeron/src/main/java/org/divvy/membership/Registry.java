@@ -14,6 +14,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
@@ -65,6 +66,8 @@ public final class Registry implements Duty {
     private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final JoinRefusedFlyweight refused = new JoinRefusedFlyweight();
     private final LeaveAnswerFlyweight leaveAnswer = new LeaveAnswerFlyweight();
+    /** Members sent a LEAVE_ORDER (ids are never reused): they count as gone for the last-member rule. */
+    private final IntHashSet orderedOut = new IntHashSet();
     /** Why a member may not be ordered to leave, or null: set by the {@link RootKeeper} (a submitter waits). */
     private IntFunction<String> leaveVeto = id -> null;
     private final int runKeyId;
@@ -139,13 +142,7 @@ public final class Registry implements Duty {
         if (!isHostPort(endpoint)) {
             return false;
         }
-        final long expectedCookie = cookie(join.nonce(), endpoint);
-        if (join.cookie() != expectedCookie) {
-            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.lengthBound(selfEndpoint));
-            challenge.wrap(frame, 0, frame.capacity());
-            challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
-            challenge.fields(join.nonce(), expectedCookie, runKeyId, selfEndpoint);
-            sender.sendToEndpoint(endpoint, challenge.frameLength());
+        if (challengeUnlessCookie(join.nonce(), join.cookie(), endpoint)) {
             return true;
         }
         final byte[] digest = join.digest();
@@ -178,59 +175,70 @@ public final class Registry implements Duty {
     /**
      * A LEAVE_REQUEST from an operator's tool ({@code divvy leave}): challenged like a JOIN (no valid cookie: only the
      * challenge goes back); with one, each named alive member is sent a LEAVE_ORDER and leaves gracefully, and the
-     * tool gets a line per node. Not ordered out: this registry's own host (its death would end the run; surviving
-     * the registry's loss is future work) and the last alive member (nobody would be left to compute).
+     * tool gets a LEAVE_ANSWER per node. Not ordered out: this registry's own host (its death would end the run;
+     * surviving the registry's loss is future work), the last alive member (nobody would be left to compute), a
+     * member the {@link #leaveVeto} keeps (a submitter waiting for its value), unknown and gone members. A member
+     * ordered out already is answered so again (a repeated request), and no longer counts as staying.
      *
      * @return false, with nothing sent, when its endpoint is not a {@code host:port} to send to.
      */
     boolean onLeaveRequest(final LeaveRequestFlyweight request) {
         final String endpoint = request.endpoint();
-        if (!isHostPort(endpoint)) {
-            return false;
+        if (!isHostPort(endpoint) || challengeUnlessCookie(request.nonce(), request.cookie(), endpoint)) {
+            return isHostPort(endpoint);
         }
-        final long expectedCookie = cookie(request.nonce(), endpoint);
-        if (request.cookie() != expectedCookie) {
-            final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.lengthBound(selfEndpoint));
-            challenge.wrap(frame, 0, frame.capacity());
-            challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
-            challenge.fields(request.nonce(), expectedCookie, runKeyId, selfEndpoint);
-            sender.sendToEndpoint(endpoint, challenge.frameLength());
-            return true;
-        }
-        int alive = 0;
+        int staying = 0;
         for (final Member member : members) {
-            alive += member.isAlive() ? 1 : 0;
+            staying += member.isAlive() && !orderedOut.contains(member.id()) ? 1 : 0;
         }
-        final StringBuilder answer = new StringBuilder();
         for (int i = 0; i < request.nodeIdCount(); i++) {
             final int id = request.nodeId(i);
-            answer.append("node ").append(id).append(": ");
+            final String veto = id >= 0 && id < members.size() ? leaveVeto.apply(id) : null;
+            final String answer;
             if (id < 0 || id >= members.size()) {
-                answer.append("no such member (members are nodes 0 to ").append(members.size() - 1).append(')');
+                answer = "no such member (members are nodes 0 to " + (members.size() - 1) + ")";
             } else if (!members.get(id).isAlive()) {
-                answer.append("not asked: it ").append(members.get(id).state() == MemberState.LEFT ? "left" : "died")
-                    .append(" already");
+                answer = "not asked: it " + (members.get(id).state() == MemberState.LEFT ? "left" : "died") + " already";
+            } else if (orderedOut.contains(id)) {
+                answer = "asked to leave already (" + members.get(id).endpoint() + ")";
             } else if (members.get(id).endpoint().equals(selfEndpoint)) {
-                answer.append("not asked: it hosts the registry, which the run cannot lose (surviving the registry's "
-                    + "loss is future work)");
-            } else if (alive == 1) {
-                answer.append("not asked: it is the last member, and nobody would be left to compute");
-            } else if (leaveVeto.apply(id) != null) {
-                answer.append("not asked: ").append(leaveVeto.apply(id));
+                answer = "not asked: it hosts the registry, which the run cannot lose (surviving the registry's loss "
+                    + "is future work)";
+            } else if (staying == 1) {
+                answer = "not asked: it is the last member, and nobody would be left to compute";
+            } else if (veto != null) {
+                answer = "not asked: " + veto;
             } else if (orderToLeave(members.get(id))) {
-                alive--;
-                answer.append("asked to leave (").append(members.get(id).endpoint()).append(')');
+                orderedOut.add(id);
+                staying--;
+                answer = "asked to leave (" + members.get(id).endpoint() + ")";
             } else {
-                answer.append("not asked: the order could not be sent now; try again");
+                answer = "not asked: the order could not be sent now; try again";
             }
-            answer.append('\n');
+            final String text = "node " + id + ": " + answer;
+            final MutableDirectBuffer frame = sender.frameBuffer(LeaveAnswerFlyweight.lengthBound(text));
+            leaveAnswer.wrap(frame, 0, frame.capacity());
+            leaveAnswer.headerDefaults(LeaveAnswerFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+            leaveAnswer.fields(request.nonce(), id, text);
+            sender.sendToEndpoint(endpoint, leaveAnswer.frameLength());
         }
-        final String text = answer.toString();
-        final MutableDirectBuffer frame = sender.frameBuffer(LeaveAnswerFlyweight.lengthBound(text));
-        leaveAnswer.wrap(frame, 0, frame.capacity());
-        leaveAnswer.headerDefaults(LeaveAnswerFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
-        leaveAnswer.fields(request.nonce(), text);
-        sender.sendToEndpoint(endpoint, leaveAnswer.frameLength());
+        return true;
+    }
+
+    /**
+     * Sends a JOIN_CHALLENGE to {@code endpoint} unless {@code cookie} is the one for its nonce and endpoint; whether
+     * it did (then the message that carried the cookie goes no further).
+     */
+    private boolean challengeUnlessCookie(final long nonce, final long cookie, final String endpoint) {
+        final long expectedCookie = cookie(nonce, endpoint);
+        if (cookie == expectedCookie) {
+            return false;
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer(JoinChallengeFlyweight.lengthBound(selfEndpoint));
+        challenge.wrap(frame, 0, frame.capacity());
+        challenge.headerDefaults(JoinChallengeFlyweight.TYPE).senderId(REGISTRY_ID).epoch(epoch);
+        challenge.fields(nonce, expectedCookie, runKeyId, selfEndpoint);
+        sender.sendToEndpoint(endpoint, challenge.frameLength());
         return true;
     }
 

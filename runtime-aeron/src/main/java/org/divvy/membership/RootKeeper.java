@@ -39,6 +39,8 @@ public final class RootKeeper implements Duty {
     /** Told how a run ended whose submitter is gone: a standalone registry prints it. */
     private volatile Consumer<String> onUnclaimedResult = line -> { };
     private int seenEpoch = -1;
+    /** Runs whose forward to the submitter a full queue refused. */
+    private int unsentForwards;
     private long masterChanges;
 
     public RootKeeper(final Registry registry, final FrameSender sender, final FrameCounters counters) {
@@ -154,26 +156,55 @@ public final class RootKeeper implements Duty {
             + senderId + (kept.takeovers > 0 ? " (master after " + kept.takeovers + " takeover(s))" : "")
             + (r.outcome() == RunResultFlyweight.OUTCOME_VALUE ? " computed " + r.text() : " failed: "
                 + r.text().replace('\n', ' '));
-        if (registry.isAlive(kept.submitterId)) {
-            kept.unclaimedLine = line;
-            forward(buffer, offset, length, kept, r.outcome(), kept.submitterId);
+        kept.unclaimedLine = line;
+        if (!registry.isAlive(kept.submitterId)) {
+            reportUnclaimed(kept);
             return true;
         }
-        roots.remove(kept.runId);
-        onUnclaimedResult.accept(line);
-        sendEndNotice(kept);
+        if (!forward(buffer, offset, length, kept)) {
+            // refused (a full queue): kept as the registry's copy and sent again by doWork until it goes
+            kept.unsentForward = new byte[length];
+            buffer.getBytes(offset, kept.unsentForward);
+            unsentForwards++;
+        }
         return true;
     }
 
-    /** A copy of the master's RUN_RESULT, sent as the registry's with the run's takeover count. */
-    private void forward(final DirectBuffer buffer, final int offset, final int length, final KeptRoot kept,
-        final int outcome, final int toId) {
+    /** A copy of the master's RUN_RESULT to the submitter, as the registry's with the takeover count; whether it went. */
+    private boolean forward(final DirectBuffer buffer, final int offset, final int length, final KeptRoot kept) {
         final MutableDirectBuffer frame = sender.frameBuffer(length);
         frame.putBytes(0, buffer, offset, length);
         result.wrap(frame, 0, length);
         result.senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
-        result.takeovers(kept.takeovers).outcome(outcome);
-        sender.sendToEndpoint(registry.endpointOf(toId), length);
+        result.takeovers(kept.takeovers);
+        return sender.sendToEndpoint(registry.endpointOf(kept.submitterId), length);
+    }
+
+    /** Sends again the forwards a full queue refused (rare: the loop runs only while there are some). */
+    private int resendForwards() {
+        int work = 0;
+        for (final KeptRoot kept : roots.values()) {
+            if (kept.unsentForward != null && registry.isAlive(kept.submitterId)) {
+                final UnsafeBuffer frame = new UnsafeBuffer(kept.unsentForward);
+                if (forward(frame, 0, frame.capacity(), kept)) {
+                    kept.unsentForward = null;
+                    unsentForwards--;
+                    work++;
+                }
+            }
+        }
+        return work;
+    }
+
+    /** The run's submitter is gone: its outcome goes to the registry's owner, and the master ends the computation. */
+    private void reportUnclaimed(final KeptRoot kept) {
+        roots.remove(kept.runId);
+        if (kept.unsentForward != null) {
+            kept.unsentForward = null;
+            unsentForwards--;
+        }
+        onUnclaimedResult.accept(kept.unclaimedLine);
+        sendEndNotice(kept);
     }
 
     /** Tells the run's master that nobody waits for its outcome any more, so it ends the computation itself. */
@@ -198,21 +229,19 @@ public final class RootKeeper implements Duty {
     @Override
     public int doWork(final long nowNs) {
         final int epoch = registry.epoch();
+        int work = unsentForwards == 0 ? 0 : resendForwards();
         if (epoch == seenEpoch || roots.isEmpty()) {
             seenEpoch = epoch;
-            return 0;
+            return work;
         }
         seenEpoch = epoch;
         scratch.clear();
         scratch.addAll(roots.values());
-        int work = 0;
         for (final KeptRoot kept : scratch) {
             if (kept.unclaimedLine != null) {
                 // its outcome went to the submitter; if the submitter died before saying it arrived, it is unclaimed
                 if (!registry.isAlive(kept.submitterId)) {
-                    roots.remove(kept.runId);
-                    onUnclaimedResult.accept(kept.unclaimedLine);
-                    sendEndNotice(kept);
+                    reportUnclaimed(kept);
                     work++;
                 }
                 continue;
@@ -267,6 +296,8 @@ public final class RootKeeper implements Duty {
         int takeovers;
         /** Once the outcome was forwarded to the submitter: how it ended, in case the submitter never says it arrived. */
         String unclaimedLine;
+        /** The master's RUN_RESULT while its forward waits for room in the queue; null once it went. */
+        byte[] unsentForward;
 
         KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
             final byte[] arguments) {

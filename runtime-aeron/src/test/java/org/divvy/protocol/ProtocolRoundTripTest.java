@@ -129,7 +129,7 @@ class ProtocolRoundTripTest {
         frames.add(current());
         header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(5L, 6L, "127.0.0.1:4001", new int[] {2, 3});
         frames.add(current());
-        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(5L, "node 2: asked to leave\n");
+        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(5L, 2, "node 2: asked to leave");
         frames.add(current());
         header(new StealRequestFlyweight(), StealRequestFlyweight.TYPE).requestId(99).wideArea(true);
         frames.add(current());
@@ -236,12 +236,25 @@ class ProtocolRoundTripTest {
         header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(1L, 0L, "h:1",
             new int[LeaveRequestFlyweight.MAX_NODE_IDS + 1]);
         assertEquals(FrameValidator.INVALID, validateCurrent());
-        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(4L, "node 9: no such member\n");
+        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(4L, 9, "node 9: no such member");
         assertEquals(LeaveAnswerFlyweight.TYPE, validateCurrent());
         final LeaveAnswerFlyweight answer = new LeaveAnswerFlyweight();
         answer.wrap(buffer, 0, buffer.capacity());
         assertEquals(4L, answer.nonce());
-        assertEquals("node 9: no such member\n", answer.text());
+        assertEquals(9, answer.nodeId());
+        assertEquals("node 9: no such member", answer.text());
+        // the longest answer, in 3-byte characters, still fits a join-key frame (1 KiB with its trailer)
+        final String longest = "\u20ac".repeat(LeaveAnswerFlyweight.MAX_TEXT_CHARS + 50);
+        header(new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.TYPE).fields(4L, 9, longest);
+        assertEquals(LeaveAnswerFlyweight.TYPE, validateCurrent());
+        answer.wrap(buffer, 0, buffer.capacity());
+        assertEquals(LeaveAnswerFlyweight.MAX_TEXT_CHARS, answer.text().length());
+        assertTrue(answer.frameLength() + 64 <= org.divvy.security.FrameAuthenticator.MAX_JOIN_KEY_FRAME, "" + answer.frameLength());
+        header(new LeaveRequestFlyweight(), LeaveRequestFlyweight.TYPE).fields(1L, 2L, "255.255.255.255:65535",
+            new int[LeaveRequestFlyweight.MAX_NODE_IDS]);
+        final LeaveRequestFlyweight largest = new LeaveRequestFlyweight();
+        largest.wrap(buffer, 0, buffer.capacity());
+        assertTrue(largest.frameLength() + 64 <= org.divvy.security.FrameAuthenticator.MAX_JOIN_KEY_FRAME, "" + largest.frameLength());
     }
 
     @Test

@@ -59,7 +59,8 @@ final class WorkerNode {
             final int code = node.awaitTermination();
             ended.set(true);
             if (node.isLeaveOrdered()) {
-                node.close(); // the leave the registry ordered is under way: wait for it
+                // the leave the registry ordered is under way: wait for it, bounded like any close
+                Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err);
                 out.println("node id " + id + " left the running computation (divvy leave): handed "
                     + node.networkStatistics().recovery().resultsHandedOver()
                     + " finished result(s) over to a staying node");
@@ -75,6 +76,7 @@ final class WorkerNode {
             }
             return 1;
         } finally {
+            ended.set(true); // from here on an exit is no leave mid-run: the exit hook says nothing
             if (!Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err)) {
                 err.println("divvy node id " + id + ": still leaving after " + CLOSE_TIMEOUT_MS
                     + " ms; exiting anyway");
