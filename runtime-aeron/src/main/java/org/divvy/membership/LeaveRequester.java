@@ -14,6 +14,7 @@ import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.security.FrameAuthenticator;
 import org.divvy.transport.AeronTransport;
+import org.divvy.transport.FrameHandler;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
 
@@ -40,6 +41,8 @@ public final class LeaveRequester {
     private int answered;
     /** Set by a challenge for this request: send again with the cookie without waiting for the retry interval. */
     private boolean justChallenged;
+    /** Bound once: the poll loop runs every millisecond until the answers came. */
+    private final FrameHandler onFrame = this::onFrame;
 
     private LeaveRequester() {
     }
@@ -93,7 +96,7 @@ public final class LeaveRequester {
             }
             int work = transport.doDriverWork();
             work += transport.doOutboundWork(16);
-            work += transport.poll((type, buffer, offset, length) -> onFrame(type, buffer, offset, length), 16);
+            work += transport.poll(onFrame, 16);
             if (justChallenged) {
                 justChallenged = false;
                 nextSendNs = nowNs; // answer the challenge at once
