@@ -27,18 +27,21 @@ import org.divvy.scheduling.Stamp;
  * Graceful leave with result transfer (thesis §3.5): a node asked to leave first makes every job it runs
  * for others an orphan (as if their owners had died: aborted, finished parts kept), waits until its workers
  * unwound them (bounded), and hands everything it keeps to one staying node chosen at random
- * (ORPHAN_RESULTS), which keeps and announces them as its own. Then it leaves (LEAVE), and the others treat
- * it like a crashed node: owners recompute its jobs, restarted, and reuse the handed-over results through
- * the orphan tables. The staying side is here too: it decodes the handed-over jobs and gives them to
- * {@link Orphans}.
+ * (ORPHAN_RESULTS), which keeps and announces them as its own and acknowledges (ORPHAN_RESULTS_ACK). Only
+ * then it leaves (LEAVE), and the others treat it like a crashed node: owners recompute its jobs, restarted,
+ * and reuse the handed-over results through the orphan tables. The acknowledgement matters because a node
+ * that learnt of the LEAVE drops the leaver's frames: a hand-over still on its way would be lost. The staying
+ * side is here too: it decodes the handed-over jobs, gives them to {@link Orphans} and acknowledges.
  *
  * <p>Agent thread; application threads only {@link #requestHandOver() request} and read {@link #isHandedOver()}.
  */
 public final class Departure implements Duty {
     /** How long a leaving node waits for its orphaned jobs to unwind before it hands over what it has. */
     static final long UNWIND_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
-    /** Then how long the hand-over may take to leave this node's queues. */
-    static final long FLUSH_WAIT_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Then how long the taker's acknowledgement may take (the LEAVE goes anyway after it: bounded). */
+    static final long ACK_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(1500);
+    /** No node: nothing handed over, or not to anyone yet. */
+    private static final int NOBODY = -1;
 
     private final Members members;
     private final FrameSender sender;
@@ -48,6 +51,7 @@ public final class Departure implements Duty {
     private final Function<String, JobType> jobTypes;
     private final FrameCounters counters;
     private final OrphanResultsFlyweight results = new OrphanResultsFlyweight();
+    private final OrphanResultsAckFlyweight ack = new OrphanResultsAckFlyweight();
     private final WireWriter arguments = new WireWriter(256);
     private final WireWriter value = new WireWriter(256);
     private volatile boolean requested;
@@ -55,6 +59,9 @@ public final class Departure implements Duty {
     private long unwindDeadlineNs;
     private boolean orphaned;
     private boolean sent;
+    /** The staying node the hand-over went to, until it acknowledged; NOBODY otherwise. */
+    private int awaitingAckFrom = NOBODY;
+    private long ackDeadlineNs;
     private volatile long resultsHandedOver;
     private volatile long resultsTakenOver;
 
@@ -69,10 +76,12 @@ public final class Departure implements Duty {
         this.counters = counters;
     }
 
-    /** Registers ORPHAN_RESULTS. */
+    /** Registers ORPHAN_RESULTS and ORPHAN_RESULTS_ACK. */
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(OrphanResultsFlyweight.TYPE, "ORPHAN_RESULTS", new OrphanResultsFlyweight(),
             OrphanResultsFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onOrphanResults);
+        dispatcher.register(OrphanResultsAckFlyweight.TYPE, "ORPHAN_RESULTS_ACK", new OrphanResultsAckFlyweight(),
+            OrphanResultsAckFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onOrphanResultsAck);
     }
 
     /** This node is about to leave: hand over what it keeps (any thread; pair with waking the agent). */
@@ -80,7 +89,10 @@ public final class Departure implements Duty {
         requested = true;
     }
 
-    /** Whether the hand-over went to the transport, or there was nothing to hand over or nobody to take it. */
+    /**
+     * Whether the taker acknowledged the hand-over (or died, or did not answer in time), or there was nothing to
+     * hand over or nobody to take it: the LEAVE may go.
+     */
     public boolean isHandedOver() {
         return handedOver;
     }
@@ -114,25 +126,27 @@ public final class Departure implements Duty {
         if (!sent) {
             // the foreign jobs unwound (their finished parts reached Orphans through its inbox), or time is up
             if ((foreign.isEmpty() && orphans.isEmpty()) || nowNs - unwindDeadlineNs >= 0) {
-                handOver();
+                awaitingAckFrom = handOver();
+                ackDeadlineNs = nowNs + ACK_WAIT_NS;
                 sent = true;
                 return 1;
             }
             return 0;
         }
-        // the LEAVE waits until the hand-over left this node, so the taker announces before owners recompute
-        if (sender.isIdle() || nowNs - unwindDeadlineNs - FLUSH_WAIT_NS >= 0) {
+        // the LEAVE waits for the taker's acknowledgement: once it learnt of the LEAVE it would drop the hand-over
+        if (awaitingAckFrom == NOBODY || !members.isAlive(awaitingAckFrom) || nowNs - ackDeadlineNs >= 0) {
             handedOver = true;
             return 1;
         }
         return 0;
     }
 
-    private void handOver() {
+    /** Sends what this node keeps to a random staying node; returns that node, or NOBODY if nothing went. */
+    private int handOver() {
         final Map<Stamp, Job> held = orphans.heldJobs();
         final int[] others = members.aliveOthers();
         if (held.isEmpty() || others.length == 0) {
-            return;
+            return NOBODY;
         }
         final int to = others[ThreadLocalRandom.current().nextInt(others.length)];
         final List<Entry> entries = new ArrayList<>();
@@ -172,13 +186,16 @@ public final class Departure implements Duty {
         results.frameLength(at);
         if (sender.sendTo(to, at)) {
             resultsHandedOver += entries.size();
+            return to;
         }
+        return NOBODY;
     }
 
-    /** A departing node's kept results: decoded and kept here, announced as this node's. */
+    /** A departing node's kept results: decoded and kept here, announced as this node's, and acknowledged. */
     private int onOrphanResults(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         results.wrap(buffer, offset, length);
         final WireReader reader = new WireReader();
+        int kept = 0;
         int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
         for (int i = 0, n = results.count(); i < n; i++, at = results.nextEntry(at)) {
             final int stampAt = results.fieldAt(at, 0);
@@ -197,11 +214,27 @@ public final class Departure implements Duty {
                 job.markFinishedElsewhere();
                 orphans.keepHandedOver(stamp, job);
                 resultsTakenOver++;
+                kept++;
             } catch (final RuntimeException e) {
                 FrameCounters.count(counters.malformed); // that one is recomputed
             }
         }
+        // not sent (queue full): the leaver's bounded wait ends and it leaves anyway; the results are kept here
+        final MutableDirectBuffer frame = sender.frameBuffer(OrphanResultsAckFlyweight.FRAME_LENGTH);
+        ack.wrap(frame, 0, OrphanResultsAckFlyweight.FRAME_LENGTH);
+        ack.headerDefaults(OrphanResultsAckFlyweight.TYPE);
+        ack.kept(kept);
+        sender.sendTo(senderId, OrphanResultsAckFlyweight.FRAME_LENGTH);
         return 1;
+    }
+
+    /** The taker kept the hand-over: the LEAVE may go. An acknowledgement from any other node is ignored. */
+    private int onOrphanResultsAck(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (senderId == awaitingAckFrom) {
+            awaitingAckFrom = NOBODY;
+            return 1;
+        }
+        return 0;
     }
 
     private record Entry(byte[] stamp, String typeName, byte[] arguments, byte[] result) {

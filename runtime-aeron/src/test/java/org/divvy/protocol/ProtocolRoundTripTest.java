@@ -25,6 +25,8 @@ import org.divvy.membership.MemberListFlyweight;
 import org.divvy.membership.MembershipMessages;
 import org.divvy.membership.RootFlyweight;
 import org.divvy.membership.RunResultFlyweight;
+import org.divvy.recovery.OrphanResultsAckFlyweight;
+import org.divvy.recovery.OrphanResultsFlyweight;
 import org.divvy.recovery.OrphanTuplesFlyweight;
 import org.divvy.recovery.ResultRequestFlyweight;
 import org.divvy.results.AbortFlyweight;
@@ -68,6 +70,8 @@ class ProtocolRoundTripTest {
         register(LeaveRequestFlyweight.TYPE, new LeaveRequestFlyweight(), LeaveRequestFlyweight.MIN_BODY_LENGTH);
         register(LeaveAnswerFlyweight.TYPE, new LeaveAnswerFlyweight(), LeaveAnswerFlyweight.MIN_BODY_LENGTH);
         register(MembershipMessages.LEAVE_ORDER, new HeaderFlyweight(), 0);
+        register(OrphanResultsFlyweight.TYPE, new OrphanResultsFlyweight(), OrphanResultsFlyweight.MIN_BODY_LENGTH);
+        register(OrphanResultsAckFlyweight.TYPE, new OrphanResultsAckFlyweight(), OrphanResultsAckFlyweight.MIN_BODY_LENGTH);
     }
 
     private void register(final int type, final HeaderFlyweight body, final int minBodyLength) {
@@ -164,6 +168,10 @@ class ProtocolRoundTripTest {
         frames.add(current());
         header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(80, bytes("\u0003\u0004"), 0, 2);
         frames.add(current());
+        writeTwoOrphanResults();
+        frames.add(current());
+        header(new OrphanResultsAckFlyweight(), OrphanResultsAckFlyweight.TYPE).kept(2);
+        frames.add(current());
         header(new RootFlyweight(), RootFlyweight.TYPE).root(7L << 32 | 1, RootFlyweight.NO_MASTER, 0, "a.B#c",
             bytes("\u0001\u0002\u0003"), 0, 3);
         frames.add(current());
@@ -255,6 +263,42 @@ class ProtocolRoundTripTest {
         final LeaveRequestFlyweight largest = new LeaveRequestFlyweight();
         largest.wrap(buffer, 0, buffer.capacity());
         assertTrue(largest.frameLength() + 64 <= org.divvy.security.FrameAuthenticator.MAX_JOIN_KEY_FRAME, "" + largest.frameLength());
+    }
+
+    /** ORPHAN_RESULTS with two entries, the second one's arguments empty. */
+    private void writeTwoOrphanResults() {
+        final OrphanResultsFlyweight results = header(new OrphanResultsFlyweight(), OrphanResultsFlyweight.TYPE);
+        results.count(2);
+        final int at = results.putEntry(OrphanResultsFlyweight.ENTRIES_OFFSET, bytes("\u0001\u0002"), 2, "a.B#c",
+            bytes("args"), 4, bytes("v"), 1);
+        results.frameLength(results.putEntry(at, bytes("\u0003"), 1, "d.E#f", bytes(""), 0, bytes("42"), 2));
+    }
+
+    @Test
+    void shouldRoundTripTheHandOverOfALeaverAndItsAcknowledgement() {
+        writeTwoOrphanResults();
+        assertEquals(OrphanResultsFlyweight.TYPE, validateCurrent());
+        final OrphanResultsFlyweight read = new OrphanResultsFlyweight();
+        read.wrap(buffer, 0, buffer.capacity());
+        assertHeader(read, OrphanResultsFlyweight.TYPE);
+        assertEquals(2, read.count());
+        final int second = read.nextEntry(OrphanResultsFlyweight.ENTRIES_OFFSET);
+        assertEquals("d.E#f", read.stringAt(read.fieldAt(second, 1)));
+        assertEquals(0, read.dataLength(read.fieldAt(second, 2)));
+        final int result = read.fieldAt(second, 3);
+        assertEquals("42", buffer.getStringWithoutLengthUtf8(read.dataOffset(result), read.dataLength(result)));
+        assertEquals(read.frameLength(), read.nextEntry(second));
+        // a count the frame does not hold: malformed
+        read.count(3);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
+        header(new OrphanResultsAckFlyweight(), OrphanResultsAckFlyweight.TYPE).kept(17);
+        assertEquals(OrphanResultsAckFlyweight.TYPE, validateCurrent());
+        final OrphanResultsAckFlyweight ack = new OrphanResultsAckFlyweight();
+        ack.wrap(buffer, 0, buffer.capacity());
+        assertHeader(ack, OrphanResultsAckFlyweight.TYPE);
+        assertEquals(17, ack.kept());
+        ack.frameLength(OrphanResultsAckFlyweight.FRAME_LENGTH + 4);
+        assertEquals(FrameValidator.INVALID, validateCurrent());
     }
 
     @Test
