@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.divvy.NodeSettings;
+
 /**
  * The faults a {@code divvy run} injects, scripted on its command line as Satin's fault-tolerance
  * experiments scripted them, so every crash scenario is one command that does the same thing each time:
@@ -231,9 +233,14 @@ public final class FaultSchedule {
                 }
             } else if (event instanceof StopSite kill) {
                 final String flag = kill.stop().siteFlag();
-                if (!layout.sites().contains(kill.site())) {
+                final JoinNodes firstJoin = firstJoinOf(kill.site());
+                if (!layout.sites().contains(kill.site()) && firstJoin == null) {
                     throw new IllegalArgumentException(flag + "=" + value(kill) + ": no site " + kill.site() + "; "
                         + describeSites(layout));
+                }
+                if (!layout.sites().contains(kill.site()) && kill.atMs() <= firstJoin.atMs()) {
+                    throw new IllegalArgumentException(flag + "=" + value(kill) + ": site " + kill.site() + " starts at t="
+                        + seconds(firstJoin.atMs()) + " s (" + firstJoin.request() + "), so it can be stopped only after that");
                 }
                 if (kill.site().equals(layout.siteOf(0))) {
                     throw new IllegalArgumentException(flag + "=" + value(kill) + ": site " + kill.site()
@@ -241,6 +248,12 @@ public final class FaultSchedule {
                 }
             }
         }
+    }
+
+    /** The first {@code --join-at} that starts nodes in {@code site}, or null. */
+    private JoinNodes firstJoinOf(final String site) {
+        return events.stream().filter(e -> e instanceof JoinNodes join && join.site().equals(site)).map(JoinNodes.class::cast)
+            .findFirst().orElse(null); // the events are in time order
     }
 
     private void checkKill(final StopNode kill, final SiteLayout layout, final int localNodes) {
@@ -342,9 +355,10 @@ public final class FaultSchedule {
         final String site;
         if (matcher.group(3) != null) {
             site = matcher.group(3).trim();
-            if (!layout.sites().contains(site)) {
-                throw new IllegalArgumentException(JOIN_AT + "=" + value + ": no site " + site + "; "
-                    + describeSites(layout));
+            // a site not in --sites is a new one: joining it, then making an old site leave, migrates the run
+            final String violation = NodeSettings.SITE.violation(site);
+            if (violation != null) {
+                throw new IllegalArgumentException(JOIN_AT + "=" + value + ": site name '" + site + "' " + violation);
             }
         } else {
             site = layout.siteOf(layout.nodes() - 1);

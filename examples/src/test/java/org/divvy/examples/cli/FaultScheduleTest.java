@@ -177,8 +177,8 @@ class FaultScheduleTest {
             error(List.of(), List.of(), List.of("3xtwo"), THREE));
         assertEquals("--join-at=-3: time '-3' must be seconds >= 0 after the app started, e.g. 2 or 2.5",
             error(List.of(), List.of(), List.of("-3"), THREE));
-        assertEquals("--join-at=3@C: no site C; the sites are A, B (--sites)",
-            error(List.of(), List.of(), List.of("3@C"), TWO_SITES));
+        assertTrue(error(List.of(), List.of(), List.of("3@a b"), TWO_SITES).startsWith("--join-at=3@a b: site name 'a b' "),
+            "a new site's name is checked as --sites checks it");
         assertEquals("--join-at=1x1000: with --nodes 3 and the nodes joining before, that makes more than 1024 local nodes",
             error(List.of(), List.of(), List.of("1x30", "1x1000"), THREE));
     }
@@ -190,6 +190,22 @@ class FaultScheduleTest {
             schedule.events());
         assertEquals("--kill-at=3@2: node 3 starts at t=2.00 s (--join-at 2), so it can be stopped only after that",
             error(List.of("3@2"), List.of(), List.of("2"), THREE));
+    }
+
+    /** A migration to another cluster: nodes join a site that --sites did not name, then an old site leaves. */
+    @Test
+    void shouldJoinANewSiteAndStopItOnlyAfterItStarted() {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of(), List.of(), List.of(), List.of("B@6"),
+            List.of("3x2@C"), TWO_SITES, 0);
+        assertEquals(List.of(new JoinNodes(4, 2, "C", 3000, "--join-at 3x2@C"),
+            new StopSite(Stop.LEAVE, "B", 6000, "--leave-site B@6")), schedule.events());
+        final FaultSchedule moveBack = FaultSchedule.parse(List.of(), List.of("C@5"), List.of(), List.of(),
+            List.of("3x2@C"), TWO_SITES, 0);
+        assertEquals(new StopSite(Stop.KILL, "C", 5000, "--kill-site C@5"), moveBack.events().get(1));
+        final IllegalArgumentException early = assertThrows(IllegalArgumentException.class, () -> FaultSchedule.parse(
+            List.of(), List.of("C@2"), List.of(), List.of(), List.of("3x2@C"), TWO_SITES, 0));
+        assertEquals("--kill-site=C@2: site C starts at t=3.00 s (--join-at 3x2@C), so it can be stopped only after that",
+            early.getMessage());
     }
 
     @Test
