@@ -15,10 +15,10 @@ import java.util.regex.Matcher;
 /**
  * One {@code divvy run} as a child process of this JVM (the examples launcher on this class path), its merged
  * output read line by line, with a hard deadline: past it the whole process tree is SIGKILLed and the run fails.
- * When asked, it SIGKILLs every node of one site at a given time after the run started (the launcher prints the
- * master it expects just before it submits the root; the clock starts at that line): the harness does this itself
- * because the site that holds the master is known only then (node ids, and so the master, follow the order in
- * which the children happen to join).
+ * When asked, it stops every node of one site at a given time after the run started, with SIGKILL (a crash) or
+ * SIGTERM (a graceful leave) (the launcher prints the master it expects just before it submits the root; the clock
+ * starts at that line): the harness does this itself because the site that holds the master is known only then
+ * (node ids, and so the master, follow the order in which the children happen to join).
  */
 final class DivvyRunProcess {
     /** The examples launcher: {@code divvy} itself. */
@@ -29,9 +29,12 @@ final class DivvyRunProcess {
     /** How long a run may wait for the lock (and its JVM to start) before its deadline starts. */
     static final long LOCK_WAIT_S = 1_800;
 
-    /** What a run gave: its lines, and which site was killed (null: none). */
+    /**
+     * What a run gave: its lines, which site was stopped (null: none), how many of its nodes, when, the failure
+     * detector's delay (a kill) and the seconds from the stop until the last stopped process had exited.
+     */
     record Result(List<String> lines, List<String> stampedLines, String killedSite, int killedNodes, double killedAtS,
-        double detectionS, int exitCode) {
+        double detectionS, double goneS, int exitCode) {
     }
 
     private DivvyRunProcess() {
@@ -50,11 +53,11 @@ final class DivvyRunProcess {
     }
 
     /**
-     * Runs {@code divvy divvyArgs} (under {@code flock lockFile} unless null); if {@code fault} kills, SIGKILLs the chosen site {@code killAtS} seconds after the
-     * run started. Throws {@link IllegalStateException} (with the output so far) past {@code deadlineS} or if the
+     * Runs {@code divvy divvyArgs} (under {@code flock lockFile} unless null); if {@code fault} stops a site, signals
+     * the chosen site's nodes {@code stopAtS} seconds after the run started. Throws {@link IllegalStateException} (with the output so far) past {@code deadlineS} or if the
      * site to kill cannot be found.
      */
-    static Result run(final String lockFile, final List<String> divvyArgs, final Scenario.Fault fault, final double killAtS,
+    static Result run(final String lockFile, final List<String> divvyArgs, final Scenario.Fault fault, final double stopAtS,
         final int sites, final int nodesPerSite, final double deadlineS) throws IOException, InterruptedException {
         final List<String> command = new ArrayList<>();
         if (lockFile != null) { // flock(1) runs the launcher as its child and holds the lock while it runs
@@ -109,8 +112,9 @@ final class DivvyRunProcess {
         int killed = 0;
         double killedAt = Double.NaN;
         long killedNs = 0;
+        final long[] lastGoneNs = {0};
         try {
-            if (fault.kills()) {
+            if (fault.stops()) {
                 synchronized (lines) {
                     while (startedNs[0] == 0 && process.isAlive()) {
                         waitUntil(lines, deadlineNs);
@@ -119,7 +123,7 @@ final class DivvyRunProcess {
                 if (startedNs[0] == 0) {
                     throw new IllegalStateException("the run ended before it started:\n" + String.join("\n", lines));
                 }
-                final long killNs = startedNs[0] + (long)(killAtS * 1e9);
+                final long killNs = startedNs[0] + (long)(stopAtS * 1e9);
                 final String site = siteToKill(fault, masterSite[0], sites);
                 final List<ProcessHandle> victims = nodesOfSite(process, site); // found before the kill time: it is exact
                 if (victims.size() != nodesPerSite) {
@@ -132,14 +136,25 @@ final class DivvyRunProcess {
                 }
                 if (process.isAlive()) {
                     killedSite = site;
-                    victims.forEach(ProcessHandle::destroyForcibly); // SIGKILL on Linux
+                    for (final ProcessHandle victim : victims) {
+                        if (fault.signal() == Scenario.Signal.SIGKILL) {
+                            victim.destroyForcibly();
+                        } else {
+                            victim.destroy(); // SIGTERM: through the handle, which leaves the node's output open
+                        }
+                        victim.onExit().thenRun(() -> {
+                            synchronized (lastGoneNs) {
+                                lastGoneNs[0] = Math.max(lastGoneNs[0], System.nanoTime());
+                            }
+                        });
+                    }
                     killedNs = System.nanoTime();
                     killedAt = (System.nanoTime() - startedNs[0]) / 1e9;
                     killed = victims.size();
                     synchronized (lines) {
                         stamped.add(String.format(java.util.Locale.ROOT, "%7.2f ", (System.nanoTime() - launchedNs) / 1e9) + String.format(java.util.Locale.ROOT,
-                            "faults harness: t=%.2f s: SIGKILLed site %s (%d nodes, pids %s)%s", killedAt, killedSite,
-                            killed, victims.stream().map(ProcessHandle::pid).toList(),
+                            "faults harness: t=%.2f s: %s site %s (%d nodes, pids %s)%s", killedAt,
+                            fault.kills() ? "SIGKILLed" : "SIGTERMed (a graceful leave)", killedSite, killed, victims.stream().map(ProcessHandle::pid).toList(),
                             killedSite.equals(masterSite[0]) ? ", the master's site" : ", not the master's site"));
                     }
                 }
@@ -150,10 +165,14 @@ final class DivvyRunProcess {
             }
             reader.join(5_000);
             synchronized (lines) {
-                final double detection = killedNs == 0 || declaredDeadNs[0] == 0 ? Double.NaN
+                final double detection = !fault.kills() || killedNs == 0 || declaredDeadNs[0] == 0 ? Double.NaN
                     : (declaredDeadNs[0] - killedNs) / 1e9;
+                final double gone;
+                synchronized (lastGoneNs) {
+                    gone = killedNs == 0 || lastGoneNs[0] == 0 ? Double.NaN : (lastGoneNs[0] - killedNs) / 1e9;
+                }
                 return new Result(List.copyOf(lines), List.copyOf(stamped), killedSite, killed, killedAt, detection,
-                    process.exitValue());
+                    gone, process.exitValue());
             }
         } catch (final RuntimeException | InterruptedException e) {
             destroyTree(process);
@@ -178,9 +197,9 @@ final class DivvyRunProcess {
 
     /** The master's site, or the last computing site that does not hold the master. */
     static String siteToKill(final Scenario.Fault fault, final String masterSite, final int sites) {
-        if (fault == Scenario.Fault.KILL_MASTER_SITE) {
+        if (fault.mastersSite()) {
             if (masterSite == null || "R".equals(masterSite)) {
-                throw new IllegalStateException("the master is node 0 (site R), which cannot be killed");
+                throw new IllegalStateException("the master is node 0 (site R), which cannot be stopped");
             }
             return masterSite;
         }

@@ -39,7 +39,9 @@ public final class FaultsMain {
     static final String CSV_HEADER = "section,case,metric,value,unit,note";
     static final String SAMPLES_HEADER = "scenario,round,wall_s,passed,first_master_site,final_master_site,killed_site,"
         + "killed_nodes,killed_at_s,takeovers,jobs_spawned,jobs_stolen,jobs_restarted,orphans_kept,broadcasts,"
-        + "pairs_received,result_requests,held_returned,copied_here,reused,detection_s";
+        + "pairs_received,result_requests,held_returned,copied_here,reused,detection_s,handed_over,taken_over,gone_s";
+    /** What the launcher prints when it started the nodes of a {@code --join-at}. */
+    static final String JOINERS_STARTED = "as --join-at";
     static final String SIMULATED = "SIMULATED WORK";
     /** What the launcher prints when a node died of SIGTERM, which this harness never sends. */
     static final String OUTSIDE_SIGNAL = "killed by signal 15, SIGTERM";
@@ -51,10 +53,19 @@ public final class FaultsMain {
 
     /** The settings of one invocation. */
     record Settings(boolean quick, int rounds, Path out, int nodesPerSite, int fibN, int threshold, int leafUs,
-        long heartbeatPauseMs, double killFraction, double killAtS, List<Scenario> scenarios, String lockFile) {
+        long heartbeatPauseMs, double killFraction, double killAtS, double migrationLeadS, List<Scenario> scenarios,
+        String lockFile) {
 
-        /** The launcher arguments of {@code scenario}'s run (after {@code divvy}), without the harness's kill. */
-        List<String> divvyArgs(final Scenario scenario, final int timeoutSeconds) {
+        /** When {@code fault} stops its site, for a stop time {@code atS}. */
+        double stopAtS(final Scenario.Fault fault, final double atS) {
+            return fault.stopAtS(atS, migrationLeadS);
+        }
+
+        /**
+         * The launcher arguments of {@code scenario}'s run (after {@code divvy}), without the harness's kill or
+         * leave; a migration's new site starts at {@code stopAtS} ({@code --join-at}).
+         */
+        List<String> divvyArgs(final Scenario scenario, final int timeoutSeconds, final double stopAtS) {
             final List<String> args = new ArrayList<>(List.of("run", "--nodes",
                 String.valueOf(scenario.nodes(nodesPerSite)), "--sites", scenario.sitesFlag(nodesPerSite),
                 "--workers", "1", "--acceptable-heartbeat-pause-ms", String.valueOf(heartbeatPauseMs)));
@@ -63,6 +74,10 @@ public final class FaultsMain {
             }
             if (quick) { // a smoke test: JVMs that start faster (C1 only) matter more than their speed
                 args.addAll(QUICK_CHILD_JVM);
+            }
+            if (scenario.fault().joinsNewSite()) {
+                args.addAll(List.of("--join-at", String.format(Locale.ROOT, "%.2fx%d@%s", stopAtS, nodesPerSite,
+                    Scenario.NEW_SITE)));
             }
             args.addAll(List.of("--timeout-seconds", String.valueOf(timeoutSeconds), "fib", "-n", String.valueOf(fibN),
                 "--threshold", String.valueOf(threshold), "--simulate-leaf-us", String.valueOf(leafUs),
@@ -123,6 +138,7 @@ public final class FaultsMain {
     static String usage() {
         return "usage: java -jar divvy-perf.jar faults [--quick] [--rounds N] [--out FILE.csv] [--nodes-per-site K]\n"
             + "         [--fib-n N] [--threshold T] [--leaf-us US] [--heartbeat-pause-ms MS] [--kill-fraction F | --kill-at-s S]\n"
+            + "         [--migration-lead-s S]\n"
             + "         [--only id,id,...] [--lock FILE (each run under flock FILE)]   scenarios: " + Scenario.all().stream().map(Scenario::id).toList();
     }
 
@@ -140,7 +156,7 @@ public final class FaultsMain {
                 continue;
             }
             if (!List.of("--rounds", "--out", "--nodes-per-site", "--fib-n", "--threshold", "--leaf-us",
-                "--heartbeat-pause-ms", "--kill-fraction", "--kill-at-s", "--only", "--lock").contains(a)) {
+                "--heartbeat-pause-ms", "--kill-fraction", "--kill-at-s", "--migration-lead-s", "--only", "--lock").contains(a)) {
                 throw new IllegalArgumentException("unknown option " + a);
             }
             if (i + 1 >= args.length) {
@@ -162,13 +178,18 @@ public final class FaultsMain {
         if (killAtS <= 0) {
             throw new IllegalArgumentException("--kill-at-s " + killAtS + ", must be > 0");
         }
+        // quick: no lead, or its tiny run would end before the old site leaves
+        final double leadS = Double.parseDouble(given.getOrDefault("--migration-lead-s", quick ? "0" : "3"));
+        if (!(leadS >= 0)) {
+            throw new IllegalArgumentException("--migration-lead-s " + leadS + ", must be >= 0");
+        }
         List<Scenario> scenarios = Scenario.all();
         if (given.containsKey("--only")) {
             scenarios = Arrays.stream(given.get("--only").split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .map(Scenario::named).toList();
         }
         return new Settings(quick, rounds, Path.of(given.getOrDefault("--out", DEFAULT_OUT)), perSite, fibN, threshold,
-            leafUs, pauseMs, fraction, killAtS, scenarios, given.get("--lock"));
+            leafUs, pauseMs, fraction, killAtS, leadS, scenarios, given.get("--lock"));
     }
 
     private static int positive(final Map<String, String> given, final String option, final int fallback) {
@@ -189,6 +210,8 @@ public final class FaultsMain {
         private final List<String> csv = new ArrayList<>();
         /** Per crash scenario: seconds from the SIGKILL to the registry declaring the first killed node dead. */
         private final Map<Scenario, List<Double>> detections = new LinkedHashMap<>();
+        /** Per stop scenario: seconds from the signal until the last stopped process had exited. */
+        private final Map<Scenario, List<Double>> gone = new LinkedHashMap<>();
 
         Session(final Settings settings, final PrintStream out) {
             this.s = settings;
@@ -243,7 +266,8 @@ public final class FaultsMain {
             final int timeout = (int)Math.max(10, deadlineS - 15);
             DivvyRunProcess.Result result = null;
             for (int attempt = 1; attempt <= 1 + OUTSIDE_SIGNAL_RETRIES; attempt++) {
-                result = DivvyRunProcess.run(s.lockFile(), s.divvyArgs(scenario, timeout), scenario.fault(), killAtS,
+                result = DivvyRunProcess.run(s.lockFile(), s.divvyArgs(scenario, timeout, killAtS), scenario.fault(),
+                    s.stopAtS(scenario.fault(), killAtS),
                     scenario.sites(), s.nodesPerSite(), deadlineS);
                 if (!result.lines().stream().anyMatch(l -> l.contains(OUTSIDE_SIGNAL))) {
                     break;
@@ -264,18 +288,25 @@ public final class FaultsMain {
                     + result.exitCode() + (sample.passed() ? "" : ", no PASS line") + "; its output is in " + runsLog
                     + ":\n" + tail(result.lines(), 40));
             }
-            if (scenario.fault().kills() && result.killedSite() == null) {
-                throw new IllegalStateException(scenario.id() + " round " + round + ": the run ended before the kill at "
-                    + killAtS + " s; make the problem larger (--fib-n) or the kill earlier (--kill-fraction)");
+            if (scenario.fault().stops() && result.killedSite() == null) {
+                throw new IllegalStateException(scenario.id() + " round " + round + ": the run ended before the stop at "
+                    + s.stopAtS(scenario.fault(), killAtS) + " s; make the problem larger (--fib-n) or the stop earlier "
+                    + "(--kill-fraction)");
             }
-            if (scenario.fault() == Scenario.Fault.KILL_MASTER_SITE && sample.takeovers() < 1) {
+            if (scenario.fault().joinsNewSite() && result.lines().stream().noneMatch(l -> l.contains(JOINERS_STARTED))) {
+                throw new IllegalStateException(scenario.id() + " round " + round + ": the new site did not start");
+            }
+            if (scenario.fault().mastersSite() && sample.takeovers() < 1) {
                 throw new IllegalStateException(scenario.id() + " round " + round + ": the master's site was killed but "
                     + "no takeover was reported");
             }
             out.printf(Locale.ROOT, "%-24s round %d: %7.2f s PASS%s; master site %s%s; spawned %d, stolen %d, orphans "
                     + "kept %d, reused %d, broadcasts %d, restarted %d%n", scenario.id(), round, sample.wallSeconds(),
-                result.killedSite() == null ? "" : String.format(Locale.ROOT, ", killed site %s (%d nodes) at %.2f s",
-                    result.killedSite(), result.killedNodes(), result.killedAtS()),
+                result.killedSite() == null ? "" : String.format(Locale.ROOT, ", %s site %s (%d nodes) at %.2f s%s",
+                    scenario.fault().kills() ? "killed" : "stopped (graceful leave)", result.killedSite(),
+                    result.killedNodes(), result.killedAtS(), scenario.fault().kills() ? ""
+                        : String.format(Locale.ROOT, ", gone %.2f s later, handed over %d, taken over %d", result.goneS(),
+                            sample.handedOver(), sample.takenOver())),
                 sample.firstMasterSite(), sample.takeovers() > 0 ? " -> " + sample.finalMasterSite() + " (takeovers "
                     + sample.takeovers() + ")" : "", sample.jobsSpawned(), sample.jobsStolen(), sample.orphansKept(),
                 sample.reused(), sample.broadcasts(), sample.jobsRestarted());
@@ -289,21 +320,26 @@ public final class FaultsMain {
                     String.valueOf(sample.broadcasts()), String.valueOf(sample.pairsReceived()),
                     String.valueOf(sample.resultRequests()), String.valueOf(sample.heldReturned()),
                     String.valueOf(sample.copiedHere()), String.valueOf(sample.reused()),
-                    Double.isNaN(result.detectionS()) ? "" : fmt(result.detectionS())));
+                    Double.isNaN(result.detectionS()) ? "" : fmt(result.detectionS()), String.valueOf(sample.handedOver()),
+                    String.valueOf(sample.takenOver()), Double.isNaN(result.goneS()) ? "" : fmt(result.goneS())));
                 detections.computeIfAbsent(scenario, k -> new ArrayList<>()).add(result.detectionS());
+                gone.computeIfAbsent(scenario, k -> new ArrayList<>()).add(result.goneS());
             }
             return sample;
         }
 
         /** The command of a scenario's run, and the harness's kill in launcher terms. */
         String describeCommand(final Scenario scenario, final int timeout, final double killAtS, final String killedSite) {
-            final String command = "bin/divvy " + String.join(" ", s.divvyArgs(scenario, timeout));
-            if (!scenario.fault().kills()) {
+            final String command = "bin/divvy " + String.join(" ", s.divvyArgs(scenario, timeout, killAtS));
+            final Scenario.Fault fault = scenario.fault();
+            if (!fault.stops()) {
                 return command;
             }
-            return command + String.format(Locale.ROOT, "  + the harness SIGKILLs %s at t=%.2f s (as --kill-site %s@%.2f)",
-                scenario.fault() == Scenario.Fault.KILL_MASTER_SITE ? "the master's site" : "a site without the master",
-                killAtS, killedSite == null ? "SITE" : killedSite, killAtS);
+            final double at = s.stopAtS(fault, killAtS);
+            return command + String.format(Locale.ROOT, "  + the harness %s %s at t=%.2f s (as --%s %s@%.2f)",
+                fault.kills() ? "SIGKILLs" : "SIGTERMs (graceful leave)",
+                fault.mastersSite() ? "the master's site" : "a site without the master", at,
+                fault.kills() ? "kill-site" : "leave-site", killedSite == null ? "SITE" : killedSite, at);
         }
 
         private void summarise(final double calibrationS, final double killAtS, final double deadlineS) throws IOException {
@@ -361,8 +397,8 @@ public final class FaultsMain {
                 final List<String> categories = new ArrayList<>();
                 final List<Double> ratios = new ArrayList<>();
                 for (final Scenario scenario : samples.keySet()) {
-                    if (scenario.id().endsWith("-nosave")) {
-                        continue;
+                    if (scenario.id().endsWith("-nosave") || scenario.fault().joinsNewSite()) {
+                        continue; // (a)'s control, and (d) has its own baseline
                     }
                     final double r = median(samples.get(scenario), RunSample::wallSeconds) / base;
                     categories.add(scenario.id());
@@ -397,10 +433,11 @@ public final class FaultsMain {
                         + s.rounds(), "median time / median time of 3sites", categories,
                     List.of(new BarSeries("time / 3 sites", new Color(0x2ca02c), ratios.stream().mapToDouble(d -> d).toArray())), 1.0);
             }
+            summariseMalleability(note);
             final List<String> crashIds = new ArrayList<>();
             final List<double[]> columns = new ArrayList<>();
             for (final Scenario scenario : samples.keySet()) {
-                if (!scenario.fault().kills()) {
+                if (!scenario.fault().stops()) {
                     continue;
                 }
                 final List<RunSample> runs = samples.get(scenario);
@@ -427,6 +464,56 @@ public final class FaultsMain {
             write(samplesPath, SAMPLES_HEADER, sampleRows);
             out.printf(Locale.ROOT, "wrote %s, %s, %s and the charts | load average at end %.2f%n", s.out(), samplesPath,
                 runsLog, loadAverage());
+        }
+
+        /** (c) a graceful leave vs a crash of the same site, (d) a migration vs none: ratios and their chart. */
+        private void summariseMalleability(final String note) {
+            final List<String> categories = new ArrayList<>();
+            final List<Double> ratios = new ArrayList<>();
+            final List<Double> paired = new ArrayList<>();
+            final Scenario kill = find("kill-site");
+            final Scenario leave = find("leave-site");
+            if (kill != null && leave != null) {
+                final double r = median(samples.get(leave), RunSample::wallSeconds) / median(samples.get(kill), RunSample::wallSeconds);
+                final double p = pairedRatio(leave, kill);
+                final double goneS = median(gone.getOrDefault(leave, List.of()).stream().mapToDouble(x -> x)
+                    .filter(x -> !Double.isNaN(x)).toArray());
+                final double handed = median(samples.get(leave), RunSample::handedOver);
+                final double taken = median(samples.get(leave), RunSample::takenOver);
+                add("leave", "leave-site/kill-site", "ratio_of_medians", r, "x", note);
+                add("leave", "leave-site/kill-site", "median_of_round_ratios", p, "x", note);
+                add("leave", "leave-site", "gone_median", goneS, "s", "SIGTERM until the leaving processes had exited");
+                add("leave", "leave-site", "results_handed_over", handed, "jobs", note);
+                add("leave", "leave-site", "results_taken_over", taken, "jobs", note);
+                out.printf(Locale.ROOT, "(c) graceful leave / crash of the same site: %.3f (median of the per-round ratios "
+                    + "%.3f); the leaving nodes were gone %.2f s after SIGTERM and handed %.0f result(s) over (%.0f taken "
+                    + "over)%n", r, p, goneS, handed, taken);
+                categories.add("(c) leave-site / kill-site");
+                ratios.add(r);
+                paired.add(p);
+            }
+            final Scenario migrate = find("migrate-site");
+            final Scenario four = find("4sites");
+            if (migrate != null && four != null) {
+                final double r = median(samples.get(migrate), RunSample::wallSeconds)
+                    / median(samples.get(four), RunSample::wallSeconds);
+                final double p = pairedRatio(migrate, four);
+                add("migration", "migrate-site/4sites", "ratio_of_medians", r, "x",
+                    note + "; target < 1.05 (Satin: migration overhead < 5%)");
+                add("migration", "migrate-site/4sites", "median_of_round_ratios", p, "x", note);
+                out.printf(Locale.ROOT, "(d) migration / none: %.3f (median of the per-round ratios %.3f); target < 1.05%n",
+                    r, p);
+                categories.add("(d) migrate-site / 4sites");
+                ratios.add(r);
+                paired.add(p);
+            }
+            if (!categories.isEmpty()) {
+                chart("malleability", "(c) Graceful leave vs crash, (d) migration vs none (" + SIMULATED + ")",
+                    note + ", medians of " + s.rounds() + "; 1.0 = the same time", "time ratio", categories,
+                    List.of(new BarSeries("ratio of medians", new Color(0x1f77b4), ratios.stream().mapToDouble(d -> d).toArray()),
+                        new BarSeries("median of per-round ratios", new Color(0xff7f0e),
+                            paired.stream().mapToDouble(d -> d).toArray())), 1.0);
+            }
         }
 
         private Scenario find(final String id) {

@@ -22,10 +22,12 @@ import java.util.regex.Pattern;
  * @param resultRequests   RESULT_REQUESTs sent for restarted jobs held elsewhere
  * @param heldReturned     held orphan results returned to a requester (reused on another node)
  * @param copiedHere       held orphan results copied on the holder itself (reused there)
+ * @param handedOver       finished results the nodes that left gracefully handed to a staying node (their own line)
+ * @param takenOver        results staying nodes took over from a leaving node
  */
 record RunSample(boolean passed, double wallSeconds, String firstMasterSite, String finalMasterSite, long takeovers,
     long jobsSpawned, long jobsStolen, long jobsRestarted, long orphansKept, long broadcasts, long pairsReceived,
-    long resultRequests, long heldReturned, long copiedHere) {
+    long resultRequests, long heldReturned, long copiedHere, long handedOver, long takenOver) {
 
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
     /** {@code divvy run: the registry gives the root to node 6 (pid 5658, site C, node id 1): ...} */
@@ -38,7 +40,9 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
     private static final Pattern STEALS = Pattern.compile("remote steals: site (\\d+)/\\d+, wide-area (\\d+)/\\d+");
     private static final Pattern RECOVERY = Pattern.compile("recovery: jobs restarted (\\d+); orphans kept (\\d+), "
         + "announced in (\\d+) broadcasts; pairs received (\\d+); reused \\d+ \\(asked (\\d+), held here (\\d+)\\); "
-        + "held results returned (\\d+)");
+        + "held results returned (\\d+); handed over on leaving \\d+, taken over (\\d+)");
+    /** A node's exit hook after a graceful leave: {@code node id 2 left the running computation (SIGTERM): handed 18 ...}. */
+    private static final Pattern HANDED = Pattern.compile("left the running computation \\([^)]*\\): handed (\\d+) ");
 
     /** Jobs reused instead of recomputed: copied on their holder, or returned by it to the node that asked. */
     long reused() {
@@ -53,6 +57,7 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
         String finalMaster = "?";
         long takeovers = 0;
         final long[] sums = new long[11];
+        long handedOver = 0;
         for (final String line : lines) {
             if (line.startsWith("PASS:")) {
                 passed = true;
@@ -85,12 +90,16 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
             }
             m = RECOVERY.matcher(line);
             if (m.find()) {
-                for (int g = 1; g <= 7; g++) {
+                for (int g = 1; g <= 8; g++) {
                     sums[1 + g] += Long.parseLong(m.group(g));
                 }
             }
+            m = HANDED.matcher(line);
+            if (m.find()) {
+                handedOver += Long.parseLong(m.group(1));
+            }
         }
         return new RunSample(passed, wall, firstMaster, finalMaster, takeovers, sums[0], sums[1], sums[2], sums[3],
-            sums[4], sums[5], sums[6], sums[8], sums[7]);
+            sums[4], sums[5], sums[6], sums[8], sums[7], handedOver, sums[9]);
     }
 }

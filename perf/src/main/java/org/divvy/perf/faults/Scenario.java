@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * One configuration the {@code faults} section runs each round: where the nodes are, whether orphan saving is on,
- * and what happens to them during the run. Adding a scenario (graceful leave, migration, once the launcher has
- * {@code --leave-at}) is one more entry in {@link #all}: a {@link Fault} that adds the launcher's flags.
+ * and what happens to them during the run. Adding a scenario is one more entry in {@link #all}, with a {@link Fault}
+ * saying what the harness does to the nodes.
  *
  * @param id           short name, used in the CSV and charts
  * @param description  what it is, for the log and the README
@@ -15,19 +15,76 @@ import java.util.List;
  */
 record Scenario(String id, String description, int sites, boolean orphanSaving, Fault fault) {
 
-    /** What happens during a run. */
+    /** What happens during a run: a site stopped (SIGKILL: a crash; SIGTERM: a graceful leave), new nodes joined. */
     enum Fault {
         /** Nothing: a crash-free run. */
-        NONE,
-        /** At the kill time, every node of one site that does not hold the master is SIGKILLed (the last such site). */
-        KILL_OTHER_SITE,
-        /** At the kill time, every node of the master's site is SIGKILLed, the master with them. */
-        KILL_MASTER_SITE;
+        NONE(null, false, false),
+        /** At the stop time, every node of one site that does not hold the master is SIGKILLed (the last such site). */
+        KILL_OTHER_SITE(Signal.SIGKILL, false, false),
+        /** At the stop time, every node of the master's site is SIGKILLed, the master with them. */
+        KILL_MASTER_SITE(Signal.SIGKILL, true, false),
+        /** As KILL_OTHER_SITE, but SIGTERM: the site leaves gracefully (hands its kept results over first). */
+        LEAVE_OTHER_SITE(Signal.SIGTERM, false, false),
+        /**
+         * Migration: at the stop time new nodes (as many as a site has) join a new site E (the launcher's
+         * {@code --join-at}), and the migration lead later a site without the master leaves gracefully.
+         */
+        MIGRATE_OTHER_SITE(Signal.SIGTERM, false, true);
 
+        private final Signal signal;
+        private final boolean mastersSite;
+        private final boolean joinsNewSite;
+
+        Fault(final Signal signal, final boolean mastersSite, final boolean joinsNewSite) {
+            this.signal = signal;
+            this.mastersSite = mastersSite;
+            this.joinsNewSite = joinsNewSite;
+        }
+
+        /** Whether a site is stopped during the run. */
+        boolean stops() {
+            return signal != null;
+        }
+
+        /** Whether the stop is a crash (SIGKILL), timed by the failure detector. */
         boolean kills() {
-            return this != NONE;
+            return signal == Signal.SIGKILL;
+        }
+
+        /** How the site is stopped; null for NONE. */
+        Signal signal() {
+            return signal;
+        }
+
+        /** Whether the stopped site is the master's. */
+        boolean mastersSite() {
+            return mastersSite;
+        }
+
+        /** Whether new nodes join a new site (a migration). */
+        boolean joinsNewSite() {
+            return joinsNewSite;
+        }
+
+        /**
+         * Seconds after the run started at which the site is stopped, for a stop time {@code atS}: a migration's old
+         * site leaves {@code migrationLeadS} after the new one started (its JVMs start and join meanwhile).
+         */
+        double stopAtS(final double atS, final double migrationLeadS) {
+            return joinsNewSite ? atS + migrationLeadS : atS;
         }
     }
+
+    /** How the harness stops a site's node processes. */
+    enum Signal {
+        /** A crash. */
+        SIGKILL,
+        /** A graceful leave: the node's exit hook hands over what it kept, then leaves. */
+        SIGTERM
+    }
+
+    /** The site new nodes join in a migration: after A-D. */
+    static final String NEW_SITE = "E";
 
     /** The scenarios, in the order each round runs them. */
     static List<Scenario> all() {
@@ -42,7 +99,12 @@ record Scenario(String id, String description, int sites, boolean orphanSaving, 
             new Scenario("kill-master-site", "4 sites, the master's site SIGKILLed at half the 4-site time, orphan "
                 + "saving on (a new master re-runs the root, reusing saved orphans)", 4, true, Fault.KILL_MASTER_SITE),
             new Scenario("kill-master-site-naive", "as kill-master-site, orphan saving off (the new master recomputes "
-                + "everything)", 4, false, Fault.KILL_MASTER_SITE));
+                + "everything)", 4, false, Fault.KILL_MASTER_SITE),
+            new Scenario("leave-site", "as kill-site, but the site leaves gracefully (SIGTERM: it hands its kept "
+                + "results to a staying node, then leaves; no failure detection)", 4, true, Fault.LEAVE_OTHER_SITE),
+            new Scenario("migrate-site", "4 sites; at half the 4-site time new nodes join a new site " + NEW_SITE
+                + ", and a few seconds later (--migration-lead-s) a site without the master leaves gracefully",
+                4, true, Fault.MIGRATE_OTHER_SITE));
     }
 
     /** The scenario named {@code id}. */

@@ -61,13 +61,19 @@ class FaultsQuickTest {
         for (final String sample : samples.subList(1, samples.size())) {
             final String[] f = sample.split(",", -1);
             assertEquals("true", f[3], sample);
-            final boolean kills = Scenario.named(f[0]).fault().kills();
-            assertEquals(kills, !f[6].isEmpty(), "a site was killed exactly in the crash scenarios: " + sample);
+            final boolean stops = Scenario.named(f[0]).fault().stops();
+            assertEquals(stops, !f[6].isEmpty(), "a site was stopped exactly in the crash, leave and migration scenarios: "
+                + sample);
         }
-        for (final String figure : List.of("overhead", "crash", "orphans")) {
+        for (final String figure : List.of("overhead", "crash", "orphans", "malleability")) {
             assertTrue(Files.size(dir.resolve("faults-" + figure + ".png")) > 0, figure);
         }
-        assertTrue(Files.readString(dir.resolve("faults-runs.log")).contains("SIGKILLed site"));
+        assertTrue(value(rows, "leave", "leave-site/kill-site", "ratio_of_medians") > 0);
+        assertTrue(value(rows, "migration", "migrate-site/4sites", "ratio_of_medians") > 0);
+        final String runs = Files.readString(dir.resolve("faults-runs.log"));
+        assertTrue(runs.contains("SIGKILLed site") && runs.contains("SIGTERMed (a graceful leave) site"), runs);
+        assertTrue(runs.contains("as --join-at"), "the migration's new site started");
+        assertTrue(runs.contains("left the running computation (SIGTERM)"), "a leaving node said what it handed over");
     }
 
     private static double value(final List<String[]> rows, final String section, final String caseName,

@@ -22,7 +22,9 @@ class RunSampleTest {
         "  recovery: jobs restarted 0; orphans kept 4, announced in 2 broadcasts; pairs received 30; reused 3 (asked 2, held here 1); held results returned 3; handed over on leaving 0, taken over 0; master takeovers 0",
         "[node 8] node id 4 jobs since it joined: spawned 514, executed 496, cancelled 0",
         "[node 8] node id 4 since it joined: remote steals: site 6/39, wide-area 7/34; jobs given 17, run for peers 13",
-        "[node 8]   recovery: jobs restarted 2; orphans kept 5, announced in 1 broadcasts; pairs received 4; reused 2 (asked 2, held here 0); held results returned 1; handed over on leaving 0, taken over 0; master takeovers 1");
+        "[node 8]   recovery: jobs restarted 2; orphans kept 5, announced in 1 broadcasts; pairs received 4; reused 2 (asked 2, held here 0); held results returned 1; handed over on leaving 0, taken over 7; master takeovers 1",
+        "[node 4] node id 5 left the running computation (SIGTERM): handed 12 finished result(s) over to a staying node",
+        "[node 5] node id 6 left the running computation (SIGTERM): handed 3 finished result(s) over to a staying node");
 
     @Test
     void sumsTheCountersOfEveryNodeThatPrintedThem() {
@@ -42,6 +44,8 @@ class RunSampleTest {
         assertEquals(4, s.heldReturned());
         assertEquals(1, s.copiedHere());
         assertEquals(5, s.reused());
+        assertEquals(15, s.handedOver());
+        assertEquals(7, s.takenOver());
     }
 
     @Test
@@ -54,6 +58,8 @@ class RunSampleTest {
         assertEquals("C", DivvyRunProcess.siteToKill(Scenario.Fault.KILL_MASTER_SITE, "C", 4));
         assertEquals("D", DivvyRunProcess.siteToKill(Scenario.Fault.KILL_OTHER_SITE, "C", 4));
         assertEquals("C", DivvyRunProcess.siteToKill(Scenario.Fault.KILL_OTHER_SITE, "D", 4));
+        assertEquals("D", DivvyRunProcess.siteToKill(Scenario.Fault.LEAVE_OTHER_SITE, "A", 4));
+        assertEquals("C", DivvyRunProcess.siteToKill(Scenario.Fault.MIGRATE_OTHER_SITE, "D", 4));
     }
 
     @Test
