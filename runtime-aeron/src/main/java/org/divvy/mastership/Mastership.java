@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import org.agrona.DirectBuffer;
@@ -83,11 +84,15 @@ public final class Mastership implements Duty, MembershipListener {
     private volatile Runnable waker = () -> { };
     private volatile boolean closed;
     private volatile long takeovers;
+    /** How long a takeover waits before it re-runs the root: see {@code Orphans.RESTART_GRACE_NS}. */
+    private final long takeoverGraceNs;
     private Outgoing unsent;
 
     public Mastership(final Scheduler scheduler, final FrameSender sender, final Supplier<String> registryEndpoint,
         final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final RootKeeper keeper,
-        final Runnable announceRun, final FrameCounters counters, final ErrorHandler errorHandler) {
+        final Runnable announceRun, final FrameCounters counters, final ErrorHandler errorHandler,
+        final long takeoverGraceNs) {
+        this.takeoverGraceNs = takeoverGraceNs;
         this.scheduler = scheduler;
         this.sender = sender;
         this.registryEndpoint = registryEndpoint;
@@ -350,6 +355,9 @@ public final class Mastership implements Duty, MembershipListener {
             final Job job = type.decode(new WireReader().wrap(new UnsafeBuffer(arguments), 0, arguments.length));
             if (!takeover) {
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
+            } else {
+                // the survivors learnt of the master's death with the registry: let their orphans be announced first
+                LockSupport.parkNanos(takeoverGraceNs);
             }
             final RunResult<Object> run = scheduler.run(RootRuns.task(job), takeover);
             final WireWriter writer = new WireWriter(256);

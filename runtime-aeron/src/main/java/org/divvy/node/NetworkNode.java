@@ -104,12 +104,16 @@ public final class NetworkNode implements AutoCloseable {
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);
-        given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()));
+        // with orphan saving, a dead node's work is recomputed once the survivors could announce what it left
+        final long restartGraceNs = config.orphanSaving() ? Orphans.RESTART_GRACE_NS : 0;
+        given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()),
+            restartGraceNs);
         // a result sent to an owner that crashed is lost with it unless kept until the owner would have been
         // declared dead: twice the acceptable pause, plus a second for the member list to arrive
         foreign = new ForeignJobs(b.scheduler, members, outbound, codec,
             TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
-        orphans = new Orphans(b.scheduler, members, outbound, given, foreign, config.orphanSaving());
+        orphans = new Orphans(b.scheduler, members, outbound, given, foreign, config.orphanSaving(),
+            () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
@@ -129,7 +133,7 @@ public final class NetworkNode implements AutoCloseable {
         final RootKeeper rootKeeper = registry == null ? null : new RootKeeper(registry, outbound, frameCounters);
         final MembershipClient[] client = new MembershipClient[1];
         mastership = new Mastership(b.scheduler, outbound, () -> client[0].registryEndpoint(), b.jobTypes, lifecycle,
-            rootKeeper, this::announceRun, frameCounters, this::onError);
+            rootKeeper, this::announceRun, frameCounters, this::onError, restartGraceNs);
         // mastership first: it knows this node's id before the lifecycle tells application threads the node joined
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
             List.of(mastership, lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);

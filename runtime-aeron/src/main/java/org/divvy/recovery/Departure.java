@@ -120,6 +120,7 @@ public final class Departure implements Duty {
         if (!orphaned) {
             orphaned = true;
             unwindDeadlineNs = nowNs + UNWIND_WAIT_NS;
+            orphans.onDeparting(); // the taker announces what this node keeps
             foreign.orphanAllForLeaving();
             return 1;
         }

@@ -4,11 +4,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -65,6 +65,13 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     static final long COMBINE_NS = TimeUnit.MILLISECONDS.toNanos(20);
     /** The longest an announcement waits after its first pair, however steadily more arrive. */
     static final long COMBINE_MAX_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * How long a node that learnt of a death waits before it recomputes the dead node's work (re-queued jobs, a
+     * taken-over root): the survivors learnt of it at the same moment and announce their finished orphans within
+     * {@link #COMBINE_MAX_NS} of unwinding them; a lookup before that misses, and a miss near the top of a subtree
+     * recomputes all of it. Measured by perf's faults section (a site stopped mid-run).
+     */
+    public static final long RESTART_GRACE_NS = COMBINE_MAX_NS + TimeUnit.MILLISECONDS.toNanos(100);
 
     /** A finished orphan handed over by a worker: kept by the duty. */
     private record Finished(Stamp stamp, Job job, RemoteLink orphan) {
@@ -94,6 +101,12 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private long announceAtNs;
     /** The clock of this duty's last cycle, for what handlers schedule. */
     private long lastCycleNs;
+    private final BooleanSupplier computationOver;
+    /**
+     * This node is leaving gracefully: what it keeps goes to a staying node, which announces it; announced by
+     * this node too, its pairs would reach some nodes first and be dropped with it when it left.
+     */
+    private volatile boolean departing;
     private long firstUnannouncedNs;
     /** NOT_HELD answers whose sending failed (the requester's queue was full): requester id and its job id, retried each cycle. */
     private final ArrayDeque<long[]> unsentNotHeld = new ArrayDeque<>();
@@ -115,13 +128,18 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
         final ForeignJobs foreign) {
-        this(scheduler, members, sender, given, foreign, true);
+        this(scheduler, members, sender, given, foreign, true, () -> false);
     }
 
-    /** As above; {@code saving} false: orphaned work is discarded instead of kept (the naive baseline). */
+    /**
+     * As above; {@code saving} false: orphaned work is discarded instead of kept (the naive baseline).
+     * {@code computationOver} says when the computation ended: the jobs this node still ran for owners that then
+     * leave are orphans of nothing and are not kept.
+     */
     public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
-        final ForeignJobs foreign, final boolean saving) {
+        final ForeignJobs foreign, final boolean saving, final BooleanSupplier computationOver) {
         this.saving = saving;
+        this.computationOver = computationOver;
         this.hasTable = !saving;
         this.scheduler = scheduler;
         this.members = members;
@@ -225,6 +243,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             if (!finished.orphan().isOrphaned()) {
                 continue; // an orphan of the last run, still unwinding when this one started: its stamps mean nothing now
             }
+            if (computationOver.getAsBoolean()) {
+                continue; // its owner left because the computation ended: nothing will look it up
+            }
             if (held.putIfAbsent(finished.stamp(), finished.job()) == null) {
                 table.put(finished.stamp(), selfId);
                 if (unannounced.isEmpty()) {
@@ -274,8 +295,17 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         }
     }
 
+    /** This node leaves gracefully and hands what it keeps over (Departure): it announces nothing more itself. */
+    public void onDeparting() {
+        departing = true;
+    }
+
     /** Broadcasts every kept orphan not announced yet, in one message. */
     private void announce() {
+        if (departing) {
+            unannounced.clear(); // still held: they go to the taker, which announces them
+            return;
+        }
         long stampBytes = 0;
         for (final Stamp s : unannounced) {
             stampBytes += s.toByteArray().length;
@@ -360,7 +390,11 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             final int holder = tuples.holderAt(at);
             final Stamp stamp = readStamp(buffer, offset + tuples.stampOffsetAt(at), tuples.stampLengthAt(at));
             if (stamp != null && (members.isAlive(holder) || holder == selfId)) {
-                table.putIfAbsent(stamp, holder);
+                // the latest holder wins (a staying node that took a leaver's results over announces after the
+                // leaver could have), unless this node holds the result itself
+                if (table.get(stamp) == null || table.get(stamp) != selfId) {
+                    table.put(stamp, holder);
+                }
                 pairsReceived++;
             }
             at = tuples.nextPair(at);

@@ -1,5 +1,6 @@
 package org.divvy.results;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -29,6 +30,12 @@ import org.divvy.transport.FrameHandler;
  * thief that died or left gives its jobs back: they run here again, marked restarted (thesis §3.3 step 1).
  * A restarted job whose result an orphan holder has is {@link #claimForHolder claimed for that holder} as
  * if it had stolen it: the holder's JOB_RESULT completes it, and its death re-queues it like a thief's.
+ *
+ * <p>The re-queue waits {@code restartGraceNs} (with orphan saving): the survivors learn of the death when this
+ * node does, and need that long to unwind their orphans and announce what finished (combined, thesis §3.3 step
+ * 2). A restarted job that ran at once would look its first levels up before those announcements arrive and,
+ * missing a finished orphan near the top, recompute the whole subtree under it; a worker waiting for it helps
+ * elsewhere meanwhile.
  *
  * <p>A result longer than {@link CodecThread#INLINE_BYTES} is read into its job on the {@link CodecThread}
  * (its frame is its own), and the job completed when the read comes back through {@link #decodedInbox}.
@@ -71,15 +78,27 @@ public final class GivenJobs implements Duty, MembershipListener {
     private final WireReader reader = new WireReader();
     private OutstandingJob unsentAbort;
     private long nextOwnerJobId = 1;
+    /** Jobs of a dead thief waiting out the grace before they run here again, in order of their due time. */
+    private final ArrayDeque<PendingRestart> pendingRestarts = new ArrayDeque<>();
+    private final long restartGraceNs;
+    private long lastCycleNs;
+
+    /** A job of a dead thief, re-queued restarted at {@code dueNs}. */
+    private record PendingRestart(OutstandingJob entry, long dueNs) {
+    }
 
     // Counters: written by the agent thread only, read by any.
     private volatile long jobsGiven;
     private volatile long lateResults;
     private volatile long jobsRestarted;
 
-    /** {@code exceptions} rebuilds a thief's reported failure as its own class where it can. */
+    /**
+     * {@code exceptions} rebuilds a thief's reported failure as its own class where it can; a dead thief's jobs run
+     * here again {@code restartGraceNs} after its death is known (0: at once).
+     */
     public GivenJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec,
-        final RemoteExceptions exceptions) {
+        final RemoteExceptions exceptions, final long restartGraceNs) {
+        this.restartGraceNs = restartGraceNs;
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -110,7 +129,8 @@ public final class GivenJobs implements Duty, MembershipListener {
 
     /** No job out on a thief and no abort waiting to be forwarded. */
     public boolean isEmpty() {
-        return outstanding.isEmpty() && unsentAbort == null && abortQueue.isEmpty() && decoding == 0;
+        return outstanding.isEmpty() && unsentAbort == null && abortQueue.isEmpty() && decoding == 0
+            && pendingRestarts.isEmpty();
     }
 
     /**
@@ -234,7 +254,16 @@ public final class GivenJobs implements Duty, MembershipListener {
     /** Completes jobs whose large results were read on the codec thread; forwards aborts of jobs out on thieves. */
     @Override
     public int doWork(final long nowNs) {
+        lastCycleNs = nowNs;
         int work = 0;
+        PendingRestart due;
+        while ((due = pendingRestarts.peek()) != null && nowNs - due.dueNs() >= 0) {
+            pendingRestarts.poll();
+            if (due.entry().requeueRestarted(scheduler)) { // false if an abort ended it meanwhile
+                jobsRestarted++;
+            }
+            work++;
+        }
         DecodedResult decoded;
         while ((decoded = decodedInbox.poll()) != null) {
             decoding--;
@@ -285,6 +314,8 @@ public final class GivenJobs implements Duty, MembershipListener {
             outstanding.remove(entry.ownerJobId);
             if (!entry.sent) {
                 entry.unclaimAndRunLocally(scheduler); // its reply was still being encoded: nothing was lost
+            } else if (restartGraceNs > 0) {
+                pendingRestarts.add(new PendingRestart(entry, lastCycleNs + restartGraceNs)); // due times only grow
             } else if (entry.requeueRestarted(scheduler)) {
                 jobsRestarted++;
             }
