@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
+import org.divvy.testing.Await;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -189,12 +189,9 @@ class DistributedNodeTest {
         assertTrue(master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         // the master sends ABORT; the thief's child stops and reports ABORTED, so its worker is free again
         final DivvyNode thief = cluster.get(1);
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (master.networkStatistics().messagesSent(org.divvy.results.AbortFlyweight.TYPE) == 0 ||
-            thief.networkStatistics().remoteJobsRun() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "ABORT sent and the remote child stopped");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.within(Duration.ofSeconds(10)).until(() -> master.networkStatistics().messagesSent(
+            org.divvy.results.AbortFlyweight.TYPE) > 0 && thief.networkStatistics().remoteJobsRun() > 0,
+            "ABORT sent and the remote child stopped");
         assertTrue(thief.networkStatistics().messagesSent(org.divvy.results.JobResultFlyweight.TYPE) > 0);
     }
 
@@ -210,11 +207,7 @@ class DistributedNodeTest {
             Spawns.sync();
             return remote.get() + local.get();
         }));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (master.networkStatistics().jobsGiven() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         thief.crashForTest();
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);
         assertEquals(4_000L, result.value(), "the lost job was computed again on the master");
@@ -232,11 +225,7 @@ class DistributedNodeTest {
             Spawns.sync();
             return remote.get() + local.get();
         }));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (master.networkStatistics().jobsGiven() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         thief.close(); // leaves gracefully; the job it ran for the master is cancelled
         assertEquals(0, thief.networkStatistics().remoteJobsRun(), "close did not wait for the job: no outcome of it went out");
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);

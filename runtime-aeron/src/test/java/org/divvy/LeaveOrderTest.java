@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.stealing.TestJobs;
+import org.divvy.testing.Await;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -81,11 +81,7 @@ class LeaveOrderTest {
         final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> three.get(0).submit(Root.of(() -> TestJobs.spawnTree(2, 5, 100))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 8) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 8, "the run is under way");
         final String answer = DivvyNode.askToLeave(requester(three.get(0)), leaver.nodeId());
         assertEquals("node " + leaver.nodeId() + ": asked to leave (" + leaver.endpoint() + ")\n", answer);
         assertEquals(0, leaverEnd.get(20, TimeUnit.SECONDS), "awaitTermination returns when the node is told to leave");
@@ -104,11 +100,8 @@ class LeaveOrderTest {
         // node 1 submits a long root (the master is node 0, the lowest id but the submitter's): it waits for the value
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> three.get(1).submit(Root.of(() -> TestJobs.spawnTree(2, 3, 300))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (three.get(0).networkForTest().mastership().keeperForTest().runsKept() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the root reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(20)).until(
+            () -> three.get(0).networkForTest().mastership().keeperForTest().runsKept() > 0, "the root reached the registry");
         final String answer = DivvyNode.askToLeave(requester(three.get(0)), 0, 1, 9);
         assertEquals("node 0: not asked: it hosts the registry, which the run cannot lose (surviving the registry's loss "
             + "is future work)\nnode 1: not asked: it waits for the value of the run it submitted (`"

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.membership.RootKeeper;
 import org.divvy.stealing.TestJobs;
+import org.divvy.testing.Await;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -134,13 +134,10 @@ class MasterTakeoverTest {
         // 64 leaves of 250 ms on 3 one-worker nodes: ~5.3 s
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 6, 250))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         // a quarter of the leaves ran, on all three nodes (each other node stole a large subtree at once): what
         // the others finished of their subtrees, which become orphans, they keep
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 16) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way on all three nodes");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 16,
+            "the run is under way on all three nodes");
         assertFalse(run.isDone(), "the master crashes before the run ends");
         master.crashForTest();
         final long leavesAtCrash = TestJobs.TREE_LEAVES_RUN.get() - leavesBefore;
@@ -177,11 +174,7 @@ class MasterTakeoverTest {
             }
         });
         CompletableFuture.runAsync(() -> master.run(Root.of(() -> TestJobs.spawnTree(2, 4, 250))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 4) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 4, "the run is under way");
         master.crashForTest();
         // the registry gives the root to node 1 (the lowest alive id but the dead submitter's); its value is
         // reported to the registry, and node 1 ends the computation, since nobody else waits for it
@@ -215,11 +208,7 @@ class MasterTakeoverTest {
             }
         });
         CompletableFuture.runAsync(() -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 200))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (keeper.runsKept() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the root reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> keeper.runsKept() > 0, "the root reached the registry");
         submitter.crashForTest(); // before it could steal a leaf: the master finishes in about 0.4 s without it
         // the master, node 0 (the lowest id but the submitter's), ends the computation once told nobody waits
         assertEquals(0, helper.awaitTermination());
@@ -236,10 +225,6 @@ class MasterTakeoverTest {
         final List<DivvyNode> three = startThree();
         final RootKeeper keeper = three.get(0).networkForTest().mastership().keeperForTest();
         assertEquals(4L, three.get(2).submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1))).value());
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (keeper.runsKept() != 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the submitter's RECEIVED reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(10)).until(() -> keeper.runsKept() == 0, "the submitter's RECEIVED reached the registry");
     }
 }

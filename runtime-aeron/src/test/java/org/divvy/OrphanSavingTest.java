@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
+import org.divvy.testing.Await;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -103,11 +104,8 @@ class OrphanSavingTest {
     @Test
     void shouldFetchAnOrphanResultFromItsHolderWithAResultRequest() throws Exception {
         final Scenario s = crashTheOwnerOfAStolenPart();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> s.master.networkStatistics().recovery().pairsReceived() > 0,
+            "the holder's announcement reached the master");
         s.holder.networkForTest().stopStealing(); // the master computes the restarted job alone
         final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
         assertEquals(8L + 4_000L, result.value());
@@ -126,11 +124,8 @@ class OrphanSavingTest {
     @Test
     void shouldComputeWhatADeadHolderKept() throws Exception {
         final Scenario s = crashTheOwnerOfAStolenPart();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> s.master.networkStatistics().recovery().pairsReceived() > 0,
+            "the holder's announcement reached the master");
         s.holder.crashForTest();
         final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
         assertEquals(8L + 4_000L, result.value(), "nothing lost with the holder");
@@ -156,17 +151,10 @@ class OrphanSavingTest {
             Spawns.sync();
             return tree.get() + busy.get();
         }));
-        DivvyNode holder = null;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (holder == null) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again and returned");
-            for (final DivvyNode node : List.of(first, second)) {
-                if (node.networkStatistics().remoteJobsRun() > 0 && node.networkStatistics().jobsGiven() == 0) {
-                    holder = node; // it ran a part for the tree's thief and sent the result back
-                }
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        // the holder ran a part for the tree's thief and sent the result back
+        final DivvyNode holder = Await.within(Duration.ofSeconds(15)).value(() -> lastOf(List.of(first, second),
+            node -> node.networkStatistics().remoteJobsRun() > 0 && node.networkStatistics().jobsGiven() == 0),
+            "a part of the stolen tree was stolen again and returned");
         final DivvyNode owner = holder == first ? second : first;
         assertTrue(owner.networkStatistics().jobsGiven() > 0, "the other one is the tree's thief");
         owner.crashForTest();
@@ -229,28 +217,28 @@ class OrphanSavingTest {
             return tree.get() + busy.get();
         }));
         // the thief of the tree is the node that gives part of it away in turn: that one crashes
-        DivvyNode owner = null;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (owner == null) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again");
-            for (final DivvyNode node : List.of(first, second)) {
-                if (node.networkStatistics().jobsGiven() > 0) {
-                    owner = node;
-                }
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        final Await fifteenSeconds = Await.within(Duration.ofSeconds(15));
+        final DivvyNode owner = fifteenSeconds.value(() -> lastOf(List.of(first, second),
+            node -> node.networkStatistics().jobsGiven() > 0), "a part of the stolen tree was stolen again");
         final DivvyNode holder = owner == first ? second : first;
         // A and B each finish a leaf (B's part, 4 leaves, takes 3.2 s: it is still running when A is found dead)
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 2) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "leaves finish");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        fifteenSeconds.until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 2, "leaves finish");
         if (graceful) {
             owner.close();
         } else {
             owner.crashForTest();
         }
         return new Scenario(master, holder, run, owner);
+    }
+
+    /** The last of {@code nodes} that matches, or null. */
+    private static DivvyNode lastOf(final List<DivvyNode> nodes, final Predicate<DivvyNode> matches) {
+        DivvyNode last = null;
+        for (final DivvyNode node : nodes) {
+            if (matches.test(node)) {
+                last = node;
+            }
+        }
+        return last;
     }
 }
