@@ -6,21 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.stealing.TestJobs;
 import org.divvy.testing.Await;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code divvy leave} through the registry ({@link DivvyNode#askToLeave}): a process that is no member, holding the
@@ -31,41 +25,15 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LeaveOrderTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
-
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
 
     private NodeConfig.Builder config(final String join) {
-        return NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
-            .termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(100)
-            .acceptableHeartbeatPauseMs(1000).joinTimeoutMs(10_000);
+        return cluster.nodeSettings().join(join).acceptableHeartbeatPauseMs(1000);
     }
 
     private List<DivvyNode> startThree() {
-        final DivvyNode registryHost = DivvyNode.start(config(null).build());
-        nodes.add(registryHost);
-        nodes.add(DivvyNode.start(config(registryHost.endpoint()).build()));
-        nodes.add(DivvyNode.start(config(registryHost.endpoint()).build()));
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
-        return List.copyOf(nodes);
+        return cluster.startJoined(3, i -> config(null));
     }
 
     /** The requester: no node, the registry's address, the same secret (the test JVM's DIVVY_SECRET). */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,14 +12,9 @@ import java.util.function.Predicate;
 import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
 import org.divvy.testing.Await;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Crash recovery with orphan saving (thesis §3.3), three networked nodes in one JVM over real UDP: the
@@ -30,34 +24,14 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OrphanSavingTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
     /** {@code NodeConfig.orphanSaving} of the nodes a test starts. */
     private boolean orphanSaving = true;
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
-
-    private DivvyNode start(final String join) {
-        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
-            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).orphanSaving(orphanSaving).build());
-        nodes.add(node);
-        return node;
+    /** Node 0 (the master, hosting the registry) and nodes 1 and 2 joined to it. */
+    private List<DivvyNode> startThree() {
+        return cluster.startJoined(3, i -> cluster.nodeSettings().acceptableHeartbeatPauseMs(300).orphanSaving(orphanSaving));
     }
 
     @Test
@@ -139,12 +113,10 @@ class OrphanSavingTest {
      */
     @Test
     void shouldKeepAResultSentToAnOwnerThatThenCrashed() throws Exception {
-        final DivvyNode master = start(null);
-        final DivvyNode first = start(master.endpoint());
-        final DivvyNode second = start(master.endpoint());
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
+        final List<DivvyNode> three = startThree();
+        final DivvyNode master = three.get(0);
+        final DivvyNode first = three.get(1);
+        final DivvyNode second = three.get(2);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn tree = TestJobs.spawnTree(3, 2, 300); // 3 parts of 3 leaves: A runs two, B one
             final LongSpawn busy = TestJobs.spawnWork(4_000, "");
@@ -203,12 +175,10 @@ class OrphanSavingTest {
     }
 
     private Scenario endTheOwnerOfAStolenPart(final boolean graceful) {
-        final DivvyNode master = start(null);
-        final DivvyNode first = start(master.endpoint());
-        final DivvyNode second = start(master.endpoint());
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
+        final List<DivvyNode> three = startThree();
+        final DivvyNode master = three.get(0);
+        final DivvyNode first = three.get(1);
+        final DivvyNode second = three.get(2);
         final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn tree = TestJobs.spawnTree(2, 3, 800); // 8 leaves of 800 ms: stolen by A or B

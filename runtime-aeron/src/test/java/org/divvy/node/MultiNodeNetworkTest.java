@@ -15,7 +15,7 @@ import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
-import org.divvy.StealPolicy;
+import org.divvy.TestCluster;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
@@ -29,15 +29,10 @@ import org.divvy.stealing.StealReplyFlyweight;
 import org.divvy.stealing.StealRequestFlyweight;
 import org.divvy.testing.Await;
 import org.divvy.transport.AeronTransport;
-import org.divvy.transport.TestDriver;
 import org.divvy.transport.TrafficCounters;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Several nodes' network halves in one JVM over real UDP on 127.0.0.1, one shared driver, each agent
@@ -49,32 +44,18 @@ class MultiNodeNetworkTest {
     /** With 50 ms heartbeats, a silent node is suspected about 1 s after its last one (0.05 + 0.4 + 5.2 x 0.1 s). */
     private static final long ACCEPTABLE_PAUSE_MS = 400;
 
-    private static MediaDriver driver;
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
+    /** The nodes this test started, in order. */
     private final List<SteppedNode> nodes = new ArrayList<>();
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        nodes.forEach(SteppedNode::close);
-    }
-
     private SteppedNode node(final String site, final String join, final long joinTimeoutMs) {
-        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-            .site(site).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
+        final NodeConfig config = cluster.nodeSettings().site(site).join(join).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
             .acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
         final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters),
             new TrafficCounters(), TestAuthenticators.member(), Throwable::printStackTrace);
-        final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
+        final SteppedNode node = cluster.add(new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size()));
         nodes.add(node);
         return node;
     }
@@ -282,9 +263,8 @@ class MultiNodeNetworkTest {
     private int floodWithGarbageAndForgedRequest(final FrameAuthenticator authenticator, final SteppedNode target,
         final List<SteppedNode> all, final java.util.function.LongSupplier counted) {
         final FrameCounters attackerCounters = new FrameCounters();
-        try (AeronTransport attacker = new AeronTransport(
-            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
-            new FrameValidator(attackerCounters), new TrafficCounters(), authenticator, Throwable::printStackTrace)) {
+        try (AeronTransport attacker = new AeronTransport(cluster.driverSettings().build(), new FrameValidator(attackerCounters),
+            new TrafficCounters(), authenticator, Throwable::printStackTrace)) {
             final int link = attacker.linkTo(target.network.endpoint());
             final Random random = new Random(11);
             int sent = 0;
@@ -321,8 +301,7 @@ class MultiNodeNetworkTest {
     @Test
     void shouldJoinAStandaloneRegistry() {
         final StandaloneRegistry registry = StandaloneRegistry.launch(
-            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-                .heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS).acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).build(),
+            cluster.driverSettings().heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS).acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).build(),
             new SystemNanoClock(), Throwable::printStackTrace);
         try {
             registry.onStart();
