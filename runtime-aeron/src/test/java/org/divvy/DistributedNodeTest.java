@@ -193,7 +193,7 @@ class DistributedNodeTest {
         assertEquals(1, result.statistics().network().recovery().jobsRestarted(), result.statistics().toString());
     }
 
-        @Test
+    @Test
     void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
         final NodeConfig.Builder config = NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024)
             .heartbeatIntervalMs(100);
@@ -275,7 +275,7 @@ class DistributedNodeTest {
         }
     }
 
-        @Test
+    @Test
     void shouldFailToJoinAnUnreachableRegistryWithAClearMessage() {
         final NodeConfig config = cluster.driverSettings().workers(1).join("127.0.0.1:9").joinTimeoutMs(500).build();
         final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(config));
