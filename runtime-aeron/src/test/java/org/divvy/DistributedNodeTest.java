@@ -6,25 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import io.aeron.driver.MediaDriver;
 
 /**
  * Several networked nodes in one JVM over real UDP on 127.0.0.1, sharing one embedded driver: results
@@ -33,57 +27,23 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DistributedNodeTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
-
-    private DivvyNode start(final int workers, final String site, final String join, final StealPolicy policy,
-        final long acceptablePauseMs) {
-        final NodeConfig config = NodeConfig.builder().workers(workers).networked(true)
-            .aeronDirectory(driver.aeronDirectoryName())
-            .termLengthBytes(64 * 1024)
-            .site(site).join(join).policy(policy)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(acceptablePauseMs).joinTimeoutMs(10_000)
-            .build();
-        final DivvyNode node = DivvyNode.start(config);
-        nodes.add(node);
-        return node;
+    private NodeConfig.Builder settings(final StealPolicy policy, final long acceptablePauseMs) {
+        return cluster.nodeSettings().policy(policy).acceptableHeartbeatPauseMs(acceptablePauseMs);
     }
 
     /** Node 0 (the master, hosting the registry) and the others joined; {@code sites[i]} is node i's site. */
-    private List<DivvyNode> cluster(final StealPolicy policy, final long acceptablePauseMs, final String... sites) {
-        final DivvyNode master = start(1, sites[0], null, policy, acceptablePauseMs);
-        for (int i = 1; i < sites.length; i++) {
-            start(1, sites[i], master.endpoint(), policy, acceptablePauseMs);
-        }
-        master.awaitMembers(sites.length, Duration.ofSeconds(15));
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(sites.length, Duration.ofSeconds(15));
-        }
-        return List.copyOf(nodes);
+    private List<DivvyNode> startOnSites(final StealPolicy policy, final long acceptablePauseMs, final String... sites) {
+        return cluster.startJoined(sites.length, i -> settings(policy, acceptablePauseMs).site(sites[i]));
     }
 
     @ParameterizedTest(name = "{0} on sites {1}")
     @CsvSource({"RS, A A", "RS, A A B B", "CRS, A B", "CRS, A A B B"})
     void shouldComputeFibOnSeveralNodesWithRemoteSteals(final StealPolicy policy, final String sites) {
-        final List<DivvyNode> cluster = cluster(policy, 3000, sites.split(" "));
-        final DivvyNode master = cluster.get(0);
+        final List<DivvyNode> nodes = startOnSites(policy, 3000, sites.split(" "));
+        final DivvyNode master = nodes.get(0);
         assertEquals(0, master.nodeId());
         // about 1,600 leaves of 1 ms each: long enough that a thief woken by RUN_STARTED steals even on a slow, busy CI machine
         final RunResult<Long> result = master.run(() -> new TestJobs.Fib(12, 1000).fib(27));
@@ -93,7 +53,7 @@ class DistributedNodeTest {
         long stolen = 0;
         long ranForPeers = 0;
         final StringBuilder perNode = new StringBuilder();
-        for (final DivvyNode node : cluster) {
+        for (final DivvyNode node : nodes) {
             stolen += node.networkStatistics().remoteSteals();
             ranForPeers += node.networkStatistics().remoteJobsRun();
             perNode.append("node ").append(node.nodeId()).append(": ").append(node.networkStatistics()).append('\n');
@@ -105,7 +65,7 @@ class DistributedNodeTest {
         assertTrue(result.statistics().messagesSent(org.divvy.stealing.StealReplyFlyweight.TYPE) > 0);
         if (policy == StealPolicy.CRS && sites.contains("B")) {
             long wideArea = 0;
-            for (final DivvyNode node : cluster) {
+            for (final DivvyNode node : nodes) {
                 wideArea += node.networkStatistics().wideAreaStealAttempts();
             }
             assertTrue(wideArea > 0, "CRS sends wide-area requests across sites");
@@ -113,14 +73,14 @@ class DistributedNodeTest {
 
         // the master ends the computation; every other node learns the exit code
         master.close();
-        for (int i = 1; i < cluster.size(); i++) {
-            assertEquals(0, cluster.get(i).awaitTermination());
+        for (int i = 1; i < nodes.size(); i++) {
+            assertEquals(0, nodes.get(i).awaitTermination());
         }
     }
 
     @Test
     void shouldRethrowAStandardExceptionOfARemoteJobAsItsOwnClassAtTheMastersSync() {
-        final DivvyNode master = cluster(StealPolicy.RS, 3000, "A", "A").get(0);
+        final DivvyNode master = startOnSites(StealPolicy.RS, 3000, "A", "A").get(0);
         final RunResult<String> caught = master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(50, "boom on the thief"); // oldest: stolen
             final LongSpawn local = TestJobs.spawnWork(3000, "");                 // newest: the master runs it
@@ -142,7 +102,7 @@ class DistributedNodeTest {
 
     @Test
     void shouldRunInletsOfRemoteChildrenOnTheParentsNode() {
-        final DivvyNode master = cluster(StealPolicy.RS, 3000, "A", "A").get(0);
+        final DivvyNode master = startOnSites(StealPolicy.RS, 3000, "A", "A").get(0);
         final long[] value = new long[1];
         final Throwable[] failure = new Throwable[1];
         final Thread[] inletThreads = new Thread[2];
@@ -173,8 +133,8 @@ class DistributedNodeTest {
 
     @Test
     void shouldAbortARemoteChildWhenASiblingFails() {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
-        final DivvyNode master = cluster.get(0);
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = nodes.get(0);
         final long startNs = System.nanoTime();
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(30_000, "");        // stolen; would run 30 s
@@ -188,21 +148,18 @@ class DistributedNodeTest {
         assertTrue(elapsedMs < 10_000, "the run ended without waiting for the remote child: " + elapsedMs + " ms");
         assertTrue(master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         // the master sends ABORT; the thief's child stops and reports ABORTED, so its worker is free again
-        final DivvyNode thief = cluster.get(1);
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (master.networkStatistics().messagesSent(org.divvy.results.AbortFlyweight.TYPE) == 0 ||
-            thief.networkStatistics().remoteJobsRun() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "ABORT sent and the remote child stopped");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        final DivvyNode thief = nodes.get(1);
+        Await.within(Duration.ofSeconds(10)).until(() -> master.networkStatistics().messagesSent(
+            org.divvy.results.AbortFlyweight.TYPE) > 0 && thief.networkStatistics().remoteJobsRun() > 0,
+            "ABORT sent and the remote child stopped");
         assertTrue(thief.networkStatistics().messagesSent(org.divvy.results.JobResultFlyweight.TYPE) > 0);
     }
 
     @Test
     void shouldRecomputeHereAJobWhoseThiefCrashes() throws Exception {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 300, "A", "B");
-        final DivvyNode master = cluster.get(0);
-        final DivvyNode thief = cluster.get(1);
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 300, "A", "B");
+        final DivvyNode master = nodes.get(0);
+        final DivvyNode thief = nodes.get(1);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(3_000, ""); // stolen, then its thief crashes
             // long enough for the thief to steal the other one on a loaded machine (it runs first: LIFO)
@@ -210,11 +167,7 @@ class DistributedNodeTest {
             Spawns.sync();
             return remote.get() + local.get();
         }));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (master.networkStatistics().jobsGiven() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         thief.crashForTest();
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);
         assertEquals(4_000L, result.value(), "the lost job was computed again on the master");
@@ -223,20 +176,16 @@ class DistributedNodeTest {
 
     @Test
     void shouldRecomputeHereAJobWhoseThiefLeavesMidRun() throws Exception {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
-        final DivvyNode master = cluster.get(0);
-        final DivvyNode thief = cluster.get(1);
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = nodes.get(0);
+        final DivvyNode thief = nodes.get(1);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn remote = TestJobs.spawnWork(3_000, "");
             final LongSpawn local = TestJobs.spawnWork(1_000, ""); // as above: time for the thief to steal
             Spawns.sync();
             return remote.get() + local.get();
         }));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (master.networkStatistics().jobsGiven() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the long child was stolen");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> master.networkStatistics().jobsGiven() > 0, "the long child was stolen");
         thief.close(); // leaves gracefully; the job it ran for the master is cancelled
         assertEquals(0, thief.networkStatistics().remoteJobsRun(), "close did not wait for the job: no outcome of it went out");
         final RunResult<Long> result = run.get(30, TimeUnit.SECONDS);
@@ -244,7 +193,7 @@ class DistributedNodeTest {
         assertEquals(1, result.statistics().network().recovery().jobsRestarted(), result.statistics().toString());
     }
 
-        @Test
+    @Test
     void shouldLeaveNoThreadsAndNoAeronDirectoriesWithEmbeddedDrivers() throws Exception {
         final NodeConfig.Builder config = NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024)
             .heartbeatIntervalMs(100);
@@ -279,9 +228,9 @@ class DistributedNodeTest {
 
     @Test
     void aBusyNodeShouldSendNoStealRequestsAndAnIdleOneFew() {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 3000, "A", "A");
-        final DivvyNode master = cluster.get(0);
-        final DivvyNode idle = cluster.get(1);
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = nodes.get(0);
+        final DivvyNode idle = nodes.get(1);
         final long idleBefore = idle.networkStatistics().messagesSent(org.divvy.stealing.StealRequestFlyweight.TYPE);
         final long startNs = System.nanoTime();
         // one long leaf: the master's only worker is busy, and it has nothing to give away
@@ -299,24 +248,23 @@ class DistributedNodeTest {
 
     @Test
     void awaitTerminationShouldThrowWhenTheRegistryIsLost() {
-        final List<DivvyNode> cluster = cluster(StealPolicy.RS, 300, "A", "A");
-        cluster.get(0).crashForTest(); // node 0 hosts the registry
-        final DivvyException e = assertThrows(DivvyException.class, () -> cluster.get(1).awaitTermination());
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 300, "A", "A");
+        nodes.get(0).crashForTest(); // node 0 hosts the registry
+        final DivvyException e = assertThrows(DivvyException.class, () -> nodes.get(1).awaitTermination());
         assertTrue(e.getMessage().contains("registry") && e.getMessage().contains("silent"), e.getMessage());
     }
 
     @Test
     void awaitTerminationShouldThrowWhenTheMasterCrashesBesideAStandaloneRegistry() {
         final org.divvy.membership.StandaloneRegistry registry = org.divvy.membership.StandaloneRegistry.launch(
-            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-                .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).build(),
+            cluster.driverSettings().heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).build(),
             new org.agrona.concurrent.SystemNanoClock(), Throwable::printStackTrace);
         final org.agrona.concurrent.AgentRunner runner = new org.agrona.concurrent.AgentRunner(
             new org.agrona.concurrent.SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, registry);
         org.agrona.concurrent.AgentRunner.startOnThread(runner);
         try {
-            final DivvyNode master = start(1, "A", registry.endpoint(), StealPolicy.RS, 300);
-            final DivvyNode worker = start(1, "A", registry.endpoint(), StealPolicy.RS, 300);
+            final DivvyNode master = cluster.start(settings(StealPolicy.RS, 300).site("A").join(registry.endpoint()));
+            final DivvyNode worker = cluster.start(settings(StealPolicy.RS, 300).site("A").join(registry.endpoint()));
             worker.awaitMembers(2, Duration.ofSeconds(15));
             assertEquals(1L, master.run(() -> 1L).value());
             master.crashForTest();
@@ -327,10 +275,9 @@ class DistributedNodeTest {
         }
     }
 
-        @Test
+    @Test
     void shouldFailToJoinAnUnreachableRegistryWithAClearMessage() {
-        final NodeConfig config = NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
-            .termLengthBytes(64 * 1024).join("127.0.0.1:9").joinTimeoutMs(500).build();
+        final NodeConfig config = cluster.driverSettings().workers(1).join("127.0.0.1:9").joinTimeoutMs(500).build();
         final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(config));
         assertTrue(e.getMessage().contains("127.0.0.1:9") && e.getMessage().contains("--join"), e.getMessage());
     }
@@ -338,15 +285,15 @@ class DistributedNodeTest {
     @Test
     void shouldRejectAnUnresolvableJoinHostInOneLine() {
         // the message is the resolution check's, which runs before any JOIN: no join timeout is waited for
-        final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(NodeConfig.builder().workers(1)
-            .networked(true).aeronDirectory(driver.aeronDirectoryName()).join("notahost.invalid:40000").build()));
+        final DivvyException e = assertThrows(DivvyException.class, () -> DivvyNode.start(cluster.driverSettings().workers(1)
+            .join("notahost.invalid:40000").build()));
         assertEquals("cannot resolve host `notahost.invalid` of join=notahost.invalid:40000: check the name (or give an IP " +
             "address)", e.getMessage());
     }
 
     @Test
     void shouldReportTooFewMembers() {
-        final DivvyNode master = start(1, "A", null, StealPolicy.CRS, 3000);
+        final DivvyNode master = cluster.start(settings(StealPolicy.CRS, 3000).site("A"));
         final DivvyException e = assertThrows(DivvyException.class, () -> master.awaitMembers(3, Duration.ofMillis(300)));
         assertEquals("only 1 of 3 nodes joined within 300 ms", e.getMessage());
     }

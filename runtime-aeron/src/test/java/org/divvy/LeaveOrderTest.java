@@ -6,21 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.stealing.TestJobs;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code divvy leave} through the registry ({@link DivvyNode#askToLeave}): a process that is no member, holding the
@@ -31,41 +25,15 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LeaveOrderTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
-
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
 
     private NodeConfig.Builder config(final String join) {
-        return NodeConfig.builder().workers(1).networked(true).aeronDirectory(driver.aeronDirectoryName())
-            .termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(100)
-            .acceptableHeartbeatPauseMs(1000).joinTimeoutMs(10_000);
+        return cluster.nodeSettings().join(join).acceptableHeartbeatPauseMs(1000);
     }
 
     private List<DivvyNode> startThree() {
-        final DivvyNode registryHost = DivvyNode.start(config(null).build());
-        nodes.add(registryHost);
-        nodes.add(DivvyNode.start(config(registryHost.endpoint()).build()));
-        nodes.add(DivvyNode.start(config(registryHost.endpoint()).build()));
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
-        return List.copyOf(nodes);
+        return cluster.startJoined(3, i -> config(null));
     }
 
     /** The requester: no node, the registry's address, the same secret (the test JVM's DIVVY_SECRET). */
@@ -81,11 +49,7 @@ class LeaveOrderTest {
         final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> three.get(0).submit(Root.of(() -> TestJobs.spawnTree(2, 5, 100))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 8) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 8, "the run is under way");
         final String answer = DivvyNode.askToLeave(requester(three.get(0)), leaver.nodeId());
         assertEquals("node " + leaver.nodeId() + ": asked to leave (" + leaver.endpoint() + ")\n", answer);
         assertEquals(0, leaverEnd.get(20, TimeUnit.SECONDS), "awaitTermination returns when the node is told to leave");
@@ -104,11 +68,8 @@ class LeaveOrderTest {
         // node 1 submits a long root (the master is node 0, the lowest id but the submitter's): it waits for the value
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> three.get(1).submit(Root.of(() -> TestJobs.spawnTree(2, 3, 300))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (three.get(0).networkForTest().mastership().keeperForTest().runsKept() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the root reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(20)).until(
+            () -> three.get(0).networkForTest().mastership().keeperForTest().runsKept() > 0, "the root reached the registry");
         final String answer = DivvyNode.askToLeave(requester(three.get(0)), 0, 1, 9);
         assertEquals("node 0: not asked: it hosts the registry, which the run cannot lose (surviving the registry's loss "
             + "is future work)\nnode 1: not asked: it waits for the value of the run it submitted (`"

@@ -11,18 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.membership.RootKeeper;
 import org.divvy.stealing.TestJobs;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The master may die (thesis §3.3): a root handed to the registry ({@link DivvyNode#submit}) runs on the
@@ -32,47 +27,18 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MasterTakeoverTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
+    /** Messages of up to 1 MiB. */
+    private NodeConfig.Builder settings(final long acceptablePauseMs) {
+        return cluster.nodeSettings().acceptableHeartbeatPauseMs(acceptablePauseMs).maxMessageBytes(1 << 20)
+            .maxOutboundBytesPerPeer(1 << 20).maxReassemblyBytes(1 << 20);
     }
 
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
-
-    private DivvyNode start(final String join) {
-        return start(join, 300);
-    }
-
-    private DivvyNode start(final String join, final long acceptablePauseMs) {
-        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
-            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(acceptablePauseMs).joinTimeoutMs(10_000).maxMessageBytes(1 << 20)
-            .maxOutboundBytesPerPeer(1 << 20).maxReassemblyBytes(1 << 20).build());
-        nodes.add(node);
-        return node;
-    }
-
+    /** Node 0, hosting the registry, and nodes 1 and 2 joined to it; 300 ms of acceptable silence: a crash is seen soon. */
     private List<DivvyNode> startThree() {
-        final DivvyNode registryHost = start(null);
-        start(registryHost.endpoint());
-        start(registryHost.endpoint());
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
-        return List.copyOf(nodes);
+        return cluster.startJoined(3, i -> settings(300));
     }
 
     @Test
@@ -87,7 +53,7 @@ class MasterTakeoverTest {
 
     @Test
     void shouldRunTheRootOnTheSubmitterWhenItIsAlone() {
-        final DivvyNode alone = start(null);
+        final DivvyNode alone = cluster.start(settings(300));
         final RunReport<Long> report = alone.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1)));
         assertEquals(4L, report.value());
         assertEquals(alone.nodeId(), report.masterId());
@@ -104,7 +70,7 @@ class MasterTakeoverTest {
     /** A root larger than maxMessageBytes cannot travel: refused at once with the setting named, never a hang. */
     @Test
     void shouldRefuseARootTooLargeToTravel() {
-        final DivvyNode alone = start(null);
+        final DivvyNode alone = cluster.start(settings(300));
         final String big = "x".repeat(2 << 20); // the argument alone is over the 1 MiB limit of these nodes
         final DivvyException e = assertThrows(DivvyException.class,
             () -> alone.submit(Root.of(() -> TestJobs.spawnWork(1, big))));
@@ -134,13 +100,10 @@ class MasterTakeoverTest {
         // 64 leaves of 250 ms on 3 one-worker nodes: ~5.3 s
         final CompletableFuture<RunReport<Long>> run = CompletableFuture.supplyAsync(
             () -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 6, 250))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         // a quarter of the leaves ran, on all three nodes (each other node stole a large subtree at once): what
         // the others finished of their subtrees, which become orphans, they keep
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 16) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way on all three nodes");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 16,
+            "the run is under way on all three nodes");
         assertFalse(run.isDone(), "the master crashes before the run ends");
         master.crashForTest();
         final long leavesAtCrash = TestJobs.TREE_LEAVES_RUN.get() - leavesBefore;
@@ -177,11 +140,7 @@ class MasterTakeoverTest {
             }
         });
         CompletableFuture.runAsync(() -> master.run(Root.of(() -> TestJobs.spawnTree(2, 4, 250))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 4) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the run is under way");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 4, "the run is under way");
         master.crashForTest();
         // the registry gives the root to node 1 (the lowest alive id but the dead submitter's); its value is
         // reported to the registry, and node 1 ends the computation, since nobody else waits for it
@@ -201,12 +160,10 @@ class MasterTakeoverTest {
      */
     @Test
     void shouldReportAValueForwardedToASubmitterThatDiedBeforeItWasDeclaredDead() throws Exception {
-        final DivvyNode registryHost = start(null, 3000);
-        final DivvyNode helper = start(registryHost.endpoint(), 3000);
-        final DivvyNode submitter = start(registryHost.endpoint(), 3000);
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
+        final List<DivvyNode> three = cluster.startJoined(3, i -> settings(3000));
+        final DivvyNode registryHost = three.get(0);
+        final DivvyNode helper = three.get(1);
+        final DivvyNode submitter = three.get(2);
         final List<String> unclaimed = new ArrayList<>();
         final RootKeeper keeper = registryHost.networkForTest().mastership().keeperForTest();
         keeper.onUnclaimedResult(line -> {
@@ -215,11 +172,7 @@ class MasterTakeoverTest {
             }
         });
         CompletableFuture.runAsync(() -> submitter.submit(Root.of(() -> TestJobs.spawnTree(2, 2, 200))));
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (keeper.runsKept() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the root reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(20)).until(() -> keeper.runsKept() > 0, "the root reached the registry");
         submitter.crashForTest(); // before it could steal a leaf: the master finishes in about 0.4 s without it
         // the master, node 0 (the lowest id but the submitter's), ends the computation once told nobody waits
         assertEquals(0, helper.awaitTermination());
@@ -236,10 +189,6 @@ class MasterTakeoverTest {
         final List<DivvyNode> three = startThree();
         final RootKeeper keeper = three.get(0).networkForTest().mastership().keeperForTest();
         assertEquals(4L, three.get(2).submit(Root.of(() -> TestJobs.spawnTree(2, 2, 1))).value());
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (keeper.runsKept() != 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the submitter's RECEIVED reached the registry");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
+        Await.within(Duration.ofSeconds(10)).until(() -> keeper.runsKept() == 0, "the submitter's RECEIVED reached the registry");
     }
 }

@@ -4,22 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import org.divvy.codegen.Spawns;
 import org.divvy.stealing.TestJobs;
-import org.divvy.transport.TestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Crash recovery with orphan saving (thesis §3.3), three networked nodes in one JVM over real UDP: the
@@ -29,34 +24,14 @@ import io.aeron.driver.MediaDriver;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OrphanSavingTest {
-    private static MediaDriver driver;
-    private final List<DivvyNode> nodes = new ArrayList<>();
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
     /** {@code NodeConfig.orphanSaving} of the nodes a test starts. */
     private boolean orphanSaving = true;
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            nodes.get(i).close();
-        }
-    }
-
-    private DivvyNode start(final String join) {
-        final DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(1).networked(true)
-            .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).join(join).policy(StealPolicy.RS)
-            .heartbeatIntervalMs(100).acceptableHeartbeatPauseMs(300).joinTimeoutMs(10_000).orphanSaving(orphanSaving).build());
-        nodes.add(node);
-        return node;
+    /** Node 0 (the master, hosting the registry) and nodes 1 and 2 joined to it. */
+    private List<DivvyNode> startThree() {
+        return cluster.startJoined(3, i -> cluster.nodeSettings().acceptableHeartbeatPauseMs(300).orphanSaving(orphanSaving));
     }
 
     @Test
@@ -103,11 +78,8 @@ class OrphanSavingTest {
     @Test
     void shouldFetchAnOrphanResultFromItsHolderWithAResultRequest() throws Exception {
         final Scenario s = crashTheOwnerOfAStolenPart();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> s.master.networkStatistics().recovery().pairsReceived() > 0,
+            "the holder's announcement reached the master");
         s.holder.networkForTest().stopStealing(); // the master computes the restarted job alone
         final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
         assertEquals(8L + 4_000L, result.value());
@@ -126,11 +98,8 @@ class OrphanSavingTest {
     @Test
     void shouldComputeWhatADeadHolderKept() throws Exception {
         final Scenario s = crashTheOwnerOfAStolenPart();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (s.master.networkStatistics().recovery().pairsReceived() == 0) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "the holder's announcement reached the master");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        Await.within(Duration.ofSeconds(15)).until(() -> s.master.networkStatistics().recovery().pairsReceived() > 0,
+            "the holder's announcement reached the master");
         s.holder.crashForTest();
         final RunResult<Long> result = s.run.get(60, TimeUnit.SECONDS);
         assertEquals(8L + 4_000L, result.value(), "nothing lost with the holder");
@@ -144,29 +113,20 @@ class OrphanSavingTest {
      */
     @Test
     void shouldKeepAResultSentToAnOwnerThatThenCrashed() throws Exception {
-        final DivvyNode master = start(null);
-        final DivvyNode first = start(master.endpoint());
-        final DivvyNode second = start(master.endpoint());
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
+        final List<DivvyNode> three = startThree();
+        final DivvyNode master = three.get(0);
+        final DivvyNode first = three.get(1);
+        final DivvyNode second = three.get(2);
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn tree = TestJobs.spawnTree(3, 2, 300); // 3 parts of 3 leaves: A runs two, B one
             final LongSpawn busy = TestJobs.spawnWork(4_000, "");
             Spawns.sync();
             return tree.get() + busy.get();
         }));
-        DivvyNode holder = null;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (holder == null) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again and returned");
-            for (final DivvyNode node : List.of(first, second)) {
-                if (node.networkStatistics().remoteJobsRun() > 0 && node.networkStatistics().jobsGiven() == 0) {
-                    holder = node; // it ran a part for the tree's thief and sent the result back
-                }
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        // the holder ran a part for the tree's thief and sent the result back
+        final DivvyNode holder = Await.within(Duration.ofSeconds(15)).value(() -> lastOf(List.of(first, second),
+            node -> node.networkStatistics().remoteJobsRun() > 0 && node.networkStatistics().jobsGiven() == 0),
+            "a part of the stolen tree was stolen again and returned");
         final DivvyNode owner = holder == first ? second : first;
         assertTrue(owner.networkStatistics().jobsGiven() > 0, "the other one is the tree's thief");
         owner.crashForTest();
@@ -215,12 +175,10 @@ class OrphanSavingTest {
     }
 
     private Scenario endTheOwnerOfAStolenPart(final boolean graceful) {
-        final DivvyNode master = start(null);
-        final DivvyNode first = start(master.endpoint());
-        final DivvyNode second = start(master.endpoint());
-        for (final DivvyNode node : nodes) {
-            node.awaitMembers(3, Duration.ofSeconds(15));
-        }
+        final List<DivvyNode> three = startThree();
+        final DivvyNode master = three.get(0);
+        final DivvyNode first = three.get(1);
+        final DivvyNode second = three.get(2);
         final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
             final LongSpawn tree = TestJobs.spawnTree(2, 3, 800); // 8 leaves of 800 ms: stolen by A or B
@@ -229,28 +187,28 @@ class OrphanSavingTest {
             return tree.get() + busy.get();
         }));
         // the thief of the tree is the node that gives part of it away in turn: that one crashes
-        DivvyNode owner = null;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (owner == null) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "a part of the stolen tree was stolen again");
-            for (final DivvyNode node : List.of(first, second)) {
-                if (node.networkStatistics().jobsGiven() > 0) {
-                    owner = node;
-                }
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        final Await fifteenSeconds = Await.within(Duration.ofSeconds(15));
+        final DivvyNode owner = fifteenSeconds.value(() -> lastOf(List.of(first, second),
+            node -> node.networkStatistics().jobsGiven() > 0), "a part of the stolen tree was stolen again");
         final DivvyNode holder = owner == first ? second : first;
         // A and B each finish a leaf (B's part, 4 leaves, takes 3.2 s: it is still running when A is found dead)
-        while (TestJobs.TREE_LEAVES_RUN.get() - leavesBefore < 2) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "leaves finish");
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
+        fifteenSeconds.until(() -> TestJobs.TREE_LEAVES_RUN.get() - leavesBefore >= 2, "leaves finish");
         if (graceful) {
             owner.close();
         } else {
             owner.crashForTest();
         }
         return new Scenario(master, holder, run, owner);
+    }
+
+    /** The last of {@code nodes} that matches, or null. */
+    private static DivvyNode lastOf(final List<DivvyNode> nodes, final Predicate<DivvyNode> matches) {
+        DivvyNode last = null;
+        for (final DivvyNode node : nodes) {
+            if (matches.test(node)) {
+                last = node;
+            }
+        }
+        return last;
     }
 }

@@ -3,18 +3,19 @@ package org.divvy.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
-import org.divvy.StealPolicy;
+import org.divvy.TestCluster;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
@@ -26,16 +27,12 @@ import org.divvy.security.FrameAuthenticator;
 import org.divvy.security.TestAuthenticators;
 import org.divvy.stealing.StealReplyFlyweight;
 import org.divvy.stealing.StealRequestFlyweight;
+import org.divvy.testing.Await;
 import org.divvy.transport.AeronTransport;
-import org.divvy.transport.TestDriver;
 import org.divvy.transport.TrafficCounters;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.aeron.driver.MediaDriver;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Several nodes' network halves in one JVM over real UDP on 127.0.0.1, one shared driver, each agent
@@ -47,32 +44,18 @@ class MultiNodeNetworkTest {
     /** With 50 ms heartbeats, a silent node is suspected about 1 s after its last one (0.05 + 0.4 + 5.2 x 0.1 s). */
     private static final long ACCEPTABLE_PAUSE_MS = 400;
 
-    private static MediaDriver driver;
+    @RegisterExtension
+    final TestCluster cluster = new TestCluster();
+    /** The nodes this test started, in order. */
     private final List<SteppedNode> nodes = new ArrayList<>();
 
-    @BeforeAll
-    static void launchDriver() {
-        driver = TestDriver.launch();
-    }
-
-    @AfterAll
-    static void closeDriver() {
-        driver.close();
-    }
-
-    @AfterEach
-    void closeNodes() {
-        nodes.forEach(SteppedNode::close);
-    }
-
     private SteppedNode node(final String site, final String join, final long joinTimeoutMs) {
-        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-            .site(site).join(join).policy(StealPolicy.RS).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
+        final NodeConfig config = cluster.nodeSettings().site(site).join(join).heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS)
             .acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).joinTimeoutMs(joinTimeoutMs).build();
         final FrameCounters counters = new FrameCounters();
         final AeronTransport transport = new AeronTransport(config, new FrameValidator(counters),
             new TrafficCounters(), TestAuthenticators.member(), Throwable::printStackTrace);
-        final SteppedNode node = new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size());
+        final SteppedNode node = cluster.add(new SteppedNode(config, transport, counters, new SystemNanoClock(), nodes.size()));
         nodes.add(node);
         return node;
     }
@@ -81,41 +64,37 @@ class MultiNodeNetworkTest {
         return node(site, join, 10_000);
     }
 
-    private static void await(final String what, final long timeoutMs, final BooleanSupplier condition, final List<SteppedNode> stepped)
-        throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadlineNs > 0) {
-                final StringBuilder log = new StringBuilder("timed out waiting for " + what);
-                for (final SteppedNode node : stepped) {
-                    log.append("\n node ").append(node.selfId()).append(' ').append(node.network.members().list())
-                        .append(' ').append(node.counters).append(' ').append(node.network.traffic());
-                }
-                fail(log.toString());
+    /** Steps the nodes until {@code condition} holds; a timeout says what each node saw. */
+    private static void await(final String what, final long timeoutMs, final BooleanSupplier condition, final List<SteppedNode> stepped) {
+        Await.within(Duration.ofMillis(timeoutMs)).stepping(() -> stepOnce(stepped)).until(condition, () -> {
+            final StringBuilder log = new StringBuilder(what);
+            for (final SteppedNode node : stepped) {
+                log.append("\n node ").append(node.selfId()).append(' ').append(node.network.members().list())
+                    .append(' ').append(node.counters).append(' ').append(node.network.traffic());
             }
-            stepOnce(stepped);
-        }
+            return log.toString();
+        });
     }
 
-    private static void stepOnce(final List<SteppedNode> stepped) throws InterruptedException {
+    private static void stepOnce(final List<SteppedNode> stepped) {
         int work = 0;
         for (final SteppedNode node : stepped) {
             work += node.doWork();
         }
         if (work == 0) {
-            Thread.sleep(1);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 
     /** Steps the nodes for a while without a condition. */
-    private static void stepFor(final long ms, final List<SteppedNode> stepped) throws InterruptedException {
+    private static void stepFor(final long ms, final List<SteppedNode> stepped) {
         final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
         while (System.nanoTime() - until < 0) {
             stepOnce(stepped);
         }
     }
 
-    private List<SteppedNode> startCluster(final int count) throws InterruptedException {
+    private List<SteppedNode> startCluster(final int count) {
         final SteppedNode first = node("site-a", null);
         // The first node joins itself first, so ids follow the start order.
         await("the first node to join itself", 10_000, () -> first.selfId() == 0, List.of(first));
@@ -131,7 +110,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldGiveAllNodesTheSameMemberListWithSiteLabels() throws InterruptedException {
+    void shouldGiveAllNodesTheSameMemberListWithSiteLabels() {
         final List<SteppedNode> all = startCluster(4);
         final List<Member> expected = all.get(0).network.members().list();
         for (final SteppedNode node : all) {
@@ -146,7 +125,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldAnswerStealRequestsBetweenIdleNodes() throws InterruptedException {
+    void shouldAnswerStealRequestsBetweenIdleNodes() {
         final List<SteppedNode> all = startCluster(3);
         // Every node is out of work: each asks the others, and each request is answered "none".
         await("steal requests and replies everywhere", 5000, () -> all.stream().allMatch(n ->
@@ -163,7 +142,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldTellOthersACrashedNodeIsDeadOnceSuspected() throws InterruptedException {
+    void shouldTellOthersACrashedNodeIsDeadOnceSuspected() {
         final List<SteppedNode> all = startCluster(4);
         final SteppedNode crashed = all.get(3);
         final int crashedId = crashed.selfId();
@@ -182,7 +161,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldDropAllFramesFromANodeDeclaredDead() throws InterruptedException {
+    void shouldDropAllFramesFromANodeDeclaredDead() {
         final List<SteppedNode> all = startCluster(3);
         final SteppedNode paused = all.get(2);
         final int pausedId = paused.selfId();
@@ -211,7 +190,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldMarkGracefulLeaverLeftEverywhere() throws InterruptedException {
+    void shouldMarkGracefulLeaverLeftEverywhere() {
         final List<SteppedNode> all = startCluster(3);
         final SteppedNode leaver = all.get(1);
         final int leaverId = leaver.selfId();
@@ -228,7 +207,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldNotHearAProcessWithoutTheSecret() throws InterruptedException {
+    void shouldNotHearAProcessWithoutTheSecret() {
         final List<SteppedNode> all = startCluster(2);
         final SteppedNode target = all.get(1);
         final AuthenticationCounters auth = target.network.authenticationCounters();
@@ -242,7 +221,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldNotHearFramesOfTheJoinKeyOrAnotherRun() throws InterruptedException {
+    void shouldNotHearFramesOfTheJoinKeyOrAnotherRun() {
         // The secret, but not the run: frames under the join key (it never joined) or another run's key.
         final List<SteppedNode> all = startCluster(2);
         final SteppedNode target = all.get(1);
@@ -261,7 +240,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldCountGarbageFromAMemberAndKeepWorking() throws InterruptedException {
+    void shouldCountGarbageFromAMemberAndKeepWorking() {
         // A member gone wrong: it holds the secret and the run key, so its garbage reaches the validator.
         final List<SteppedNode> all = startCluster(2);
         final SteppedNode target = all.get(1);
@@ -282,11 +261,10 @@ class MultiNodeNetworkTest {
      * @return how many frames left the attacker (frames below the header length never do).
      */
     private int floodWithGarbageAndForgedRequest(final FrameAuthenticator authenticator, final SteppedNode target,
-        final List<SteppedNode> all, final java.util.function.LongSupplier counted) throws InterruptedException {
+        final List<SteppedNode> all, final java.util.function.LongSupplier counted) {
         final FrameCounters attackerCounters = new FrameCounters();
-        try (AeronTransport attacker = new AeronTransport(
-            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024).build(),
-            new FrameValidator(attackerCounters), new TrafficCounters(), authenticator, Throwable::printStackTrace)) {
+        try (AeronTransport attacker = new AeronTransport(cluster.driverSettings().build(), new FrameValidator(attackerCounters),
+            new TrafficCounters(), authenticator, Throwable::printStackTrace)) {
             final int link = attacker.linkTo(target.network.endpoint());
             final Random random = new Random(11);
             int sent = 0;
@@ -313,7 +291,7 @@ class MultiNodeNetworkTest {
         }
     }
 
-    private void assertTargetStillWorks(final SteppedNode target, final List<SteppedNode> all) throws InterruptedException {
+    private void assertTargetStillWorks(final SteppedNode target, final List<SteppedNode> all) {
         final long requests = target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE);
         await("the target still works", 5000,
             () -> target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > requests, all);
@@ -321,23 +299,20 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldJoinAStandaloneRegistry() throws InterruptedException {
+    void shouldJoinAStandaloneRegistry() {
         final StandaloneRegistry registry = StandaloneRegistry.launch(
-            NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(64 * 1024)
-                .heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS).acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).build(),
+            cluster.driverSettings().heartbeatIntervalMs(HEARTBEAT_INTERVAL_MS).acceptableHeartbeatPauseMs(ACCEPTABLE_PAUSE_MS).build(),
             new SystemNanoClock(), Throwable::printStackTrace);
         try {
             registry.onStart();
             final SteppedNode a = node("x", registry.endpoint());
             final SteppedNode b = node("y", registry.endpoint());
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (a.network.members().aliveCount() < 2 || b.network.members().aliveCount() < 2) {
-                assertTrue(System.nanoTime() - deadlineNs < 0, "timed out joining the standalone registry");
-                final int work = registry.doWork() + a.doWork() + b.doWork();
-                if (work == 0) {
-                    Thread.sleep(1);
+            Await.within(Duration.ofSeconds(10)).stepping(() -> {
+                if (registry.doWork() + a.doWork() + b.doWork() == 0) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
-            }
+            }).until(() -> a.network.members().aliveCount() >= 2 && b.network.members().aliveCount() >= 2,
+                "both nodes to join the standalone registry");
             assertEquals(a.network.members().list(), b.network.members().list());
             assertEquals(2, registry.registry().members().size());
             assertTrue(a.network.registry() == null && b.network.registry() == null, "nodes host no registry of their own");
@@ -347,7 +322,7 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldFailJoinToUnreachableBootstrapWithinBoundedTimeAndSayWhatToFix() throws InterruptedException {
+    void shouldFailJoinToUnreachableBootstrapWithinBoundedTimeAndSayWhatToFix() {
         final SteppedNode lonely = node("a", "127.0.0.1:9", 1000);
         final long startNs = System.nanoTime();
         await("join failure", 5000, () -> lonely.network.lifecycle().joinFailureOrNull() != null, List.of(lonely));

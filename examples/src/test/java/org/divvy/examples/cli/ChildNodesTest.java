@@ -10,11 +10,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyException;
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,14 +47,8 @@ class ChildNodesTest {
         Files.createFile(dir.resolve("end"));
     }
 
-    private void awaitOutput(final String text) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!out().contains(text)) {
-            if (System.nanoTime() > deadlineNs) {
-                throw new AssertionError("no '" + text + "' after 10 s:\n" + out());
-            }
-            Thread.sleep(20);
-        }
+    private void awaitOutput(final String text) {
+        Await.within(Duration.ofSeconds(10)).until(() -> out().contains(text), () -> "'" + text + "' in:\n" + out());
     }
 
     @Test
@@ -107,11 +103,8 @@ class ChildNodesTest {
             awaitOutput("divvy run: node 2 (pid " + pid + ", site B) died with SIGKILL (exit 137); the run goes on, the "
                 + "other nodes recover its work");
             assertFalse(children.death().isDone(), "a death during the run is no error");
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (Files.exists(aeronDir.getParent()) && System.nanoTime() < deadlineNs) {
-                Thread.sleep(10);
-            }
-            assertFalse(Files.exists(aeronDir.getParent()), "the dead node's Aeron directory is deleted at once");
+            Await.within(Duration.ofSeconds(5)).until(() -> !Files.exists(aeronDir.getParent()),
+                "the dead node's Aeron directory is deleted at once");
             children.expectExits();
             endNodes();
             assertEquals(List.of(), children.awaitExits(0, 10_000));

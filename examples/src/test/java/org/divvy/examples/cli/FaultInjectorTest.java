@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.divvy.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,18 +29,11 @@ class FaultInjectorTest {
         return outBytes.toString(StandardCharsets.UTF_8);
     }
 
-    private Matcher awaitOutput(final Pattern pattern) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
+    private Matcher awaitOutput(final Pattern pattern) {
+        return Await.within(Duration.ofSeconds(10)).value(() -> {
             final Matcher matcher = pattern.matcher(out());
-            if (matcher.find()) {
-                return matcher;
-            }
-            if (System.nanoTime() > deadlineNs) {
-                throw new AssertionError("no match of '" + pattern + "' after 10 s:\n" + out());
-            }
-            Thread.sleep(20);
-        }
+            return matcher.find() ? matcher : null;
+        }, () -> "a match of '" + pattern + "' in:\n" + out());
     }
 
     @Test

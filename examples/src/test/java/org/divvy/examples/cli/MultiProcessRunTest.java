@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
 
 import io.aeron.CommonContext;
 import org.divvy.examples.Launcher;
+import org.divvy.testing.Await;
 import org.divvy.transport.DriverDirectories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,11 +81,8 @@ class MultiProcessRunTest {
         final Path shm = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
         final String victimDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getFileName() + "-divvy-"
             + run.process().pid() + "-node" + died.group(1);
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (Files.exists(shm.resolve(victimDir)) && System.nanoTime() < deadlineNs) {
-            Thread.sleep(20);
-        }
-        assertTrue(!Files.exists(shm.resolve(victimDir)), "the killed child's Aeron directory is deleted at once");
+        Await.within(Duration.ofSeconds(5)).until(() -> !Files.exists(shm.resolve(victimDir)),
+            "the killed child's Aeron directory is deleted at once");
         assertTrue(children.get(1).isAlive() && run.process().isAlive(), "the run goes on:\n" + run.output());
         final int exit = run.awaitExit(150);
         final String output = run.output();
