@@ -82,7 +82,9 @@ class DistributedExamplesTest {
             for (int i = 1; i < count; i++) {
                 nodes.add(DivvyNode.start(config(sites[i], master.endpoint(), policy)));
             }
-            master.awaitMembers(count, Duration.ofSeconds(20));
+            for (final DivvyNode node : nodes) { // a thief that has not heard of the others yet steals nothing
+                node.awaitMembers(count, Duration.ofSeconds(20));
+            }
             final StringBuilder given = new StringBuilder();
             for (final ExampleApp app : smallApps()) {
                 final Problem<?> problem = app.prepare();
