@@ -392,7 +392,8 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             if (stamp != null && (members.isAlive(holder) || holder == selfId)) {
                 // the latest holder wins (a staying node that took a leaver's results over announces after the
                 // leaver could have), unless this node holds the result itself
-                if (table.get(stamp) == null || table.get(stamp) != selfId) {
+                final Integer known = table.get(stamp);
+                if (known == null || known != selfId) {
                     table.put(stamp, holder);
                 }
                 pairsReceived++;
