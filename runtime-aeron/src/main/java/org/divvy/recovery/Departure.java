@@ -1,6 +1,7 @@
 package org.divvy.recovery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,6 +10,7 @@ import java.util.function.Function;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -61,6 +63,12 @@ public final class Departure implements Duty {
     private boolean sent;
     /** The staying node the hand-over went to, until it acknowledged; NOBODY otherwise. */
     private int awaitingAckFrom = NOBODY;
+    /** Nodes that refused the hand-over because they leave too; agent thread. */
+    private final IntHashSet refusedBy = new IntHashSet();
+    /** The taker refused: hand over to another node. */
+    private boolean retry;
+    /** Entries of the hand-over awaiting its acknowledgement. */
+    private int lastHandOverCount;
     private long ackDeadlineNs;
     private volatile long resultsHandedOver;
     private volatile long resultsTakenOver;
@@ -134,6 +142,12 @@ public final class Departure implements Duty {
             }
             return 0;
         }
+        if (retry) { // the taker leaves too: another one, while time is left
+            retry = false;
+            awaitingAckFrom = handOver();
+            ackDeadlineNs = nowNs + ACK_WAIT_NS;
+            return 1;
+        }
         // the LEAVE waits for the taker's acknowledgement: once it learnt of the LEAVE it would drop the hand-over
         if (awaitingAckFrom == NOBODY || !members.isAlive(awaitingAckFrom) || nowNs - ackDeadlineNs >= 0) {
             handedOver = true;
@@ -145,7 +159,7 @@ public final class Departure implements Duty {
     /** Sends what this node keeps to a random staying node; returns that node, or NOBODY if nothing went. */
     private int handOver() {
         final Map<Stamp, Job> held = orphans.heldJobs();
-        final int[] others = members.aliveOthers();
+        final int[] others = Arrays.stream(members.aliveOthers()).filter(id -> !refusedBy.contains(id)).toArray();
         if (held.isEmpty() || others.length == 0) {
             return NOBODY;
         }
@@ -187,6 +201,7 @@ public final class Departure implements Duty {
         results.frameLength(at);
         if (sender.sendTo(to, at)) {
             resultsHandedOver += entries.size();
+            lastHandOverCount = entries.size();
             return to;
         }
         return NOBODY;
@@ -194,6 +209,10 @@ public final class Departure implements Duty {
 
     /** A departing node's kept results: decoded and kept here, announced as this node's, and acknowledged. */
     private int onOrphanResults(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (requested) {
+            sendAck(senderId, OrphanResultsAckFlyweight.REFUSED); // this node leaves too: the leaver finds another
+            return 1;
+        }
         results.wrap(buffer, offset, length);
         final WireReader reader = new WireReader();
         int kept = 0;
@@ -221,21 +240,34 @@ public final class Departure implements Duty {
             }
         }
         // not sent (queue full): the leaver's bounded wait ends and it leaves anyway; the results are kept here
+        sendAck(senderId, kept);
+        return 1;
+    }
+
+    private void sendAck(final int to, final int kept) {
         final MutableDirectBuffer frame = sender.frameBuffer(OrphanResultsAckFlyweight.FRAME_LENGTH);
         ack.wrap(frame, 0, OrphanResultsAckFlyweight.FRAME_LENGTH);
         ack.headerDefaults(OrphanResultsAckFlyweight.TYPE);
         ack.kept(kept);
-        sender.sendTo(senderId, OrphanResultsAckFlyweight.FRAME_LENGTH);
-        return 1;
+        sender.sendTo(to, OrphanResultsAckFlyweight.FRAME_LENGTH);
     }
 
-    /** The taker kept the hand-over: the LEAVE may go. An acknowledgement from any other node is ignored. */
+    /**
+     * The taker kept the hand-over: the LEAVE may go; or it refused (it leaves too): another node is asked. An
+     * acknowledgement from any other node is ignored.
+     */
     private int onOrphanResultsAck(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
-        if (senderId == awaitingAckFrom) {
-            awaitingAckFrom = NOBODY;
-            return 1;
+        if (senderId != awaitingAckFrom) {
+            return 0;
         }
-        return 0;
+        ack.wrap(buffer, offset, length);
+        if (ack.kept() == OrphanResultsAckFlyweight.REFUSED) {
+            refusedBy.add(senderId);
+            resultsHandedOver -= lastHandOverCount;
+            retry = true;
+        }
+        awaitingAckFrom = NOBODY;
+        return 1;
     }
 
     private record Entry(byte[] stamp, String typeName, byte[] arguments, byte[] result) {

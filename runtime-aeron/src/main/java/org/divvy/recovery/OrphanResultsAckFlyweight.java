@@ -14,6 +14,9 @@ import org.divvy.protocol.HeaderFlyweight;
  *  |                      Entries Kept (int32)                     |
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * Entries Kept is {@link #REFUSED} when the would-be taker is leaving too (a whole site leaving at once): it keeps
+ * nothing, and the leaver hands its results to another node.
  */
 public final class OrphanResultsAckFlyweight extends HeaderFlyweight {
     /** The message type code (ORPHAN_RESULTS_ACK). */
@@ -22,6 +25,8 @@ public final class OrphanResultsAckFlyweight extends HeaderFlyweight {
     public static final int BODY_LENGTH = 4;
     public static final int MIN_BODY_LENGTH = BODY_LENGTH;
     public static final int FRAME_LENGTH = HEADER_LENGTH + BODY_LENGTH;
+    /** Entries Kept of a node that is leaving itself: it took nothing. */
+    public static final int REFUSED = -1;
 
     public int kept() {
         return buffer.getInt(KEPT_OFFSET, BYTE_ORDER);

@@ -297,6 +297,10 @@ class ProtocolRoundTripTest {
         ack.wrap(buffer, 0, buffer.capacity());
         assertHeader(ack, OrphanResultsAckFlyweight.TYPE);
         assertEquals(17, ack.kept());
+        header(new OrphanResultsAckFlyweight(), OrphanResultsAckFlyweight.TYPE).kept(OrphanResultsAckFlyweight.REFUSED);
+        assertEquals(OrphanResultsAckFlyweight.TYPE, validateCurrent(), "a refusal (the taker leaves too) is well-formed");
+        ack.wrap(buffer, 0, buffer.capacity());
+        assertEquals(OrphanResultsAckFlyweight.REFUSED, ack.kept());
         ack.frameLength(OrphanResultsAckFlyweight.FRAME_LENGTH + 4);
         assertEquals(FrameValidator.INVALID, validateCurrent());
     }
