@@ -1,7 +1,6 @@
 package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.divvy.examples.Launcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,8 +23,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * machine, 15-20 s on 2 (n = 15 is under 3 s, too short to kill or join a node well inside it).
  */
 class FaultInjectionRunTest {
-    private static final String[] NQUEENS = {"nqueens", "-n", "16", "--progress-seconds", "0"};
-    private static final String NQUEENS_ANSWER = "16-queens: 14772512 solutions";
     /** What a joined node prints at its end: {@code node id 3 since it joined: remote steals: site 5/9, ...}. */
     private static final Pattern JOINED_STATISTICS = Pattern.compile("\\[node 2\\] node id \\d+ since it joined: remote steals: "
         + "site (\\d+)/(\\d+), wide-area (\\d+)/(\\d+); jobs given (\\d+), run for peers (\\d+)");
@@ -35,11 +31,7 @@ class FaultInjectionRunTest {
     final Launchers launchers = new Launchers();
 
     private LauncherProcess run(final String... runOptions) throws Exception {
-        final String[] args = new String[1 + runOptions.length + NQUEENS.length];
-        args[0] = "run";
-        System.arraycopy(runOptions, 0, args, 1, runOptions.length);
-        System.arraycopy(NQUEENS, 0, args, 1 + runOptions.length, NQUEENS.length);
-        return launchers.start(args);
+        return launchers.run(Launchers.NQUEENS_16, runOptions);
     }
 
     /**
@@ -59,12 +51,7 @@ class FaultInjectionRunTest {
             + ") died with SIGKILL (exit 137); "
             + "the run goes on, the other nodes recover its work";
         run.awaitLine(died, 10);
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertFalse(output.contains("divvy run failed"), output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         assertTrue(output.contains("divvy run: all 2 surviving local nodes ended with exit code 0; node 2 died during the run"),
             output);
     }
@@ -84,12 +71,7 @@ class FaultInjectionRunTest {
             + "\\d+, site default, node id (\\d+)\\)), as --kill-at master@1.5 asked"), 30);
         assertEquals(expected.group(1), killed.group(2), "the node killed is the one named as the master:\n" + run.output());
         assertEquals("1", killed.group(3), "the master is the child with the lowest node id:\n" + run.output());
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertFalse(output.contains("divvy run failed"), output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         final Matcher master = Pattern.compile("master: (node \\d \\(pid \\d+, site default, node id (\\d+)\\)); takeovers: (\\d+)\n")
             .matcher(output);
         assertTrue(master.find(), output);
@@ -106,11 +88,7 @@ class FaultInjectionRunTest {
         final LauncherProcess run = run("--nodes", "2", "--workers", "1", "--timeout-seconds", "120", "--join-at", "1");
         run.awaitMatch(Pattern.compile("divvy run: t=1\\.\\d\\d s: started node 2 \\(pid \\d+, site default\\) as --join-at 1 "
             + "asked; it joins the running computation"), 90);
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         final Matcher statistics = JOINED_STATISTICS.matcher(output);
         assertTrue(statistics.find(), "node 2 prints its statistics at its end:\n" + output);
         assertTrue(Integer.parseInt(statistics.group(1)) > 0, "node 2 stole from the others: " + statistics.group());

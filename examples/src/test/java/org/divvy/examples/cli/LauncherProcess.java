@@ -1,5 +1,9 @@
 package org.divvy.examples.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.divvy.examples.Launcher;
 
 /**
  * The examples launcher ({@code divvy run}, {@code divvy node}, ...) as a real JVM process, and its output
@@ -110,6 +116,20 @@ final class LauncherProcess {
             }
         }
         throw new AssertionError("no line with '" + text + "':\n" + output());
+    }
+
+    /**
+     * Waits for the run's end (bounded), prints its output, and checks what every checked run ends with: exit 0, no
+     * "divvy run failed", {@code answer} and a PASS line. Returns the output.
+     */
+    String awaitPassed(final String answer, final int seconds) throws InterruptedException {
+        final int exit = awaitExit(seconds);
+        final String text = output();
+        System.out.println(text);
+        assertFalse(text.contains("divvy run failed"), text);
+        assertEquals(Launcher.EXIT_OK, exit, text);
+        assertTrue(text.contains(answer) && text.contains("PASS"), text);
+        return text;
     }
 
     String output() {

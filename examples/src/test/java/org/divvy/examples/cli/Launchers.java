@@ -13,11 +13,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * new Launchers();} and start every process through it; only these are signalled, by their handles.
  */
 final class Launchers implements AfterEachCallback {
+    /** 16-queens: 10-20 s on this machine, long enough to stop and start nodes well inside the run. */
+    static final List<String> NQUEENS_16 = List.of("nqueens", "-n", "16", "--progress-seconds", "0");
+    static final String NQUEENS_16_ANSWER = "16-queens: 14772512 solutions";
+
     private final List<Process> started = new ArrayList<>();
 
     /** {@code divvy ARGS} as a real process. */
     LauncherProcess start(final String... args) throws IOException {
         return track(LauncherProcess.start(args));
+    }
+
+    /** {@code divvy run RUN_OPTIONS APP...} as a real process. */
+    LauncherProcess run(final List<String> app, final String... runOptions) throws IOException {
+        final List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(List.of(runOptions));
+        args.addAll(app);
+        return start(args.toArray(String[]::new));
     }
 
     /** A launcher process as {@code builder} describes it. */

@@ -1,7 +1,6 @@
 package org.divvy.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
@@ -21,8 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * so a run that cannot finish fails instead of hanging. N-queens 16: about 11 s on 3 single-worker nodes here.
  */
 class LeaveAndMigrationRunTest {
-    private static final String[] NQUEENS = {"nqueens", "-n", "16", "--progress-seconds", "0"};
-    private static final String NQUEENS_ANSWER = "16-queens: 14772512 solutions";
     /** What a leaver prints: {@code [node 2] node id 1 left the running computation (SIGTERM): handed 18 ...}. */
     private static final Pattern HANDED_OVER = Pattern.compile("\\[node (\\d)\\] node id \\d+ left the running computation "
         + "\\(SIGTERM\\): handed (\\d+) finished result\\(s\\) over to a staying node");
@@ -33,11 +30,7 @@ class LeaveAndMigrationRunTest {
     final Launchers launchers = new Launchers();
 
     private LauncherProcess run(final String... runOptions) throws Exception {
-        final String[] args = new String[1 + runOptions.length + NQUEENS.length];
-        args[0] = "run";
-        System.arraycopy(runOptions, 0, args, 1, runOptions.length);
-        System.arraycopy(NQUEENS, 0, args, 1 + runOptions.length, NQUEENS.length);
-        return launchers.start(args);
+        return launchers.run(Launchers.NQUEENS_16, runOptions);
     }
 
     /**
@@ -53,12 +46,7 @@ class LeaveAndMigrationRunTest {
             + "master, (node (\\d) \\(pid \\d+, site default, node id 1\\)), as --leave-at master@4 asked"), 90);
         run.awaitLine("divvy run: " + asked.group(2) + " left (SIGTERM (exit 143)); the run goes on, the other nodes reuse "
             + "what it handed over and redo the rest", 30);
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertFalse(output.contains("divvy run failed"), output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         final Matcher handed = HANDED_OVER.matcher(output);
         assertTrue(handed.find(), "the leaver says what it handed over:\n" + output);
         assertEquals(asked.group(3), handed.group(1), output);
@@ -85,12 +73,7 @@ class LeaveAndMigrationRunTest {
             "--leave-at", "1@6,2@6");
         run.awaitMatch(Pattern.compile("divvy run: t=1\\.\\d\\d s: started node 3 \\(pid \\d+, site default\\), node 4 \\(pid "
             + "\\d+, site default\\) as --join-at 1x2 asked; they join the running computation"), 90);
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertFalse(output.contains("divvy run failed"), output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         final Matcher handed = HANDED_OVER.matcher(output);
         int leavers = 0;
         while (handed.find()) {
@@ -135,11 +118,7 @@ class LeaveAndMigrationRunTest {
         assertTrue(answer.contains("divvy leave: node 0: not asked: it hosts the registry"), answer);
         final Matcher left = run.awaitMatch(Pattern.compile("\\[node (\\d)\\] node id 2 left the running computation \\(divvy "
             + "leave\\): handed \\d+ finished result\\(s\\) over to a staying node"), 30);
-        final int exit = run.awaitExit(150);
-        final String output = run.output();
-        System.out.println(output);
-        assertEquals(Launcher.EXIT_OK, exit, output);
-        assertTrue(output.contains(NQUEENS_ANSWER) && output.contains("PASS"), output);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
         assertTrue(output.contains("divvy run: all 2 remaining local nodes ended with exit code 0; node " + left.group(1)
             + " left during the run"), output);
     }
