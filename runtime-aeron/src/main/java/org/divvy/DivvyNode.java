@@ -238,6 +238,18 @@ public final class DivvyNode implements AutoCloseable {
         return network != null && network.lifecycle().isLeaveOrdered();
     }
 
+    /**
+     * Tells the registry this node hosts that member {@code memberId}'s process has exited, as the process that
+     * started it learns from the operating system at once ({@link Process#onExit()}): the registry declares it
+     * dead now, and the others start recovering its work, instead of after the failure detector's wait for
+     * silence (seconds). Call it only for a process known to have ended; a member that left or was declared
+     * dead already is not changed. Returns false, doing nothing, if this node does not host the registry (a
+     * single node, or a node that joined another's).
+     */
+    public boolean reportMemberExited(final int memberId) {
+        return network != null && network.reportMemberExited(memberId);
+    }
+
     /** Tells every node the computation is over with {@code exitCode} (waits briefly until the message left). */
     public void terminate(final int exitCode) {
         if (network == null) {

@@ -373,8 +373,9 @@ public final class MembershipClient implements Duty {
         changesApplied++;
         if (state == MemberState.DEAD && id != members.selfId() && known != null && known.isAlive()) {
             LOG.log(System.Logger.Level.WARNING, "node " + id + " (site " + site + ", " + endpoint + ") was declared "
-                + "dead by the registry at epoch " + members.epoch() + ": no heartbeat for longer than its failure "
-                + "detector accepts (killed, crashed, stopped for more than acceptableHeartbeatPauseMs="
+                + "dead by the registry at epoch " + members.epoch() + ": its process exited (seen by the process "
+                + "that started it) or no heartbeat came for longer than its failure detector accepts (killed, "
+                + "crashed, stopped for more than acceptableHeartbeatPauseMs="
                 + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs) + ", or cut off)");
         }
         if (!member.isAlive() && id != members.selfId()) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -77,6 +78,13 @@ public final class Registry implements Duty {
     /** The build digest of the run: the first member's that runs jobs; null until then. */
     private byte[] runDigest;
     private int epoch;
+    /**
+     * Members whose process is known to have exited (any thread adds; the agent drains): told by the process
+     * that started them ({@link #reportExited}), which the operating system told at once.
+     */
+    private final ConcurrentLinkedQueue<Integer> exitedInbox = new ConcurrentLinkedQueue<>();
+    /** Members declared dead because their process was reported exited, not because they went silent. */
+    private volatile long deathsReportedByLauncher;
     private final PhiAccrualFailureDetector.SuspicionHandler onSuspected = (id, silenceNs, phi) ->
         changeState(id, MemberState.DEAD);
     private long nextHeartbeatNs;
@@ -313,6 +321,22 @@ public final class Registry implements Duty {
         }
     }
 
+    /**
+     * Member {@code id}'s process has exited (any thread): the process that started it saw the exit, which the
+     * operating system reports at once, so the registry declares it dead in its next cycle instead of after the
+     * failure detector's wait of seconds (Satin's registry learns the same from a closed TCP connection). Only
+     * the starter may say so: a process exit is certain, silence is not. A member that left or was declared
+     * dead already is not changed; a graceful leaver's LEAVE comes before its exit.
+     */
+    public void reportExited(final int id) {
+        exitedInbox.add(id);
+    }
+
+    /** Members declared dead because their starter reported their process exited; any thread. */
+    public long deathsReportedByLauncher() {
+        return deathsReportedByLauncher;
+    }
+
     @Override
     public boolean isHousekeeping() {
         return true;
@@ -328,6 +352,14 @@ public final class Registry implements Duty {
             detector.restartAll(nowNs); // nobody could be heard while this process was stopped
         }
         int work = detector.pollSuspected(nowNs, onSuspected);
+        for (Integer exited = exitedInbox.poll(); exited != null; exited = exitedInbox.poll()) {
+            if (isAlive(exited)) {
+                detector.remove(exited);
+                deathsReportedByLauncher++;
+                changeState(exited, MemberState.DEAD);
+                work++;
+            }
+        }
         if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
             heartbeating = true;
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;

@@ -273,6 +273,22 @@ public final class NetworkNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Member {@code id}'s process has exited (any thread; see {@link Registry#reportExited}): the registry this
+     * node hosts declares it dead in the agent's next cycle. Returns false, doing nothing, if this node does not
+     * host the registry.
+     */
+    public boolean reportMemberExited(final int id) {
+        if (registry == null) {
+            return false;
+        }
+        registry.reportExited(id);
+        if (service != null) {
+            service.wake();
+        }
+        return true;
+    }
+
     /** Leaves the computation gracefully (any thread): the LEAVE goes out in the agent's next cycle. */
     public void requestLeave() {
         membership.requestLeave();

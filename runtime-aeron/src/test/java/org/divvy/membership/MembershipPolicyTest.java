@@ -250,6 +250,40 @@ class MembershipPolicyTest {
     }
 
     @Test
+    void shouldDeclareAMemberDeadAtOnceWhenItsStarterReportsItsProcessExited() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox, "r:1");
+        admit(registry, outbox, "a", "h:1", 0);
+        admit(registry, outbox, "b", "h:2", 0);
+        admit(registry, outbox, "c", "h:3", 0);
+        registry.onLeave(2);
+        registry.doWork(0);
+        outbox.clear();
+        final int epoch = registry.epoch();
+
+        // Heard 100 ms ago, far inside the detector's allowance: only the report can make it dead.
+        registry.onHeartbeat(1, 100 * MS);
+        registry.reportExited(1);
+        registry.reportExited(2); // left already: stays LEFT
+        registry.reportExited(7); // never a member: ignored
+        assertEquals(MemberState.ALIVE, registry.members().get(1).state(), "the agent's cycle applies the report");
+        registry.doWork(200 * MS);
+        assertEquals(MemberState.DEAD, registry.members().get(1).state());
+        assertEquals(MemberState.LEFT, registry.members().get(2).state());
+        assertEquals(epoch + 1, registry.epoch(), "one change");
+        assertEquals(List.of("h:3", "h:2"), outbox.cuts, "the leaver (id 2), then the dead (id 1)");
+        assertTrue(outbox.sent.contains("h:1 MEMBER_LIST"), "the survivor hears of the death");
+        assertEquals(MemberState.DEAD.code(), memberState(outbox.lastList(), 1));
+        assertEquals(1, registry.deathsReportedByLauncher());
+
+        // Reported again (two exit callbacks): nothing changes.
+        registry.reportExited(1);
+        registry.doWork(300 * MS);
+        assertEquals(epoch + 1, registry.epoch());
+        assertEquals(1, registry.deathsReportedByLauncher());
+    }
+
+    @Test
     void shouldMarkLeaverLeft() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox, "r:1");

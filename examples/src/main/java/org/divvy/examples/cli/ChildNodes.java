@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,8 @@ public final class ChildNodes implements AutoCloseable {
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final CompletableFuture<String> death = new CompletableFuture<>();
     private Phase phase = Phase.JOINING;
+    /** Told the node id of a joined child whose process exited while the run was under way; set once. */
+    private volatile IntConsumer exitedDuringRun = id -> { };
 
     public ChildNodes(final PrintStream out) {
         this.out = out;
@@ -98,6 +101,16 @@ public final class ChildNodes implements AutoCloseable {
             }
         });
         process.onExit().thenAccept(p -> onExit(child));
+    }
+
+    /**
+     * {@code listener} is told the node id of every joined child whose process exits while the run is under way,
+     * as soon as the JDK's process reaper sees the exit (node 0 tells its registry, which then declares the node
+     * dead at once instead of waiting seconds for its silence). Called on the reaper's thread, at most once per
+     * child.
+     */
+    public void onExitDuringRun(final IntConsumer listener) {
+        exitedDuringRun = listener;
     }
 
     private synchronized void joined(final Child child, final int nodeId) {
@@ -418,7 +431,12 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     private void onExit(final Child child) {
+        // Its node id may still be in the output not yet copied: told at once if known, else once the pump ended.
+        final boolean told = tellExitDuringRun(child);
         child.pump.awaitEnd(1000);
+        if (!told) {
+            tellExitDuringRun(child);
+        }
         synchronized (this) {
             switch (phase) {
                 case JOINING -> death.complete("local " + child.name() + " died with "
@@ -443,6 +461,18 @@ public final class ChildNodes implements AutoCloseable {
                     + "; the run goes on, the other nodes recover its work"));
         }
         child.deleteAeronDir(out);
+    }
+
+    /** Tells {@link #exitedDuringRun} of the child's exit if the run is under way and its node id is known. */
+    private boolean tellExitDuringRun(final Child child) {
+        final boolean tell;
+        synchronized (this) {
+            tell = phase == Phase.RUNNING && child.joined();
+        }
+        if (tell) {
+            exitedDuringRun.accept(child.nodeId);
+        }
+        return tell;
     }
 
     /** One child: its process and how it ended. The flags are guarded by the {@link ChildNodes}' lock. */

@@ -93,6 +93,9 @@ final class NodeZeroRun {
             return EXIT_FAILED;
         }
         final ChildNodes children = new ChildNodes(out);
+        // A child's exit is certain the moment the OS reports it: the registry (if node 0 hosts it) need not wait
+        // for the failure detector to notice the silence.
+        children.onExitDuringRun(id -> node.reportMemberExited(id));
         final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
         Runtime.getRuntime().addShutdownHook(killChildren);
         try {

@@ -57,6 +57,25 @@ class FaultInjectionRunTest {
     }
 
     /**
+     * A child's exit is certain as soon as the operating system reports it: node 0, which started it and hosts the
+     * registry, has it declared dead at once. With a failure detector that would wait 10 minutes for the silence,
+     * the run still recovers the node's work and passes well inside its 60 s timeout (before, it waited for the
+     * detector and timed out).
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldDeclareAKilledChildDeadWhenItsProcessExitsNotAfterTheDetectorsWait() throws Exception {
+        final LauncherProcess run = run("--nodes", "3", "--workers", "1", "--timeout-seconds", "60",
+            "--acceptable-heartbeat-pause-ms", "600000", "--kill-at", "2@1.5");
+        run.awaitMatch(Pattern.compile("divvy run: t=\\d+\\.\\d\\d s: killed node 2 .* as --kill-at 2@1.5 asked"), 90);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 90);
+        assertTrue(Pattern.compile("node \\d+ \\(site default, [^)]*\\) was declared dead by the registry at epoch \\d+: "
+            + "its process exited").matcher(output).find(), output);
+        assertTrue(output.contains("divvy run: all 2 surviving local nodes ended with exit code 0; node 2 died during the run"),
+            output);
+    }
+
+    /**
      * Master takeover: the child the registry gave the root to is SIGKILLed 1.5 s in; once the registry declares it
      * dead (about 7.6 s later with the default failure detector) it gives the root to the next member, which runs it
      * again, restarted, reusing the results the others saved, and node 0 still prints the right count. About 20 s.
