@@ -41,6 +41,8 @@ public final class RootKeeper implements Duty {
     private int seenEpoch = -1;
     /** Runs whose forward to the submitter a full queue refused. */
     private int unsentForwards;
+    /** Whether some root's ROOT to its master was refused by a full queue (sent again by {@link #doWork}). */
+    private boolean rootsUnsent;
     private long masterChanges;
 
     public RootKeeper(final Registry registry, final FrameSender sender, final FrameCounters counters) {
@@ -230,6 +232,9 @@ public final class RootKeeper implements Duty {
     public int doWork(final long nowNs) {
         final int epoch = registry.epoch();
         int work = unsentForwards == 0 ? 0 : resendForwards();
+        if (rootsUnsent) {
+            work += resendRoots();
+        }
         if (epoch == seenEpoch || roots.isEmpty()) {
             seenEpoch = epoch;
             return work;
@@ -274,14 +279,41 @@ public final class RootKeeper implements Duty {
         return registry.isAlive(submitterId) ? submitterId : -1;
     }
 
-    private void sendRoot(final KeptRoot kept) {
+    /**
+     * Sends again the ROOTs a full queue refused, to masters still alive (a dead one's root goes to a new master
+     * on the member-list change anyway). Rare: runs only while there are some.
+     */
+    private int resendRoots() {
+        int work = 0;
+        boolean still = false;
+        for (final KeptRoot kept : roots.values()) {
+            if (kept.rootUnsent && registry.isAlive(kept.masterId)) {
+                if (sendRoot(kept)) {
+                    work++;
+                } else {
+                    still = true;
+                }
+            }
+        }
+        rootsUnsent = still;
+        return work;
+    }
+
+    /**
+     * Sends the root to its master; whether it went. A refused one is marked and sent again, or the run would wait
+     * forever for a master that never heard of it.
+     */
+    private boolean sendRoot(final KeptRoot kept) {
         final MutableDirectBuffer frame = sender.frameBuffer(RootFlyweight.lengthBound(kept.jobTypeName,
             kept.arguments.length));
         root.wrap(frame, 0, frame.capacity());
         root.headerDefaults(RootFlyweight.TYPE).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
         root.root(kept.runId, kept.masterId, kept.takeovers, kept.jobTypeName, new UnsafeBuffer(kept.arguments), 0,
             kept.arguments.length);
-        sender.sendToEndpoint(registry.endpointOf(kept.masterId), root.frameLength());
+        final boolean sent = sender.sendToEndpoint(registry.endpointOf(kept.masterId), root.frameLength());
+        kept.rootUnsent = !sent;
+        rootsUnsent |= !sent;
+        return sent;
     }
 
     /** A run under way: its root, who submitted it, who runs it. */
@@ -298,6 +330,8 @@ public final class RootKeeper implements Duty {
         String unclaimedLine;
         /** The master's RUN_RESULT while its forward waits for room in the queue; null once it went. */
         byte[] unsentForward;
+        /** Its last ROOT to its master was refused by a full queue: to be sent again. */
+        boolean rootUnsent;
 
         KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
             final byte[] arguments) {
