@@ -92,6 +92,7 @@ public final class DivvyNode implements AutoCloseable {
         }
         NetworkNode network = null;
         try {
+            checkAeronCanReachUnsafe();
             // A name that does not resolve fails here, in one line, not as a stack trace per join retry.
             resolve("bind", config.bind(), config.bind());
             if (config.join() != null) {
@@ -118,6 +119,22 @@ public final class DivvyNode implements AutoCloseable {
             }
             throw new DivvyException("the node could not start its network at " + config.bind() + ":" + config.port() +
                 ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Aeron's Agrona reaches {@code jdk.internal.misc.Unsafe}, which Java 17 opens only on request: without the
+     * JVM option the first buffer fails with a raw {@link IllegalAccessError} deep in Agrona. Said here, at start,
+     * in one line naming the option and where it goes.
+     */
+    static void checkAeronCanReachUnsafe() {
+        final Module agrona = org.agrona.BufferUtil.class.getModule();
+        if (!Object.class.getModule().isExported("jdk.internal.misc", agrona)) {
+            final String target = agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED";
+            throw new DivvyException("a networked node needs the JVM option --add-opens java.base/jdk.internal.misc="
+                + target + " (Aeron's Agrona uses jdk.internal.misc.Unsafe): add it to the java command line (or, "
+                + "for an executable jar, `Add-Opens: java.base/jdk.internal.misc` to its manifest); bin/divvy and "
+                + "the Divvy jars carry it already");
         }
     }
 

@@ -43,6 +43,8 @@ public final class Scheduler implements AutoCloseable {
      */
     private final ConcurrentLinkedQueue<Task> remoteJobs = new ConcurrentLinkedQueue<>();
     private final Object runLock = new Object();
+    /** Each worker's stack, named when a run fails with a stack overflow. */
+    private final long workerStackSizeBytes;
     private volatile boolean closing;
     /** The root of the run under way, for {@link #close()} to cancel; null between runs. */
     private volatile RootInvocation<?> current;
@@ -67,6 +69,7 @@ public final class Scheduler implements AutoCloseable {
         // stack overflow in its initialiser would break the class for good.
         Objects.requireNonNull(AbortSignal.INSTANCE);
         workers = new Worker[config.workers()];
+        workerStackSizeBytes = config.workerStackSizeBytes();
         for (int i = 0; i < workers.length; i++) {
             final IdleBackoff backoff = new IdleBackoff(config.idleSpinCount(), config.idleYieldCount(),
                 config.idleParkMinNs(), config.idleParkMaxNs(), config.idleDeepParkNs());
@@ -166,11 +169,32 @@ public final class Scheduler implements AutoCloseable {
             if (failure instanceof RuntimeException r) {
                 throw r;
             }
+            if (failure instanceof StackOverflowError overflow && overflow.getMessage() == null) {
+                throw namingTheStackSetting(overflow);
+            }
             if (failure instanceof Error e) {
                 throw e;
             }
             throw new SpawnFailedException("the root task failed with " + failure, failure);
         }
+    }
+
+    /**
+     * A bare stack overflow, as the JVM throws it, says nothing of why a spawn chain overflows sooner than the same
+     * recursion would, nor what to change: the same class (a program may catch it), with the reason and the setting.
+     * Built here, on the caller's shallow stack, not where the stack ran out.
+     */
+    private StackOverflowError namingTheStackSetting(final StackOverflowError overflow) {
+        final StackOverflowError named = new StackOverflowError("a worker's stack overflowed (workerStackSizeBytes = "
+            + workerStackSizeBytes + "): a spawn nests on its worker's stack, with the jobs the worker runs while it "
+            + "waits in sync(), so a spawn chain goes less deep than the same plain recursion; raise "
+            + "--worker-stack-size-bytes (property divvy.workerStackSizeBytes, NodeConfig.workerStackSizeBytes) or "
+            + "spawn less deeply (run small subproblems sequentially below a threshold)");
+        named.setStackTrace(overflow.getStackTrace());
+        for (final Throwable suppressed : overflow.getSuppressed()) {
+            named.addSuppressed(suppressed);
+        }
+        return named;
     }
 
     /**

@@ -61,7 +61,12 @@ class SpawnSyncTest {
     void shouldReportStackOverflowInsteadOfHangingWhenRecursionOutgrowsWorkerStack() {
         try (DivvyNode node = DivvyNode.start(NodeConfig.builder().workers(2).workerStackSizeBytes(256 * 1024).build())) {
             for (int i = 0; i < 3; i++) {
-                assertThrows(StackOverflowError.class, () -> node.run(() -> chain(100_000)));
+                final StackOverflowError overflow = assertThrows(StackOverflowError.class,
+                    () -> node.run(() -> chain(100_000)));
+                assertTrue(overflow.getMessage() != null && overflow.getMessage().startsWith(
+                    "a worker's stack overflowed (workerStackSizeBytes = 262144)") && overflow.getMessage().contains(
+                    "raise --worker-stack-size-bytes"), "names the setting: " + overflow.getMessage());
+                assertTrue(overflow.getStackTrace().length > 0, "keeps where it overflowed");
             }
             assertEquals(Fib.fibSequential(15), node.run(() -> new Fib(3).fib(15)).value(), "node still works");
         }

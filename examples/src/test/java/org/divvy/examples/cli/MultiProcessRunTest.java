@@ -29,6 +29,25 @@ class MultiProcessRunTest {
     @RegisterExtension
     final Launchers launchers = new Launchers();
 
+    /**
+     * Without Aeron's {@code --add-opens} (a user's own {@code java} command), node 0 says which option to add, in one
+     * line, instead of Agrona's raw {@code IllegalAccessError} and its trace.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aNetworkedNodeStartedWithoutAeronsAddOpensShouldNameTheOption() throws Exception {
+        final List<String> command = new ArrayList<>(LauncherProcess.command(List.of(),
+            List.of("run", "--nodes", "2", "fib", "-n", "20")));
+        assertTrue(command.remove(ChildCommand.ADD_OPENS), command.toString());
+        final LauncherProcess run = launchers.start(new ProcessBuilder(command));
+        final int code = run.awaitExit(45);
+        final String output = run.output();
+        assertTrue(code != 0, output);
+        assertTrue(output.contains("divvy run: cannot start node 0: a networked node needs the JVM option --add-opens "
+            + "java.base/jdk.internal.misc=ALL-UNNAMED"), output);
+        assertTrue(!output.contains("IllegalAccessError") && !output.contains("\tat "), output);
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRunFibOnTwoProcessesAndEndTheChild() throws Exception {
