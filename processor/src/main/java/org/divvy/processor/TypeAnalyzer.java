@@ -83,20 +83,24 @@ final class TypeAnalyzer {
 
     private final Elements elements;
     private final Types types;
+    private final SourceTypes sources;
     /** The package of the code that will name the types; a @Wire class's fields are named by its own codec. */
     private String fromPackage;
     private final Map<String, WireType> inProgress = new HashMap<>();
     private final List<Problem> problems = new ArrayList<>();
 
     /** {@code fromPackage}: the package of the generated code that will name these types. */
-    private TypeAnalyzer(final ProcessingEnvironment env, final String fromPackage) {
+    private TypeAnalyzer(final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage) {
         this.elements = env.getElementUtils();
         this.types = env.getTypeUtils();
+        this.sources = sources;
         this.fromPackage = fromPackage;
     }
 
-    static Result analyze(final ProcessingEnvironment env, final String fromPackage, final TypeMirror type, final Use use) {
-        final TypeAnalyzer analyzer = new TypeAnalyzer(env, fromPackage);
+    /** {@code sources}: the classes a user can edit; advice never asks to change any other. */
+    static Result analyze(
+        final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage, final TypeMirror type, final Use use) {
+        final TypeAnalyzer analyzer = new TypeAnalyzer(env, sources, fromPackage);
         final WireType wireType = analyzer.visit(type, "", use == Use.FIELD ? "field" : "", use == Use.SPAWNABLE_PARAMETER);
         return new Result(wireType, List.copyOf(analyzer.problems));
     }
@@ -187,10 +191,21 @@ final class TypeAnalyzer {
             return fail(path, pathKind, type, "which is " + (element.getKind() == ElementKind.INTERFACE ? "an interface" : "abstract")
                 + " and cannot be sent; use a List, Set, Map, a record or a final @Wire class");
         }
+        final String orTransient = pathKind.equals("field") ? ", or mark the field transient" : "";
+        if (!sources.contains(element)) {
+            return fail(path, pathKind, type, "which cannot be sent; " + notEditable(name)
+                + "; convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or "
+                + "@Wire class of your own" + orTransient);
+        }
         final String fix = pathKind.equals("field")
             ? "mark `" + name + "` @Wire, use a record, or mark the field transient"
             : "mark `" + name + "` @Wire or use a record";
         return fail(path, pathKind, type, "which cannot be sent; " + fix);
+    }
+
+    /** Why advice cannot say "mark it @Wire": the class comes from the JDK or a jar. */
+    private static String notEditable(final String name) {
+        return "`" + name + "` is not in this compilation, so it cannot be marked @Wire";
     }
 
     private WireType visitCollection(
@@ -204,7 +219,7 @@ final class TypeAnalyzer {
         if (name.startsWith("java.util.Tree") && !comparable(arguments.get(0))) {
             return fail(path, pathKind, type, "whose " + (isMap ? "keys are" : "elements are") + " not Comparable, so it cannot be "
                 + "sent: the receiver rebuilds it with natural ordering (a Comparator is not sent); use a " + (isMap ? "Map" : "Set")
-                + " or make `" + arguments.get(0) + "` Comparable");
+                + (editable(arguments.get(0)) ? " or make `" + arguments.get(0) + "` Comparable" : ""));
         }
         if (isMap) {
             final WireType key = visit(arguments.get(0), path + "{key}", "key", false);
@@ -262,6 +277,10 @@ final class TypeAnalyzer {
         return ok ? wireClass : null;
     }
 
+    private boolean editable(final TypeMirror type) {
+        return type.getKind() == TypeKind.DECLARED && sources.contains((TypeElement)((DeclaredType)type).asElement());
+    }
+
     private boolean comparable(final TypeMirror type) {
         final TypeElement comparable = elements.getTypeElement("java.lang.Comparable");
         return types.isAssignable(type, types.erasure(comparable.asType()));
@@ -283,8 +302,10 @@ final class TypeAnalyzer {
             final boolean isPublic = e.getModifiers().contains(Modifier.PUBLIC);
             final boolean samePackage = elements.getPackageOf(e).getQualifiedName().contentEquals(fromPackage);
             if (isPrivate || (!isPublic && !samePackage)) {
-                fail(path, pathKind, type, "which is not visible to the generated code in package `" + fromPackage
-                    + "`; make `" + ((TypeElement)e).getQualifiedName() + "` " + (isPrivate ? "package-private or public" : "public"));
+                final String fix = sources.contains((TypeElement)e)
+                    ? "make `" + ((TypeElement)e).getQualifiedName() + "` " + (isPrivate ? "package-private or public" : "public")
+                    : "`" + ((TypeElement)e).getQualifiedName() + "` is not in this compilation; use a supported type instead";
+                fail(path, pathKind, type, "which is not visible to the generated code in package `" + fromPackage + "`; " + fix);
                 return false;
             }
         }

@@ -73,6 +73,14 @@ class GenerationTest {
     }
 
     @Test
+    void shouldClaimItsAnnotationsSoXlintAllWerrorPasses() {
+        final Compilation compilation = com.google.testing.compile.Compiler.javac().withProcessors(new DivvyProcessor())
+            .withOptions("-Xlint:all", "-Werror").compile(source("Fib", FIB),
+                source("Light", "@Wire\npublic final class Light {\n    int power;\n}\n"));
+        assertThat(compilation).succeededWithoutWarnings();
+    }
+
+    @Test
     void shouldChooseTheHandleByReturnType() {
         final Compilation compilation = compile(source("Kinds", "class Kinds implements KindsSpawner {\n"
             + "    @Spawnable long l() { return 0; }\n"

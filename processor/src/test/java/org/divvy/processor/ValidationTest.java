@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.divvy.processor.Sources.assertError;
 import static org.divvy.processor.Sources.compile;
 import static org.divvy.processor.Sources.lineOf;
 import static org.divvy.processor.Sources.source;
@@ -18,12 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** One test per validation rule: each asserts the error's text and the line of the offending element. */
 @Timeout(120)
 class ValidationTest {
-
-    private static void assertError(final JavaFileObject source, final String message, final String lineMarker) {
-        final Compilation compilation = compile(source);
-        assertThat(compilation).failed();
-        assertThat(compilation).hadErrorContaining(message).inFile(source).onLine(lineOf(source, lineMarker));
-    }
 
     private static JavaFileObject fib(final String members) {
         return source("Fib", "public class Fib implements FibSpawner {\n" + members + "\n}\n");
@@ -147,7 +142,9 @@ class ValidationTest {
             + "    record Scene(String name, List<Light> lights) {}\n"
             + "    @Spawnable int render(Scene scene) { return 0; }\n}\n");
         assertError(source, "parameter `scene` of @Spawnable `render` has type `Render.Scene` whose field `lights[].color` has type "
-            + "`java.awt.Color`, which cannot be sent; mark `java.awt.Color` @Wire, use a record, or mark the field transient",
+            + "`java.awt.Color`, which cannot be sent; `java.awt.Color` is not in this compilation, so it cannot be marked @Wire; "
+            + "convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or @Wire "
+            + "class of your own, or mark the field transient",
             "Scene scene");
     }
 
@@ -155,7 +152,9 @@ class ValidationTest {
     void shouldNameMapKeysAndValuesInThePath() {
         assertError(fib("    @Spawnable long fib(Map<String, List<Thread>> workers) { return 0; }"),
             "parameter `workers` of @Spawnable `fib` has type `Map<String,List<Thread>>` whose element `{value}[]` has type "
-                + "`java.lang.Thread`, which cannot be sent; mark `java.lang.Thread` @Wire or use a record", "workers");
+                + "`java.lang.Thread`, which cannot be sent; `java.lang.Thread` is not in this compilation, so it cannot be marked @Wire; "
+                + "convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or "
+                + "@Wire class of your own", "workers");
     }
 
     @Test
@@ -188,14 +187,16 @@ class ValidationTest {
     void shouldRejectUnsendableReceiverField() {
         assertError(fib("    Thread cache;\n    @Spawnable long fib(int n) { return n; }"),
             "field `cache` of `Fib` (sent with every stolen job as the receiver) has type `Thread`, which cannot be sent; "
-                + "mark `java.lang.Thread` @Wire, use a record, or mark the field transient", "Thread cache");
+                + "`java.lang.Thread` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type (a number, "
+                + "String, array or record of its parts), or hold it in a record or @Wire class of your own, or mark the field "
+                + "transient", "Thread cache");
     }
 
     @Test
     void shouldRejectPrivateReceiverField() {
         assertError(fib("    private int threshold;\n    @Spawnable long fib(int n) { return n; }"),
             "field `threshold` of `Fib` (sent with every stolen job as the receiver) is private, but the generated codec assigns it "
-                + "directly; make it package-private and not final, or make the class a record, or mark it transient",
+                + "directly; make it package-private and not final, or mark it transient",
             "private int threshold");
     }
 
@@ -250,8 +251,40 @@ class ValidationTest {
     @Test
     void shouldRejectUnsendableWireField() {
         assertError(source("Light", "@Wire\npublic final class Light {\n    java.awt.Color color;\n}\n"),
-            "field `color` of @Wire `Light` has type `Color`, which cannot be sent; mark `java.awt.Color` @Wire, use a record, "
-                + "or mark the field transient", "java.awt.Color color");
+            "field `color` of @Wire `Light` has type `Color`, which cannot be sent; `java.awt.Color` is not in this compilation, so "
+                + "it cannot be marked @Wire; convert it to a supported type (a number, String, array or record of its parts), or "
+                + "hold it in a record or @Wire class of your own, or mark the field transient", "java.awt.Color color");
+    }
+
+    @Test
+    void shouldNeverAskToMarkALibraryClassWire() {
+        final JavaFileObject source = fib("    @Spawnable long a(java.math.BigInteger n) { return 0; }\n"
+            + "    @Spawnable long b(java.math.BigDecimal n) { return 0; }\n"
+            + "    @Spawnable long c(UUID id) { return 0; }\n"
+            + "    @Spawnable long d(java.time.LocalDate day) { return 0; }\n"
+            + "    @Spawnable long e(java.awt.Color color) { return 0; }\n"
+            + "    @Spawnable long f(EnumMap<java.time.DayOfWeek, String> days) { return 0; }\n"
+            + "    @Spawnable long g(com.google.testing.compile.JavaFileObjects fromAJar) { return 0; }");
+        final Compilation compilation = compile(source);
+        assertThat(compilation).hadErrorContaining("parameter `n` of @Spawnable `a` has type `BigInteger`, which cannot be sent; "
+            + "`java.math.BigInteger` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type "
+            + "(a number, String, array or record of its parts), or hold it in a record or @Wire class of your own")
+            .inFile(source).onLine(lineOf(source, "BigInteger n"));
+        assertThat(compilation).hadErrorContaining("`com.google.testing.compile.JavaFileObjects` is not in this compilation, so it "
+            + "cannot be marked @Wire").inFile(source).onLine(lineOf(source, "fromAJar"));
+        assertEquals(7, compilation.errors().stream().filter(e -> e.getMessage(null).contains("cannot be sent")).count(),
+            compilation.errors().toString());
+        for (final Diagnostic<?> error : compilation.errors()) {
+            assertFalse(error.getMessage(null).contains("mark `java"), error.getMessage(null));
+            assertFalse(error.getMessage(null).contains("mark `com.google"), error.getMessage(null));
+        }
+    }
+
+    @Test
+    void shouldAskToMarkAClassOfTheCompilationWire() {
+        assertError(fib("    static final class Box { int x; }\n    @Spawnable long fib(Box box) { return 0; }"),
+            "parameter `box` of @Spawnable `fib` has type `Fib.Box`, which cannot be sent; mark `p.Fib.Box` @Wire or use a record",
+            "Box box");
     }
 
     // ---- @Guard -------------------------------------------------------------------------------
@@ -299,7 +332,8 @@ class ValidationTest {
     @Test
     void shouldRejectGuardInClassWithoutSpawnables() {
         assertError(source("Plain", "public class Plain {\n    @Guard(\"fib\") boolean ok(int n) { return true; }\n}\n"),
-            "@Guard `ok` names `fib`, which is not a @Spawnable method of `Plain`; name one of: (none: the class has no @Spawnable methods)",
+            "@Guard `ok` names `fib`, which is not a @Spawnable method of `Plain`; a guard is declared in the same class as the "
+                + "@Spawnable method it names, and `Plain` has none",
             "boolean ok");
     }
 
