@@ -116,6 +116,10 @@ final class CodecEmitter {
             nullable(writer, write(boxed.primitive(), "writer", CodeBlock.of("value")));
             reader.addStatement("if (!reader.readPresence()) return null")
                 .addStatement("return $L", read(boxed.primitive(), "reader"));
+        } else if (type instanceof WireType.JdkValue value) {
+            nullable(writer, JdkValues.write(value.typeName()));
+            reader.addStatement("if (!reader.readPresence()) return null")
+                .addCode(JdkValues.read(value.typeName()));
         } else if (type instanceof WireType.Enumeration) {
             nullable(writer, CodeBlock.of("writer.writeInt(value.ordinal());\n"));
             reader.addStatement("if (!reader.readPresence()) return null")

@@ -155,6 +155,9 @@ final class TypeAnalyzer {
         if (name.equals("java.lang.String")) {
             return new WireType.Text(ClassName.get(element));
         }
+        if (JdkValues.supports(name)) {
+            return new WireType.JdkValue(ClassName.get(element));
+        }
         if (COLLECTIONS.containsKey(name) || MAPS.containsKey(name)) {
             return visitCollection(type, element, name, path, pathKind);
         }

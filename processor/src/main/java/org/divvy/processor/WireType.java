@@ -28,6 +28,14 @@ sealed interface WireType {
         }
     }
 
+    /** A JDK value class with a fixed encoding ({@link JdkValues}): presence byte, then its parts. */
+    record JdkValue(ClassName typeName) implements WireType {
+        @Override
+        public int minEncodedBytes() {
+            return 1;
+        }
+    }
+
     /** {@code String}: UTF-8 length (-1 for null) and bytes. */
     record Text(TypeName typeName) implements WireType {
         @Override

@@ -258,18 +258,18 @@ class ValidationTest {
 
     @Test
     void shouldNeverAskToMarkALibraryClassWire() {
-        final JavaFileObject source = fib("    @Spawnable long a(java.math.BigInteger n) { return 0; }\n"
-            + "    @Spawnable long b(java.math.BigDecimal n) { return 0; }\n"
-            + "    @Spawnable long c(UUID id) { return 0; }\n"
-            + "    @Spawnable long d(java.time.LocalDate day) { return 0; }\n"
+        final JavaFileObject source = fib("    @Spawnable long a(java.net.URI n) { return 0; }\n"
+            + "    @Spawnable long b(Locale n) { return 0; }\n"
+            + "    @Spawnable long c(Currency id) { return 0; }\n"
+            + "    @Spawnable long d(java.time.Period days) { return 0; }\n"
             + "    @Spawnable long e(java.awt.Color color) { return 0; }\n"
             + "    @Spawnable long f(EnumMap<java.time.DayOfWeek, String> days) { return 0; }\n"
             + "    @Spawnable long g(com.google.testing.compile.JavaFileObjects fromAJar) { return 0; }");
         final Compilation compilation = compile(source);
-        assertThat(compilation).hadErrorContaining("parameter `n` of @Spawnable `a` has type `BigInteger`, which cannot be sent; "
-            + "`java.math.BigInteger` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type "
+        assertThat(compilation).hadErrorContaining("parameter `n` of @Spawnable `a` has type `URI`, which cannot be sent; "
+            + "`java.net.URI` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type "
             + "(a number, String, array or record of its parts), or hold it in a record or @Wire class of your own")
-            .inFile(source).onLine(lineOf(source, "BigInteger n"));
+            .inFile(source).onLine(lineOf(source, "URI n"));
         assertThat(compilation).hadErrorContaining("`com.google.testing.compile.JavaFileObjects` is not in this compilation, so it "
             + "cannot be marked @Wire").inFile(source).onLine(lineOf(source, "fromAJar"));
         assertEquals(7, compilation.errors().stream().filter(e -> e.getMessage(null).contains("cannot be sent")).count(),
