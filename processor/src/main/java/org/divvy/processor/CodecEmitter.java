@@ -200,9 +200,9 @@ final class CodecEmitter {
             .endControlFlow();
 
         readLength(reader, minBytes(collection.element()));
-        reader.addStatement("final $T value = new $T<>($L)", collection.typeName(), collection.decodedAs(), capacity(collection.decodedAs()))
+        reader.addStatement("final $T value = $L", collection.typeName(), create(collection.decodedAs(), collection.element()))
             .beginControlFlow("for (int i = 0; i < length; i++)");
-        if (sorted(collection.decodedAs())) {
+        if (holdsNoNull(collection.decodedAs())) {
             reader.addStatement("final $T element = $L", collection.element().typeName(), read(collection.element(), "reader"));
             rejectNull(reader, "element", collection.decodedAs());
             reader.addStatement("value.add(element)");
@@ -223,10 +223,10 @@ final class CodecEmitter {
             .endControlFlow();
 
         readLength(reader, minBytes(map.key()) + minBytes(map.value()));
-        reader.addStatement("final $T value = new $T<>($L)", map.typeName(), map.decodedAs(), capacity(map.decodedAs()))
+        reader.addStatement("final $T value = $L", map.typeName(), create(map.decodedAs(), map.key()))
             .beginControlFlow("for (int i = 0; i < length; i++)")
             .addStatement("final $T key = $L", map.key().typeName(), read(map.key(), "reader"));
-        if (sorted(map.decodedAs())) {
+        if (holdsNoNull(map.decodedAs())) {
             rejectNull(reader, "key", map.decodedAs());
         }
         reader.addStatement("value.put(key, $L)", read(map.value(), "reader"))
@@ -234,11 +234,21 @@ final class CodecEmitter {
             .addStatement("return value");
     }
 
-    private static boolean sorted(final ClassName decodedAs) {
-        return decodedAs.simpleName().startsWith("Tree");
+    /** Sorted and enum collections and maps hold no null elements or keys. */
+    private static boolean holdsNoNull(final ClassName decodedAs) {
+        return decodedAs.simpleName().startsWith("Tree") || decodedAs.simpleName().startsWith("Enum");
     }
 
-    /** A sorted collection cannot hold null, so a null there means corrupted bytes, not a value to throw NPE on. */
+    /** A new empty collection or map; an enum one needs its enum class ({@code first}: element or key). */
+    private static CodeBlock create(final ClassName decodedAs, final WireType first) {
+        return switch (decodedAs.simpleName()) {
+            case "EnumSet" -> CodeBlock.of("$T.noneOf($T.class)", decodedAs, first.typeName());
+            case "EnumMap" -> CodeBlock.of("new $T<>($T.class)", decodedAs, first.typeName());
+            default -> CodeBlock.of("new $T<>($L)", decodedAs, capacity(decodedAs));
+        };
+    }
+
+    /** A sorted or enum collection cannot hold null, so a null there means corrupted bytes, not a value to throw NPE on. */
     private static void rejectNull(final MethodSpec.Builder reader, final String local, final ClassName decodedAs) {
         reader.beginControlFlow("if ($N == null)", local)
             .addStatement("throw new $T($S + reader.position())", WIRE_DECODE_EXCEPTION,
@@ -459,13 +469,13 @@ final class CodecEmitter {
             .beginControlFlow("if (step == 0)")
             .addStatement("if (reader.readReference(typeKey())) return DONE")
             .addStatement("final int length = reader.readCount($L)", minBytes(element))
-            .addStatement("value = new $T<>($L)", collection.decodedAs(), capacity(collection.decodedAs()))
+            .addStatement("value = $L", create(collection.decodedAs(), collection.element()))
             .addStatement("reader.register(value, typeKey())")
             .addStatement("reader.frameLength(length)")
             .nextControlFlow("else")
             .addStatement("value = ($T)reader.frameValue()", collection.typeName())
             .addStatement("final $T element = ($T)child", element.typeName(), element.typeName());
-        if (sorted(collection.decodedAs())) {
+        if (holdsNoNull(collection.decodedAs())) {
             rejectNull(read, "element", collection.decodedAs());
         }
         read.addStatement("value.add(element)")
@@ -527,13 +537,13 @@ final class CodecEmitter {
             .addCode("case 0: {\n$>")
             .addStatement("if (reader.readReference(typeKey())) return DONE")
             .addStatement("final int length = reader.readCount($L)", minBytes(map.key()) + minBytes(map.value()))
-            .addStatement("reader.register(new $T<>($L), typeKey())", map.decodedAs(), capacity(map.decodedAs()))
+            .addStatement("reader.register($L, typeKey())", create(map.decodedAs(), map.key()))
             .addStatement("reader.frameLength(length)")
             .addStatement("state = 2")
             .addStatement("break")
             .addCode("$<}\ncase 1: {\n$>")
             .addStatement("final $T key = ($T)child", map.key().typeName(), map.key().typeName());
-        if (sorted(map.decodedAs())) {
+        if (holdsNoNull(map.decodedAs())) {
             rejectNull(read, "key", map.decodedAs());
         }
         read.addStatement("reader.frameHeld(key)")
@@ -546,7 +556,7 @@ final class CodecEmitter {
             read.addStatement("reader.push($L)", nestedRef(map.key())).addStatement("return 1");
         } else {
             read.addStatement("final $T key = $L", map.key().typeName(), read(map.key(), "reader"));
-            if (sorted(map.decodedAs())) {
+            if (holdsNoNull(map.decodedAs())) {
                 rejectNull(read, "key", map.decodedAs());
             }
             read.addStatement("reader.frameHeld(key)").addStatement("state = 3").addStatement("break");

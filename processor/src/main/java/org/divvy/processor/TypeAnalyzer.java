@@ -59,13 +59,15 @@ final class TypeAnalyzer {
         "java.util.Set", "java.util.LinkedHashSet",
         "java.util.HashSet", "java.util.HashSet",
         "java.util.LinkedHashSet", "java.util.LinkedHashSet",
-        "java.util.TreeSet", "java.util.TreeSet");
+        "java.util.TreeSet", "java.util.TreeSet",
+        "java.util.EnumSet", "java.util.EnumSet");
 
     private static final Map<String, String> MAPS = Map.of(
         "java.util.Map", "java.util.LinkedHashMap",
         "java.util.HashMap", "java.util.HashMap",
         "java.util.LinkedHashMap", "java.util.LinkedHashMap",
-        "java.util.TreeMap", "java.util.TreeMap");
+        "java.util.TreeMap", "java.util.TreeMap",
+        "java.util.EnumMap", "java.util.EnumMap");
 
     private static final Map<String, String> BOXES = Map.of(
         "java.lang.Boolean", "boolean", "java.lang.Byte", "byte", "java.lang.Short", "short",

@@ -263,7 +263,7 @@ class ValidationTest {
             + "    @Spawnable long c(Currency id) { return 0; }\n"
             + "    @Spawnable long d(java.time.Period days) { return 0; }\n"
             + "    @Spawnable long e(java.awt.Color color) { return 0; }\n"
-            + "    @Spawnable long f(EnumMap<java.time.DayOfWeek, String> days) { return 0; }\n"
+            + "    @Spawnable long f(java.util.concurrent.atomic.AtomicLong count) { return 0; }\n"
             + "    @Spawnable long g(com.google.testing.compile.JavaFileObjects fromAJar) { return 0; }");
         final Compilation compilation = compile(source);
         assertThat(compilation).hadErrorContaining("parameter `n` of @Spawnable `a` has type `URI`, which cannot be sent; "
