@@ -115,10 +115,22 @@ final class DataValidator {
         }
     }
 
+    private static String kindOf(final Element type) {
+        return switch (type.getKind()) {
+            case RECORD -> "record";
+            case ENUM -> "enum";
+            case ANNOTATION_TYPE -> "annotation type";
+            default -> "interface";
+        };
+    }
+
     void write(final ExecutableElement method) {
         final String subject = "@Write `" + method.getSimpleName() + "`";
         final Element owner = method.getEnclosingElement();
-        if (!Annotations.has(owner, TypeAnalyzer.SHARED_OBJECT)) {
+        if (owner.getKind() != ElementKind.CLASS) {
+            reporter.error(method, subject + " is in " + kindOf(owner) + " `" + owner.getSimpleName() + "`; write methods exist only "
+                + "in @SharedObject classes: move it into one, or remove @Write");
+        } else if (!Annotations.has(owner, TypeAnalyzer.SHARED_OBJECT)) {
             reporter.error(method, subject + " is in `" + owner.getSimpleName() + "`, which is not a @SharedObject; write methods "
                 + "exist only in shared objects: mark the class @SharedObject or remove @Write");
         }

@@ -32,7 +32,7 @@ import com.sun.source.util.Trees;
  * This needs javac's tree API; where the environment is not javac's (a wrapped environment, another
  * compiler) the scan is skipped.
  */
-class LocalClassScanner {
+final class LocalClassScanner {
     private static final String PACKAGE = "org.divvy.annotations";
 
     /** Per annotation on a method: the consequence of being in a class generated code cannot name, and the fix. */

@@ -76,7 +76,9 @@ class GenerationTest {
     void shouldClaimItsAnnotationsSoXlintAllWerrorPasses() {
         final Compilation compilation = com.google.testing.compile.Compiler.javac().withProcessors(new DivvyProcessor())
             .withOptions("-Xlint:all", "-Werror").compile(source("Fib", FIB),
-                source("Light", "@Wire\npublic final class Light {\n    int power;\n}\n"));
+                source("Light", "@Wire\npublic final class Light {\n    int power;\n\n"
+                    + "    @Override\n    public String toString() {\n        return \"light \" + power;\n    }\n}\n"),
+                source("Outer", "public class Outer {\n    @Wire public static final class Inner_Part {\n        Light light;\n    }\n}\n"));
         assertThat(compilation).succeededWithoutWarnings();
     }
 

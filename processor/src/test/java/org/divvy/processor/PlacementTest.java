@@ -137,6 +137,19 @@ class PlacementTest {
             "public record Counts");
     }
 
+    @Test
+    void shouldSayWhereAWriteInAnInterfaceBelongs() {
+        assertError(source("Counts", "public interface Counts {\n    @Write default void add(int n) { }\n}\n"),
+            "@Write `add` is in interface `Counts`; write methods exist only in @SharedObject classes: move it into one, or remove @Write",
+            "void add");
+    }
+
+    @Test
+    void shouldSayWhereAWriteInARecordBelongs() {
+        assertError(source("Counts", "public record Counts(int n) {\n    @Write public void add(int m) { }\n}\n"),
+            "@Write `add` is in record `Counts`; write methods exist only in @SharedObject classes", "void add");
+    }
+
     // ---- @Guard: it goes on the guard method and names its spawnable ------------------------------
 
     @Test
