@@ -52,7 +52,7 @@ public final class DivvyProcessor extends AbstractProcessor {
     private final Set<String> generatedCodecs = new HashSet<>();
     private final Set<String> jobsClasses = new TreeSet<>();
     private final List<Element> jobsOrigins = new ArrayList<>();
-    private final SourceTypes sourceTypes = new SourceTypes();
+    private SourceTypes sourceTypes;
     private Reporter reporter;
     private GeneratedNames generatedNames;
     private LocalClassScanner localClasses;
@@ -62,6 +62,7 @@ public final class DivvyProcessor extends AbstractProcessor {
     public synchronized void init(final ProcessingEnvironment processingEnv) {
         super.init(processingEnv);
         reporter = new Reporter(processingEnv.getMessager());
+        sourceTypes = new SourceTypes(processingEnv.getFiler(), processingEnv.getElementUtils());
         generatedNames = new GeneratedNames(sourceTypes, reporter);
         localClasses = LocalClassScanner.create(processingEnv, reporter);
         filer = processingEnv.getFiler();

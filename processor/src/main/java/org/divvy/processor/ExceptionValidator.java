@@ -60,7 +60,7 @@ final class ExceptionValidator {
                 + "RemoteJobException", method);
             return null;
         }
-        return check(type, fromPackage, method, subject, sources.contains(type));
+        return check(type, fromPackage, method, subject, sources.editable(type));
     }
 
     /** A class marked @Wire that is an exception; null when it cannot be rebuilt (errors were reported). */

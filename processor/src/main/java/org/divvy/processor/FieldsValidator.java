@@ -82,7 +82,7 @@ final class FieldsValidator {
                 return;
             }
             for (final VariableElement field : TypeAnalyzer.sentFields(parent)) {
-                final String fix = sources.contains(parent)
+                final String fix = sources.editable(parent)
                     ? "mark that field transient or move it into `" + type.getSimpleName() + "`"
                     : "`" + parent.getQualifiedName() + "` is not in this compilation, so do not extend it: hold what "
                         + "`" + type.getSimpleName() + "` needs in its own fields";

@@ -197,7 +197,7 @@ final class TypeAnalyzer {
                 + " and cannot be sent; use a List, Set, Map, a record or a final @Wire class");
         }
         final String orTransient = pathKind.equals("field") ? ", or mark the field transient" : "";
-        if (!sources.contains(element)) {
+        if (!sources.editable(element)) {
             return fail(path, pathKind, type, "which cannot be sent; " + notEditable(name)
                 + "; convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or "
                 + "@Wire class of your own" + orTransient);
@@ -283,7 +283,7 @@ final class TypeAnalyzer {
     }
 
     private boolean editable(final TypeMirror type) {
-        return type.getKind() == TypeKind.DECLARED && sources.contains((TypeElement)((DeclaredType)type).asElement());
+        return type.getKind() == TypeKind.DECLARED && sources.editable((TypeElement)((DeclaredType)type).asElement());
     }
 
     private boolean comparable(final TypeMirror type) {
@@ -307,7 +307,7 @@ final class TypeAnalyzer {
             final boolean isPublic = e.getModifiers().contains(Modifier.PUBLIC);
             final boolean samePackage = elements.getPackageOf(e).getQualifiedName().contentEquals(fromPackage);
             if (isPrivate || (!isPublic && !samePackage)) {
-                final String fix = sources.contains((TypeElement)e)
+                final String fix = sources.editable((TypeElement)e)
                     ? "make `" + ((TypeElement)e).getQualifiedName() + "` " + (isPrivate ? "package-private or public" : "public")
                     : "`" + ((TypeElement)e).getQualifiedName() + "` is not in this compilation; use a supported type instead";
                 fail(path, pathKind, type, "which is not visible to the generated code in package `" + fromPackage + "`; " + fix);
