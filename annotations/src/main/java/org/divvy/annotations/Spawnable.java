@@ -36,7 +36,8 @@ import java.lang.annotation.Target;
  * primitives, boxes, {@code String}, enums, arrays, records, {@code List}/{@code Set}/{@code Map} of
  * those, classes marked {@link Wire}, the JDK values {@code BigInteger}, {@code BigDecimal}, {@code UUID},
  * {@code LocalDate}, {@code LocalTime}, {@code LocalDateTime}, {@code Instant}, {@code Duration} and
- * {@code BitSet}, and (as parameters only) {@link SharedObject}s.
+ * {@code BitSet}, {@code EnumSet}/{@code EnumMap} and {@code Optional} of those, and (as parameters only)
+ * {@link SharedObject}s.
  *
  * <p>An exception class in the method's {@code throws} clause is rebuilt with its own class, message and
  * remote stack trace at the parent's {@code sync()} when the job ran on another node; it needs a

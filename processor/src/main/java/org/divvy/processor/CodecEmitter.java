@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import javax.lang.model.element.Modifier;
@@ -116,6 +117,16 @@ final class CodecEmitter {
             nullable(writer, write(boxed.primitive(), "writer", CodeBlock.of("value")));
             reader.addStatement("if (!reader.readPresence()) return null")
                 .addStatement("return $L", read(boxed.primitive(), "reader"));
+        } else if (type instanceof WireType.OptionalType optional) {
+            final CodeBlock writeValue = CodeBlock.builder()
+                .addStatement("writer.writePresence(value.isPresent())")
+                .beginControlFlow("if (value.isPresent())")
+                .add(write(optional.value(), "writer", CodeBlock.of("value.get()")))
+                .endControlFlow().build();
+            nullable(writer, writeValue);
+            reader.addStatement("if (!reader.readPresence()) return null")
+                .addStatement("if (!reader.readPresence()) return $T.empty()", Optional.class)
+                .addStatement("return $T.ofNullable($L)", Optional.class, read(optional.value(), "reader"));
         } else if (type instanceof WireType.JdkValue value) {
             nullable(writer, JdkValues.write(value.typeName()));
             reader.addStatement("if (!reader.readPresence()) return null")
@@ -599,6 +610,9 @@ final class CodecEmitter {
         }
         if (type instanceof WireType.MapType m) {
             return rawSimpleName(m.typeName()) + "Of" + baseName(m.key()) + "To" + baseName(m.value());
+        }
+        if (type instanceof WireType.OptionalType o) {
+            return "OptionalOf" + baseName(o.value());
         }
         return String.join("", ((ClassName)rawType(type.typeName())).simpleNames());
     }

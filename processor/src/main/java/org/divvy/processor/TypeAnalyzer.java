@@ -80,8 +80,7 @@ final class TypeAnalyzer {
         "java.util.Collection", "use a List or a Set",
         "java.util.Queue", "use a List",
         "java.util.Deque", "use a List",
-        "java.util.stream.Stream", "use a List",
-        "java.util.Optional", "use the value itself, which may be null");
+        "java.util.stream.Stream", "use a List");
 
     private final Elements elements;
     private final Types types;
@@ -90,6 +89,9 @@ final class TypeAnalyzer {
     private String fromPackage;
     private final Map<String, WireType> inProgress = new HashMap<>();
     private final List<Problem> problems = new ArrayList<>();
+    /** Optionals met, each with the problem to report if it turns out to lie on a cycle (known only at the end). */
+    private final List<WireType.OptionalType> optionalTypes = new ArrayList<>();
+    private final List<Problem> optionals = new ArrayList<>();
 
     /** {@code fromPackage}: the package of the generated code that will name these types. */
     private TypeAnalyzer(final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage) {
@@ -104,6 +106,15 @@ final class TypeAnalyzer {
         final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage, final TypeMirror type, final Use use) {
         final TypeAnalyzer analyzer = new TypeAnalyzer(env, sources, fromPackage);
         final WireType wireType = analyzer.visit(type, "", use == Use.FIELD ? "field" : "", use == Use.SPAWNABLE_PARAMETER);
+        final TypeGraph graph = new TypeGraph();
+        for (int i = 0; i < analyzer.optionalTypes.size(); i++) {
+            if (graph.recursive(analyzer.optionalTypes.get(i))) {
+                analyzer.problems.add(analyzer.optionals.get(i));
+            }
+        }
+        if (!analyzer.problems.isEmpty()) {
+            return new Result(null, List.copyOf(analyzer.problems));
+        }
         return new Result(wireType, List.copyOf(analyzer.problems));
     }
 
@@ -162,6 +173,9 @@ final class TypeAnalyzer {
         }
         if (COLLECTIONS.containsKey(name) || MAPS.containsKey(name)) {
             return visitCollection(type, element, name, path, pathKind);
+        }
+        if (name.equals("java.util.Optional")) {
+            return visitOptional(type, path, pathKind);
         }
         if (LIST_LIKE.containsKey(name)) {
             return fail(path, pathKind, type, "which cannot be sent; " + LIST_LIKE.get(name));
@@ -234,6 +248,21 @@ final class TypeAnalyzer {
         }
         final WireType item = visit(arguments.get(0), path + "[]", "element", false);
         return item == null ? null : new WireType.Collection(TypeName.get(type), ClassName.bestGuess(COLLECTIONS.get(name)), item);
+    }
+
+    private WireType visitOptional(final DeclaredType type, final String path, final String pathKind) {
+        if (type.getTypeArguments().isEmpty()) {
+            return fail(path, pathKind, type, "which is a raw Optional and cannot be sent; give its type argument, e.g. `Optional<String>`");
+        }
+        final WireType value = visit(type.getTypeArguments().get(0), path + ".get()", "value", false);
+        if (value == null) {
+            return null;
+        }
+        final WireType.OptionalType optional = new WireType.OptionalType(TypeName.get(type), value);
+        optionals.add(new Problem(path, pathKind, type, "which is an Optional on a cycle of types (a value that can hold itself "
+            + "through it) and cannot be sent; use the value itself, which may be null"));
+        optionalTypes.add(optional);
+        return optional;
     }
 
     private WireType visitRecord(final DeclaredType type, final TypeElement element, final String path, final String pathKind) {

@@ -162,7 +162,7 @@ class ValidationTest {
         final JavaFileObject source = fib("    @Spawnable long a(Object o) { return 0; }\n"
             + "    @Spawnable long b(List<?> items) { return 0; }\n"
             + "    @Spawnable long c(List items) { return 0; }\n"
-            + "    @Spawnable long d(Optional<String> name) { return 0; }\n"
+            + "    @Spawnable long d(Optional name) { return 0; }\n"
             + "    @Spawnable long e(Runnable task) { return 0; }");
         final Compilation compilation = compile(source);
         assertThat(compilation).hadErrorContaining("parameter `o` of @Spawnable `a` has type `Object`, which cannot be sent; "
@@ -171,10 +171,18 @@ class ValidationTest {
             + "has type `?`, which is a wildcard and cannot be sent").inFile(source).onLine(lineOf(source, "List<?> items"));
         assertThat(compilation).hadErrorContaining("parameter `items` of @Spawnable `c` has type `List`, which is a raw collection "
             + "and cannot be sent; give its type arguments").inFile(source).onLine(lineOf(source, "List items"));
-        assertThat(compilation).hadErrorContaining("parameter `name` of @Spawnable `d` has type `Optional<String>`, which cannot be "
-            + "sent; use the value itself, which may be null").inFile(source).onLine(lineOf(source, "Optional<String> name"));
+        assertThat(compilation).hadErrorContaining("parameter `name` of @Spawnable `d` has type `Optional`, which is a raw Optional "
+            + "and cannot be sent; give its type argument").inFile(source).onLine(lineOf(source, "Optional name"));
         assertThat(compilation).hadErrorContaining("parameter `task` of @Spawnable `e` has type `Runnable`, which is an interface "
             + "and cannot be sent").inFile(source).onLine(lineOf(source, "Runnable task"));
+    }
+
+    @Test
+    void shouldRejectAnOptionalOnACycleOfTypes() {
+        assertError(fib("    record Chain(int value, Optional<Chain> next) {}\n    @Spawnable long fib(Chain chain) { return 0; }"),
+            "parameter `chain` of @Spawnable `fib` has type `Fib.Chain` whose field `next` has type `java.util.Optional<p.Fib.Chain>`, "
+                + "which is an Optional on a cycle of types (a value that can hold itself through it) and cannot be sent; use the value "
+                + "itself, which may be null", "Chain chain");
     }
 
     @Test
