@@ -6,6 +6,7 @@
 @SuppressWarnings("requires-automatic")
 module org.divvy.processor {
     requires java.compiler;
+    requires jdk.compiler;
     requires org.divvy.annotations;
     requires com.palantir.javapoet;
     requires static com.google.auto.service;

@@ -10,8 +10,10 @@ import java.lang.annotation.Target;
  * Marks the guard of a spawnable method: a predicate over the job's shared objects, checked before a
  * stolen job runs (guard consistency, Satin++).
  *
- * <p>The guard is declared in the same class as its spawnable method, takes exactly the same
- * parameter types in the same order, and returns {@code boolean}. It returns {@code true} when the
+ * <p>The annotation goes on the guard method, never on the spawnable, and names the spawnable it protects.
+ * The guard is an instance method declared in the same class as its spawnable method, not private, takes
+ * exactly the same parameter types in the same order, and returns {@code boolean}; a spawnable has at
+ * most one guard. It returns {@code true} when the
  * replicas of the shared objects the job uses are consistent enough to run it. When it returns
  * {@code false} the node waits briefly for late updates, then fetches fresh replicas from the node the
  * job came from. A guard must be side-effect free.

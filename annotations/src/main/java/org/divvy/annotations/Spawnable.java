@@ -34,7 +34,10 @@ import java.lang.annotation.Target;
  * class; no two spawnable methods of a class share a name; every parameter, the return type and the
  * fields of the receiver (Divvy ships {@code this} with a stolen job) have types that can be sent:
  * primitives, boxes, {@code String}, enums, arrays, records, {@code List}/{@code Set}/{@code Map} of
- * those, classes marked {@link Wire}, and (as parameters only) {@link SharedObject}s.
+ * those, classes marked {@link Wire}, the JDK values {@code BigInteger}, {@code BigDecimal}, {@code UUID},
+ * {@code LocalDate}, {@code LocalTime}, {@code LocalDateTime}, {@code Instant}, {@code Duration} and
+ * {@code BitSet}, {@code EnumSet}/{@code EnumMap} and {@code Optional} of those, and (as parameters only)
+ * {@link SharedObject}s.
  *
  * <p>An exception class in the method's {@code throws} clause is rebuilt with its own class, message and
  * remote stack trace at the parent's {@code sync()} when the job ran on another node; it needs a

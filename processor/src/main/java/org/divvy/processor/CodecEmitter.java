@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import javax.lang.model.element.Modifier;
@@ -116,6 +117,20 @@ final class CodecEmitter {
             nullable(writer, write(boxed.primitive(), "writer", CodeBlock.of("value")));
             reader.addStatement("if (!reader.readPresence()) return null")
                 .addStatement("return $L", read(boxed.primitive(), "reader"));
+        } else if (type instanceof WireType.OptionalType optional) {
+            final CodeBlock writeValue = CodeBlock.builder()
+                .addStatement("writer.writePresence(value.isPresent())")
+                .beginControlFlow("if (value.isPresent())")
+                .add(write(optional.value(), "writer", CodeBlock.of("value.get()")))
+                .endControlFlow().build();
+            nullable(writer, writeValue);
+            reader.addStatement("if (!reader.readPresence()) return null")
+                .addStatement("if (!reader.readPresence()) return $T.empty()", Optional.class)
+                .addStatement("return $T.ofNullable($L)", Optional.class, read(optional.value(), "reader"));
+        } else if (type instanceof WireType.JdkValue value) {
+            nullable(writer, JdkValues.write(value.typeName()));
+            reader.addStatement("if (!reader.readPresence()) return null")
+                .addCode(JdkValues.read(value.typeName()));
         } else if (type instanceof WireType.Enumeration) {
             nullable(writer, CodeBlock.of("writer.writeInt(value.ordinal());\n"));
             reader.addStatement("if (!reader.readPresence()) return null")
@@ -196,9 +211,9 @@ final class CodecEmitter {
             .endControlFlow();
 
         readLength(reader, minBytes(collection.element()));
-        reader.addStatement("final $T value = new $T<>($L)", collection.typeName(), collection.decodedAs(), capacity(collection.decodedAs()))
+        reader.addStatement("final $T value = $L", collection.typeName(), create(collection.decodedAs(), collection.element()))
             .beginControlFlow("for (int i = 0; i < length; i++)");
-        if (sorted(collection.decodedAs())) {
+        if (holdsNoNull(collection.decodedAs())) {
             reader.addStatement("final $T element = $L", collection.element().typeName(), read(collection.element(), "reader"));
             rejectNull(reader, "element", collection.decodedAs());
             reader.addStatement("value.add(element)");
@@ -219,10 +234,10 @@ final class CodecEmitter {
             .endControlFlow();
 
         readLength(reader, minBytes(map.key()) + minBytes(map.value()));
-        reader.addStatement("final $T value = new $T<>($L)", map.typeName(), map.decodedAs(), capacity(map.decodedAs()))
+        reader.addStatement("final $T value = $L", map.typeName(), create(map.decodedAs(), map.key()))
             .beginControlFlow("for (int i = 0; i < length; i++)")
             .addStatement("final $T key = $L", map.key().typeName(), read(map.key(), "reader"));
-        if (sorted(map.decodedAs())) {
+        if (holdsNoNull(map.decodedAs())) {
             rejectNull(reader, "key", map.decodedAs());
         }
         reader.addStatement("value.put(key, $L)", read(map.value(), "reader"))
@@ -230,11 +245,21 @@ final class CodecEmitter {
             .addStatement("return value");
     }
 
-    private static boolean sorted(final ClassName decodedAs) {
-        return decodedAs.simpleName().startsWith("Tree");
+    /** Sorted and enum collections and maps hold no null elements or keys. */
+    private static boolean holdsNoNull(final ClassName decodedAs) {
+        return decodedAs.simpleName().startsWith("Tree") || decodedAs.simpleName().startsWith("Enum");
     }
 
-    /** A sorted collection cannot hold null, so a null there means corrupted bytes, not a value to throw NPE on. */
+    /** A new empty collection or map; an enum one needs its enum class ({@code first}: element or key). */
+    private static CodeBlock create(final ClassName decodedAs, final WireType first) {
+        return switch (decodedAs.simpleName()) {
+            case "EnumSet" -> CodeBlock.of("$T.noneOf($T.class)", decodedAs, first.typeName());
+            case "EnumMap" -> CodeBlock.of("new $T<>($T.class)", decodedAs, first.typeName());
+            default -> CodeBlock.of("new $T<>($L)", decodedAs, capacity(decodedAs));
+        };
+    }
+
+    /** A sorted or enum collection cannot hold null, so a null there means corrupted bytes, not a value to throw NPE on. */
     private static void rejectNull(final MethodSpec.Builder reader, final String local, final ClassName decodedAs) {
         reader.beginControlFlow("if ($N == null)", local)
             .addStatement("throw new $T($S + reader.position())", WIRE_DECODE_EXCEPTION,
@@ -455,13 +480,13 @@ final class CodecEmitter {
             .beginControlFlow("if (step == 0)")
             .addStatement("if (reader.readReference(typeKey())) return DONE")
             .addStatement("final int length = reader.readCount($L)", minBytes(element))
-            .addStatement("value = new $T<>($L)", collection.decodedAs(), capacity(collection.decodedAs()))
+            .addStatement("value = $L", create(collection.decodedAs(), collection.element()))
             .addStatement("reader.register(value, typeKey())")
             .addStatement("reader.frameLength(length)")
             .nextControlFlow("else")
             .addStatement("value = ($T)reader.frameValue()", collection.typeName())
             .addStatement("final $T element = ($T)child", element.typeName(), element.typeName());
-        if (sorted(collection.decodedAs())) {
+        if (holdsNoNull(collection.decodedAs())) {
             rejectNull(read, "element", collection.decodedAs());
         }
         read.addStatement("value.add(element)")
@@ -523,13 +548,13 @@ final class CodecEmitter {
             .addCode("case 0: {\n$>")
             .addStatement("if (reader.readReference(typeKey())) return DONE")
             .addStatement("final int length = reader.readCount($L)", minBytes(map.key()) + minBytes(map.value()))
-            .addStatement("reader.register(new $T<>($L), typeKey())", map.decodedAs(), capacity(map.decodedAs()))
+            .addStatement("reader.register($L, typeKey())", create(map.decodedAs(), map.key()))
             .addStatement("reader.frameLength(length)")
             .addStatement("state = 2")
             .addStatement("break")
             .addCode("$<}\ncase 1: {\n$>")
             .addStatement("final $T key = ($T)child", map.key().typeName(), map.key().typeName());
-        if (sorted(map.decodedAs())) {
+        if (holdsNoNull(map.decodedAs())) {
             rejectNull(read, "key", map.decodedAs());
         }
         read.addStatement("reader.frameHeld(key)")
@@ -542,7 +567,7 @@ final class CodecEmitter {
             read.addStatement("reader.push($L)", nestedRef(map.key())).addStatement("return 1");
         } else {
             read.addStatement("final $T key = $L", map.key().typeName(), read(map.key(), "reader"));
-            if (sorted(map.decodedAs())) {
+            if (holdsNoNull(map.decodedAs())) {
                 rejectNull(read, "key", map.decodedAs());
             }
             read.addStatement("reader.frameHeld(key)").addStatement("state = 3").addStatement("break");
@@ -585,6 +610,9 @@ final class CodecEmitter {
         }
         if (type instanceof WireType.MapType m) {
             return rawSimpleName(m.typeName()) + "Of" + baseName(m.key()) + "To" + baseName(m.value());
+        }
+        if (type instanceof WireType.OptionalType o) {
+            return "OptionalOf" + baseName(o.value());
         }
         return String.join("", ((ClassName)rawType(type.typeName())).simpleNames());
     }

@@ -14,21 +14,23 @@ import javax.lang.model.type.TypeKind;
 /** Validates @Wire classes, @SharedObject classes and their @Write methods. */
 final class DataValidator {
     private final ProcessingEnvironment env;
+    private final SourceTypes sources;
     private final Reporter reporter;
 
-    DataValidator(final ProcessingEnvironment env, final Reporter reporter) {
+    DataValidator(final ProcessingEnvironment env, final SourceTypes sources, final Reporter reporter) {
         this.env = env;
+        this.sources = sources;
         this.reporter = reporter;
     }
 
     /** Whether {@code type} is an exception class: @Wire on it means "rebuild it at sync() with its own class". */
     boolean isException(final TypeElement type) {
-        return type.getKind() == ElementKind.CLASS && new ExceptionValidator(env, reporter).isThrowable(type.asType());
+        return type.getKind() == ElementKind.CLASS && new ExceptionValidator(env, sources, reporter).isThrowable(type.asType());
     }
 
     /** Validates a @Wire exception class; returns how to rebuild it, or null (errors were reported). */
     Model.RemoteException wireException(final TypeElement type) {
-        return new ExceptionValidator(env, reporter).marked(type);
+        return new ExceptionValidator(env, sources, reporter).marked(type);
     }
 
     /** Validates a @Wire type; returns the codec to generate, or null (records need none; errors were reported). */
@@ -41,15 +43,17 @@ final class DataValidator {
                     + "use concrete component types");
             }
             for (final RecordComponentElement component : type.getRecordComponents()) {
-                final TypeAnalyzer.Result result = TypeAnalyzer.analyze(env, Names.packageName(type), component.asType(), TypeAnalyzer.Use.FIELD);
+                final TypeAnalyzer.Result result = TypeAnalyzer.analyze(env, sources, Names.packageName(type), component.asType(), TypeAnalyzer.Use.FIELD);
                 reporter.typeProblems(componentField(type, component), "component `" + component.getSimpleName() + "` of " + role, component.asType(), result);
             }
             return null;
         }
         if (type.getKind() != ElementKind.CLASS) {
-            reporter.error(type, "@Wire applies to final classes and records, and `" + name + "` is "
-                + (type.getKind() == ElementKind.ENUM ? "an enum (enums are sent without @Wire; remove it)" : "an interface; mark its "
-                + "implementing final classes instead"));
+            reporter.error(type, "@Wire applies to final classes and records, and `" + name + "` is " + switch (type.getKind()) {
+                case ENUM -> "an enum (enums are sent without @Wire; remove it)";
+                case ANNOTATION_TYPE -> "an annotation type; remove @Wire";
+                default -> "an interface; mark its implementing final classes instead";
+            });
             return null;
         }
         final int errorsBefore = reporter.errorCount();
@@ -71,7 +75,7 @@ final class DataValidator {
                     + "make it package-private or public");
             }
         }
-        final Model.CodecClass codec = new FieldsValidator(env, reporter).validate(type, role, role);
+        final Model.CodecClass codec = new FieldsValidator(env, sources, reporter).validate(type, role, role, true);
         return reporter.errorCount() == errorsBefore ? codec : null;
     }
 
@@ -89,7 +93,12 @@ final class DataValidator {
         final String name = type.getSimpleName().toString();
         final String role = "@SharedObject `" + name + "`";
         if (type.getKind() != ElementKind.CLASS) {
-            reporter.error(type, "@SharedObject applies to classes, and `" + name + "` is not one; make it a non-final class");
+            reporter.error(type, "@SharedObject applies to classes, and `" + name + "` is " + switch (type.getKind()) {
+                case RECORD -> "a record";
+                case ENUM -> "an enum";
+                case ANNOTATION_TYPE -> "an annotation type";
+                default -> "an interface";
+            } + "; make it a non-final class");
             return;
         }
         if (type.getModifiers().contains(Modifier.FINAL)) {
@@ -100,16 +109,28 @@ final class DataValidator {
         }
         for (final VariableElement field : TypeAnalyzer.sentFields(type)) {
             final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
-                env, Names.packageName(type), field.asType(), TypeAnalyzer.Use.FIELD);
+                env, sources, Names.packageName(type), field.asType(), TypeAnalyzer.Use.FIELD);
             reporter.typeProblems(field, "field `" + field.getSimpleName() + "` of " + role + " (sent to new replicas)",
                 field.asType(), result);
         }
     }
 
+    private static String kindOf(final Element type) {
+        return switch (type.getKind()) {
+            case RECORD -> "record";
+            case ENUM -> "enum";
+            case ANNOTATION_TYPE -> "annotation type";
+            default -> "interface";
+        };
+    }
+
     void write(final ExecutableElement method) {
         final String subject = "@Write `" + method.getSimpleName() + "`";
         final Element owner = method.getEnclosingElement();
-        if (!Annotations.has(owner, TypeAnalyzer.SHARED_OBJECT)) {
+        if (owner.getKind() != ElementKind.CLASS) {
+            reporter.error(method, subject + " is in " + kindOf(owner) + " `" + owner.getSimpleName() + "`; write methods exist only "
+                + "in @SharedObject classes: move it into one, or remove @Write");
+        } else if (!Annotations.has(owner, TypeAnalyzer.SHARED_OBJECT)) {
             reporter.error(method, subject + " is in `" + owner.getSimpleName() + "`, which is not a @SharedObject; write methods "
                 + "exist only in shared objects: mark the class @SharedObject or remove @Write");
         }
@@ -131,7 +152,7 @@ final class DataValidator {
         }
         for (final VariableElement parameter : method.getParameters()) {
             final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
-                env, Names.packageName((TypeElement)owner), parameter.asType(), TypeAnalyzer.Use.OTHER);
+                env, sources, Names.packageName((TypeElement)owner), parameter.asType(), TypeAnalyzer.Use.OTHER);
             reporter.typeProblems(parameter, "parameter `" + parameter.getSimpleName() + "` of " + subject, parameter.asType(), result);
         }
     }

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Filer;
+import javax.annotation.processing.FilerException;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
@@ -44,25 +45,38 @@ import com.palantir.javapoet.TypeSpec;
  */
 @AutoService(Processor.class)
 public final class DivvyProcessor extends AbstractProcessor {
+    private static final String GENERATED = "javax.annotation.processing.Generated";
     private static final String SERVICES_FILE = "META-INF/services/org.divvy.codegen.JobTypeProvider";
 
     private final Set<String> processedTypes = new HashSet<>();
     private final Set<String> generatedCodecs = new HashSet<>();
     private final Set<String> jobsClasses = new TreeSet<>();
     private final List<Element> jobsOrigins = new ArrayList<>();
+    private SourceTypes sourceTypes;
     private Reporter reporter;
+    private GeneratedNames generatedNames;
+    private LocalClassScanner localClasses;
     private Filer filer;
 
     @Override
     public synchronized void init(final ProcessingEnvironment processingEnv) {
         super.init(processingEnv);
         reporter = new Reporter(processingEnv.getMessager());
+        sourceTypes = new SourceTypes(processingEnv.getFiler(), processingEnv.getElementUtils());
+        generatedNames = new GeneratedNames(sourceTypes, reporter);
+        localClasses = LocalClassScanner.create(processingEnv, reporter);
         filer = processingEnv.getFiler();
     }
 
+    /**
+     * Divvy's annotations, and {@code javax.annotation.processing.Generated}, which marks the code Divvy
+     * generates: claiming it in later rounds keeps {@code -Xlint:all -Werror} builds free of "No processor
+     * claimed any of these annotations".
+     */
     @Override
     public Set<String> getSupportedAnnotationTypes() {
-        return Set.of(Annotations.SPAWNABLE, Annotations.GUARD, Annotations.WRITE, TypeAnalyzer.WIRE, TypeAnalyzer.SHARED_OBJECT);
+        return Set.of(Annotations.SPAWNABLE, Annotations.GUARD, Annotations.WRITE, TypeAnalyzer.WIRE, TypeAnalyzer.SHARED_OBJECT,
+            GENERATED);
     }
 
     @Override
@@ -70,11 +84,22 @@ public final class DivvyProcessor extends AbstractProcessor {
         return SourceVersion.latestSupported();
     }
 
+    /**
+     * Returns true: the annotations this processor supports are Divvy's own (and the {@code @Generated} on
+     * its output), and it claims them, so {@code -Xlint:all -Werror} does not fail on "No processor claimed
+     * any of these annotations".
+     */
     @Override
     public boolean process(final Set<? extends TypeElement> annotations, final RoundEnvironment round) {
         if (round.processingOver()) {
             writeServicesFile();
-            return false;
+            return true;
+        }
+        for (final Element root : round.getRootElements()) {
+            if (root instanceof TypeElement && !generatedNames.isGenerated(root)) {
+                sourceTypes.add((TypeElement)root);
+                guarded(root, () -> localClasses.scan((TypeElement)root));
+            }
         }
         final Set<TypeElement> spawnableClasses = new LinkedHashSet<>();
         for (final Element method : annotated(round, Annotations.SPAWNABLE)) {
@@ -83,7 +108,7 @@ public final class DivvyProcessor extends AbstractProcessor {
         for (final Element method : annotated(round, Annotations.GUARD)) {
             spawnableClasses.add((TypeElement)method.getEnclosingElement());
         }
-        final DataValidator data = new DataValidator(processingEnv, reporter);
+        final DataValidator data = new DataValidator(processingEnv, sourceTypes, reporter);
         for (final Element method : annotated(round, Annotations.WRITE)) {
             guarded(method, () -> data.write((ExecutableElement)method));
         }
@@ -99,40 +124,43 @@ public final class DivvyProcessor extends AbstractProcessor {
                 if (processedTypes.add("wire:" + type)) {
                     if (data.isException((TypeElement)type)) {
                         final Model.RemoteException exception = data.wireException((TypeElement)type);
-                        if (exception != null) {
+                        if (exception != null && generatedNames.claim((TypeElement)type,
+                            "@Wire exception `" + type.getSimpleName() + "`", List.of(Names.codec((TypeElement)type)))) {
                             final TypeSpec codec = ExceptionsGenerator.codec(exception);
-                            write(Names.packageName((TypeElement)type), codec);
+                            write(Names.packageName((TypeElement)type), codec, type);
                             jobsClasses.add(Names.codec((TypeElement)type).reflectionName());
                             jobsOrigins.add(type);
                         }
                         return;
                     }
                     final Model.CodecClass codec = data.wire((TypeElement)type);
-                    if (codec != null) {
+                    if (codec != null && generatedNames.claim((TypeElement)type, "@Wire `" + type.getSimpleName() + "`",
+                        List.of(codec.codec()))) {
                         writeCodec(codec);
                     }
                 }
             });
         }
-        final SpawnableValidator spawnables = new SpawnableValidator(processingEnv, reporter);
+        final SpawnableValidator spawnables = new SpawnableValidator(processingEnv, sourceTypes, reporter);
         for (final TypeElement type : spawnableClasses) {
             guarded(type, () -> {
                 if (!processedTypes.add("spawnable:" + type.getQualifiedName())) {
                     return;
                 }
                 final SpawnableValidator.Validated validated = spawnables.validate(type);
-                if (validated == null) {
+                if (validated == null || !generatedNames.claim(type, "class `" + type.getSimpleName() + "` with @Spawnable methods",
+                    List.of(validated.spawnable().spawner(), validated.spawnable().jobs(), validated.receiver().codec()))) {
                     return;
                 }
                 final Model.SpawnableClass model = validated.spawnable();
-                write(model.className().packageName(), SpawnerGenerator.generate(model));
-                write(model.className().packageName(), JobsGenerator.generate(model, validated.receiver()));
+                write(model.className().packageName(), SpawnerGenerator.generate(model), type);
+                write(model.className().packageName(), JobsGenerator.generate(model, validated.receiver()), type);
                 writeCodec(validated.receiver());
                 jobsClasses.add(model.jobs().reflectionName());
                 jobsOrigins.add(type);
             });
         }
-        return false;
+        return true;
     }
 
     private Set<? extends Element> annotated(final RoundEnvironment round, final String annotation) {
@@ -142,13 +170,21 @@ public final class DivvyProcessor extends AbstractProcessor {
 
     private void writeCodec(final Model.CodecClass codec) {
         if (generatedCodecs.add(codec.codec().reflectionName())) {
-            write(codec.codec().packageName(), CodecGenerator.generate(codec));
+            write(codec.codec().packageName(), CodecGenerator.generate(codec), codec.element());
         }
     }
 
-    private void write(final String packageName, final TypeSpec type) {
+    /**
+     * Writes one generated type. Names are claimed before generation, so a {@code FilerException} means a
+     * type of that name came from somewhere Divvy cannot see (another processor, a stale output); it is
+     * still an error on the class, saying what to rename, and never a crash.
+     */
+    private void write(final String packageName, final TypeSpec type, final Element origin) {
         try {
             JavaFile.builder(packageName, type).skipJavaLangImports(true).indent("    ").build().writeTo(filer);
+        } catch (final FilerException e) {
+            reporter.error(origin, "Divvy could not generate `" + packageName + "." + type.name() + "` for `" + origin.getSimpleName()
+                + "`: another file already defines that type (" + e.getMessage() + "); rename the class that does");
         } catch (final IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

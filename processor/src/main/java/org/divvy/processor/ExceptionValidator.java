@@ -24,8 +24,8 @@ import com.palantir.javapoet.ClassName;
  * node threw it: through a constructor {@code (String message, Throwable cause)} or {@code (String message)}
  * the generated code can call. The classes are those the processor can see: declared in a
  * {@code @Spawnable}'s {@code throws} clause, or marked {@code @Wire}. A class that cannot be rebuilt is a
- * javac error on the element that asked for it, saying what to add; a JDK class without such a constructor
- * (nothing to fix in user code) and an abstract class in a {@code throws} clause (its subclasses are what
+ * javac error on the element that asked for it, saying what to add; a class outside the compilation (JDK or
+ * jar: nothing the user can fix) without such a constructor and an abstract class in a {@code throws} clause (its subclasses are what
  * is thrown; a warning says to mark them) arrive as {@code RemoteJobException}, which names the class.
  */
 final class ExceptionValidator {
@@ -33,9 +33,11 @@ final class ExceptionValidator {
     private final Types types;
     private final Reporter reporter;
     private final ProcessingEnvironment env;
+    private final SourceTypes sources;
 
-    ExceptionValidator(final ProcessingEnvironment env, final Reporter reporter) {
+    ExceptionValidator(final ProcessingEnvironment env, final SourceTypes sources, final Reporter reporter) {
         this.env = env;
+        this.sources = sources;
         this.elements = env.getElementUtils();
         this.types = env.getTypeUtils();
         this.reporter = reporter;
@@ -58,7 +60,7 @@ final class ExceptionValidator {
                 + "RemoteJobException", method);
             return null;
         }
-        return check(type, fromPackage, method, subject, !jdk(type));
+        return check(type, fromPackage, method, subject, sources.editable(type));
     }
 
     /** A class marked @Wire that is an exception; null when it cannot be rebuilt (errors were reported). */
@@ -128,11 +130,6 @@ final class ExceptionValidator {
 
     private boolean is(final TypeMirror type, final String qualifiedName) {
         return types.isSameType(type, elements.getTypeElement(qualifiedName).asType());
-    }
-
-    private static boolean jdk(final TypeElement type) {
-        final String name = type.getQualifiedName().toString();
-        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.") || name.startsWith("sun.");
     }
 
     private void fail(final boolean required, final Element reportOn, final String message) {

@@ -20,19 +20,22 @@ import javax.lang.model.util.ElementFilter;
  */
 final class FieldsValidator {
     private final ProcessingEnvironment env;
+    private final SourceTypes sources;
     private final Reporter reporter;
 
-    FieldsValidator(final ProcessingEnvironment env, final Reporter reporter) {
+    FieldsValidator(final ProcessingEnvironment env, final SourceTypes sources, final Reporter reporter) {
         this.env = env;
+        this.sources = sources;
         this.reporter = reporter;
     }
 
     /**
      * Checks the class and its sent fields; {@code role} describes it in messages, e.g. "@Wire `Light`"
-     * or "`Fib` (sent with every stolen job as the receiver)". Returns the codec model, or null when
-     * anything is wrong (everything wrong has been reported).
+     * or "`Fib` (sent with every stolen job as the receiver)"; {@code mayBeRecord}: whether advice may say
+     * "make the class a record" (not for a receiver: records cannot have @Spawnable methods). Returns the
+     * codec model, or null when anything is wrong (everything wrong has been reported).
      */
-    Model.CodecClass validate(final TypeElement type, final String role, final String fieldRole) {
+    Model.CodecClass validate(final TypeElement type, final String role, final String fieldRole, final boolean mayBeRecord) {
         final int errorsBefore = reporter.errorCount();
         final String name = type.getSimpleName().toString();
         if (type.getModifiers().contains(Modifier.ABSTRACT)) {
@@ -58,9 +61,9 @@ final class FieldsValidator {
             if (field.getModifiers().contains(Modifier.PRIVATE) || field.getModifiers().contains(Modifier.FINAL)) {
                 final String modifier = field.getModifiers().contains(Modifier.PRIVATE) ? "private" : "final";
                 reporter.error(field, subject + " is " + modifier + ", but the generated codec assigns it directly; make it "
-                    + "package-private and not final, or make the class a record, or mark it transient");
+                    + "package-private and not final, " + (mayBeRecord ? "or make the class a record, " : "") + "or mark it transient");
             }
-            final TypeAnalyzer.Result result = TypeAnalyzer.analyze(env, pkg, field.asType(), TypeAnalyzer.Use.FIELD);
+            final TypeAnalyzer.Result result = TypeAnalyzer.analyze(env, sources, pkg, field.asType(), TypeAnalyzer.Use.FIELD);
             reporter.typeProblems(field, subject, field.asType(), result);
             fields.add(new WireType.Component(fieldName, result.type()));
         }
@@ -79,9 +82,12 @@ final class FieldsValidator {
                 return;
             }
             for (final VariableElement field : TypeAnalyzer.sentFields(parent)) {
+                final String fix = sources.editable(parent)
+                    ? "mark that field transient or move it into `" + type.getSimpleName() + "`"
+                    : "`" + parent.getQualifiedName() + "` is not in this compilation, so do not extend it: hold what "
+                        + "`" + type.getSimpleName() + "` needs in its own fields";
                 reporter.error(type, "class " + role + " extends `" + parent.getQualifiedName() + "`, whose field `"
-                    + field.getSimpleName() + "` would not be sent: Divvy sends only the fields a class declares; "
-                    + "mark that field transient or move it into `" + type.getSimpleName() + "`");
+                    + field.getSimpleName() + "` would not be sent: Divvy sends only the fields a class declares; " + fix);
             }
             superclass = parent.getSuperclass();
         }

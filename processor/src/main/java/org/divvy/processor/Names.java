@@ -12,8 +12,13 @@ import javax.lang.model.element.TypeElement;
 import com.palantir.javapoet.ClassName;
 
 /**
- * Names of generated things. A nested class {@code p.Outer.Inner} flattens to {@code Outer_Inner}, so
- * its spawner is {@code p.Outer_InnerSpawner}: generated types are always top-level in the user's package.
+ * Names of generated things. Generated types are always top-level in the user's package, so a nested
+ * class's name is flattened: the simple names from the outermost class in, each with {@code _} doubled,
+ * joined by {@code _}. {@code p.Outer.Inner} gives {@code Outer_Inner} (its spawner is
+ * {@code p.Outer_InnerSpawner}) and a top-level {@code p.Outer_Inner} gives {@code Outer__Inner}, so the
+ * two never meet. Only names with a {@code _} at a simple name's edge can still flatten alike
+ * ({@code A_.B} and {@code A._B}); {@link GeneratedNames} reports those, and user classes that already
+ * hold a generated name, before anything is written.
  */
 final class Names {
     private Names() {
@@ -30,7 +35,7 @@ final class Names {
     static String flatName(final TypeElement type) {
         final Deque<String> names = new ArrayDeque<>();
         for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
-            names.addFirst(e.getSimpleName().toString());
+            names.addFirst(e.getSimpleName().toString().replace("_", "__"));
         }
         return String.join("_", names);
     }

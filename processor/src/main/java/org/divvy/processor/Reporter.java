@@ -5,6 +5,10 @@ import javax.lang.model.element.Element;
 import javax.lang.model.type.TypeMirror;
 import javax.tools.Diagnostic;
 
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.Trees;
+
 /**
  * The one place validation reports through: every error goes on the element it is about, so javac and
  * IDEs point at the offending parameter, field or guard. Counting lets a caller tell whether a class
@@ -21,6 +25,15 @@ final class Reporter {
     void error(final Element element, final String message) {
         errorCount++;
         messager.printMessage(Diagnostic.Kind.ERROR, message, element);
+    }
+
+    /**
+     * An error on a tree that has no element yet (a method of a local class, found before attribution);
+     * javac shows it at the tree's position, like an error on an element.
+     */
+    void error(final Trees trees, final Tree tree, final CompilationUnitTree unit, final String message) {
+        errorCount++;
+        trees.printMessage(Diagnostic.Kind.ERROR, message, tree, unit);
     }
 
     int errorCount() {

@@ -39,11 +39,13 @@ final class SpawnableValidator {
         Set.of("receiver", "reader", "writer", "TYPE", "result", "resultCallback", "failureCallback");
 
     private final ProcessingEnvironment env;
+    private final SourceTypes sources;
     private final Reporter reporter;
     private final Types types;
 
-    SpawnableValidator(final ProcessingEnvironment env, final Reporter reporter) {
+    SpawnableValidator(final ProcessingEnvironment env, final SourceTypes sources, final Reporter reporter) {
         this.env = env;
+        this.sources = sources;
         this.reporter = reporter;
         this.types = env.getTypeUtils();
     }
@@ -63,9 +65,9 @@ final class SpawnableValidator {
         Model.CodecClass receiver = null;
         if (!spawnables.isEmpty() && shapeOk) {
             implementsSpawner(type);
-            receiver = new FieldsValidator(env, reporter).validate(
+            receiver = new FieldsValidator(env, sources, reporter).validate(
                 type, "`" + name + "` (sent with every stolen job as the receiver)",
-                "`" + name + "` (sent with every stolen job as the receiver)");
+                "`" + name + "` (sent with every stolen job as the receiver)", false);
         }
 
         final Map<String, ExecutableElement> byName = new LinkedHashMap<>();
@@ -94,7 +96,7 @@ final class SpawnableValidator {
         final Map<String, String> guards = guards(type, methods, byName);
         final List<Model.SpawnableMethod> models = new ArrayList<>();
         final Map<String, Model.RemoteException> exceptions = new LinkedHashMap<>();
-        final ExceptionValidator exceptionValidator = new ExceptionValidator(env, reporter);
+        final ExceptionValidator exceptionValidator = new ExceptionValidator(env, sources, reporter);
         for (final ExecutableElement method : byName.values()) {
             final Model.SpawnableMethod model = method(type, method, guards.get(method.getSimpleName().toString()));
             if (model != null) {
@@ -201,7 +203,7 @@ final class SpawnableValidator {
         for (final VariableElement parameter : method.getParameters()) {
             final String parameterName = parameter.getSimpleName().toString();
             final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
-                env, pkg, parameter.asType(), TypeAnalyzer.Use.SPAWNABLE_PARAMETER);
+                env, sources, pkg, parameter.asType(), TypeAnalyzer.Use.SPAWNABLE_PARAMETER);
             reporter.typeProblems(parameter, "parameter `" + parameterName + "` of " + subject, parameter.asType(), result);
             final String fieldName = Names.avoid(parameterName, fieldNames);
             fieldNames.add(fieldName);
@@ -212,7 +214,7 @@ final class SpawnableValidator {
         if (returnType.getKind() != TypeKind.VOID) {
             final TypeMirror boxed = returnType.getKind().isPrimitive() && !specialised(returnType.getKind())
                 ? types.boxedClass(types.getPrimitiveType(returnType.getKind())).asType() : returnType;
-            final TypeAnalyzer.Result analysis = TypeAnalyzer.analyze(env, pkg, boxed, TypeAnalyzer.Use.OTHER);
+            final TypeAnalyzer.Result analysis = TypeAnalyzer.analyze(env, sources, pkg, boxed, TypeAnalyzer.Use.OTHER);
             reporter.typeProblems(method, "return type of " + subject, returnType, analysis);
             result = analysis.type();
         }
@@ -242,8 +244,7 @@ final class SpawnableValidator {
             final String subject = "@Guard `" + guardName + "`";
             final ExecutableElement spawnable = spawnables.get(target);
             if (spawnable == null) {
-                reporter.error(guard, subject + " names `" + target + "`, which is not a @Spawnable method of `" + type.getSimpleName()
-                    + "`; name one of: " + (spawnables.isEmpty() ? "(none: the class has no @Spawnable methods)" : String.join(", ", spawnables.keySet())));
+                reporter.error(guard, misplacedGuard(type, guard, target, methods, spawnables));
                 continue;
             }
             final int errorsBefore = reporter.errorCount();
@@ -279,6 +280,29 @@ final class SpawnableValidator {
             }
         }
         return guards;
+    }
+
+    /**
+     * Where a @Guard naming no spawnable of its class belongs. A @Guard goes on the guard method (a
+     * boolean method of the same class with the spawnable's parameter types) and names the spawnable.
+     */
+    private static String misplacedGuard(final TypeElement type, final ExecutableElement guard, final String target,
+        final List<ExecutableElement> methods, final Map<String, ExecutableElement> spawnables) {
+        final String guardName = guard.getSimpleName().toString();
+        if (Annotations.has(guard, Annotations.SPAWNABLE)) {
+            final boolean targetExists = methods.stream().anyMatch(m -> m.getSimpleName().contentEquals(target));
+            return "@Guard(\"" + target + "\") is on @Spawnable `" + guardName + "`, but a @Guard goes on the guard method and names "
+                + "the spawnable it protects: remove it here and write `@Guard(\"" + guardName + "\")` on "
+                + (targetExists ? "`" + target + "`" : "a boolean method of `" + type.getSimpleName() + "` that takes the parameters of `"
+                + guardName + "`");
+        }
+        final String subject = "@Guard `" + guardName + "` names `" + target + "`, which is not a @Spawnable method of `"
+            + type.getSimpleName() + "`; ";
+        if (spawnables.isEmpty()) {
+            return subject + "a guard is declared in the same class as the @Spawnable method it names, and `" + type.getSimpleName()
+                + "` has none";
+        }
+        return subject + "name one of: " + String.join(", ", spawnables.keySet());
     }
 
     private boolean sameParameterTypes(final ExecutableElement a, final ExecutableElement b) {

@@ -59,13 +59,15 @@ final class TypeAnalyzer {
         "java.util.Set", "java.util.LinkedHashSet",
         "java.util.HashSet", "java.util.HashSet",
         "java.util.LinkedHashSet", "java.util.LinkedHashSet",
-        "java.util.TreeSet", "java.util.TreeSet");
+        "java.util.TreeSet", "java.util.TreeSet",
+        "java.util.EnumSet", "java.util.EnumSet");
 
     private static final Map<String, String> MAPS = Map.of(
         "java.util.Map", "java.util.LinkedHashMap",
         "java.util.HashMap", "java.util.HashMap",
         "java.util.LinkedHashMap", "java.util.LinkedHashMap",
-        "java.util.TreeMap", "java.util.TreeMap");
+        "java.util.TreeMap", "java.util.TreeMap",
+        "java.util.EnumMap", "java.util.EnumMap");
 
     private static final Map<String, String> BOXES = Map.of(
         "java.lang.Boolean", "boolean", "java.lang.Byte", "byte", "java.lang.Short", "short",
@@ -78,26 +80,41 @@ final class TypeAnalyzer {
         "java.util.Collection", "use a List or a Set",
         "java.util.Queue", "use a List",
         "java.util.Deque", "use a List",
-        "java.util.stream.Stream", "use a List",
-        "java.util.Optional", "use the value itself, which may be null");
+        "java.util.stream.Stream", "use a List");
 
     private final Elements elements;
     private final Types types;
+    private final SourceTypes sources;
     /** The package of the code that will name the types; a @Wire class's fields are named by its own codec. */
     private String fromPackage;
     private final Map<String, WireType> inProgress = new HashMap<>();
     private final List<Problem> problems = new ArrayList<>();
+    /** Optionals met, each with the problem to report if it turns out to lie on a cycle (known only at the end). */
+    private final List<WireType.OptionalType> optionalTypes = new ArrayList<>();
+    private final List<Problem> optionals = new ArrayList<>();
 
     /** {@code fromPackage}: the package of the generated code that will name these types. */
-    private TypeAnalyzer(final ProcessingEnvironment env, final String fromPackage) {
+    private TypeAnalyzer(final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage) {
         this.elements = env.getElementUtils();
         this.types = env.getTypeUtils();
+        this.sources = sources;
         this.fromPackage = fromPackage;
     }
 
-    static Result analyze(final ProcessingEnvironment env, final String fromPackage, final TypeMirror type, final Use use) {
-        final TypeAnalyzer analyzer = new TypeAnalyzer(env, fromPackage);
+    /** {@code sources}: the classes a user can edit; advice never asks to change any other. */
+    static Result analyze(
+        final ProcessingEnvironment env, final SourceTypes sources, final String fromPackage, final TypeMirror type, final Use use) {
+        final TypeAnalyzer analyzer = new TypeAnalyzer(env, sources, fromPackage);
         final WireType wireType = analyzer.visit(type, "", use == Use.FIELD ? "field" : "", use == Use.SPAWNABLE_PARAMETER);
+        final TypeGraph graph = new TypeGraph();
+        for (int i = 0; i < analyzer.optionalTypes.size(); i++) {
+            if (graph.recursive(analyzer.optionalTypes.get(i))) {
+                analyzer.problems.add(analyzer.optionals.get(i));
+            }
+        }
+        if (!analyzer.problems.isEmpty()) {
+            return new Result(null, List.copyOf(analyzer.problems));
+        }
         return new Result(wireType, List.copyOf(analyzer.problems));
     }
 
@@ -151,8 +168,14 @@ final class TypeAnalyzer {
         if (name.equals("java.lang.String")) {
             return new WireType.Text(ClassName.get(element));
         }
+        if (JdkValues.supports(name)) {
+            return new WireType.JdkValue(ClassName.get(element));
+        }
         if (COLLECTIONS.containsKey(name) || MAPS.containsKey(name)) {
             return visitCollection(type, element, name, path, pathKind);
+        }
+        if (name.equals("java.util.Optional")) {
+            return visitOptional(type, path, pathKind);
         }
         if (LIST_LIKE.containsKey(name)) {
             return fail(path, pathKind, type, "which cannot be sent; " + LIST_LIKE.get(name));
@@ -187,10 +210,21 @@ final class TypeAnalyzer {
             return fail(path, pathKind, type, "which is " + (element.getKind() == ElementKind.INTERFACE ? "an interface" : "abstract")
                 + " and cannot be sent; use a List, Set, Map, a record or a final @Wire class");
         }
+        final String orTransient = pathKind.equals("field") ? ", or mark the field transient" : "";
+        if (!sources.editable(element)) {
+            return fail(path, pathKind, type, "which cannot be sent; " + notEditable(name)
+                + "; convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or "
+                + "@Wire class of your own" + orTransient);
+        }
         final String fix = pathKind.equals("field")
             ? "mark `" + name + "` @Wire, use a record, or mark the field transient"
             : "mark `" + name + "` @Wire or use a record";
         return fail(path, pathKind, type, "which cannot be sent; " + fix);
+    }
+
+    /** Why advice cannot say "mark it @Wire": the class comes from the JDK or a jar. */
+    private static String notEditable(final String name) {
+        return "`" + name + "` is not in this compilation, so it cannot be marked @Wire";
     }
 
     private WireType visitCollection(
@@ -204,7 +238,7 @@ final class TypeAnalyzer {
         if (name.startsWith("java.util.Tree") && !comparable(arguments.get(0))) {
             return fail(path, pathKind, type, "whose " + (isMap ? "keys are" : "elements are") + " not Comparable, so it cannot be "
                 + "sent: the receiver rebuilds it with natural ordering (a Comparator is not sent); use a " + (isMap ? "Map" : "Set")
-                + " or make `" + arguments.get(0) + "` Comparable");
+                + (editable(arguments.get(0)) ? " or make `" + arguments.get(0) + "` Comparable" : ""));
         }
         if (isMap) {
             final WireType key = visit(arguments.get(0), path + "{key}", "key", false);
@@ -214,6 +248,21 @@ final class TypeAnalyzer {
         }
         final WireType item = visit(arguments.get(0), path + "[]", "element", false);
         return item == null ? null : new WireType.Collection(TypeName.get(type), ClassName.bestGuess(COLLECTIONS.get(name)), item);
+    }
+
+    private WireType visitOptional(final DeclaredType type, final String path, final String pathKind) {
+        if (type.getTypeArguments().isEmpty()) {
+            return fail(path, pathKind, type, "which is a raw Optional and cannot be sent; give its type argument, e.g. `Optional<String>`");
+        }
+        final WireType value = visit(type.getTypeArguments().get(0), path + ".get()", "value", false);
+        if (value == null) {
+            return null;
+        }
+        final WireType.OptionalType optional = new WireType.OptionalType(TypeName.get(type), value);
+        optionals.add(new Problem(path, pathKind, type, "which is an Optional on a cycle of types (a value that can hold itself "
+            + "through it) and cannot be sent; use the value itself, which may be null"));
+        optionalTypes.add(optional);
+        return optional;
     }
 
     private WireType visitRecord(final DeclaredType type, final TypeElement element, final String path, final String pathKind) {
@@ -262,6 +311,10 @@ final class TypeAnalyzer {
         return ok ? wireClass : null;
     }
 
+    private boolean editable(final TypeMirror type) {
+        return type.getKind() == TypeKind.DECLARED && sources.editable((TypeElement)((DeclaredType)type).asElement());
+    }
+
     private boolean comparable(final TypeMirror type) {
         final TypeElement comparable = elements.getTypeElement("java.lang.Comparable");
         return types.isAssignable(type, types.erasure(comparable.asType()));
@@ -283,8 +336,10 @@ final class TypeAnalyzer {
             final boolean isPublic = e.getModifiers().contains(Modifier.PUBLIC);
             final boolean samePackage = elements.getPackageOf(e).getQualifiedName().contentEquals(fromPackage);
             if (isPrivate || (!isPublic && !samePackage)) {
-                fail(path, pathKind, type, "which is not visible to the generated code in package `" + fromPackage
-                    + "`; make `" + ((TypeElement)e).getQualifiedName() + "` " + (isPrivate ? "package-private or public" : "public"));
+                final String fix = sources.editable((TypeElement)e)
+                    ? "make `" + ((TypeElement)e).getQualifiedName() + "` " + (isPrivate ? "package-private or public" : "public")
+                    : "`" + ((TypeElement)e).getQualifiedName() + "` is not in this compilation; use a supported type instead";
+                fail(path, pathKind, type, "which is not visible to the generated code in package `" + fromPackage + "`; " + fix);
                 return false;
             }
         }

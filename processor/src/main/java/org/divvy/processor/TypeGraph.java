@@ -46,6 +46,9 @@ final class TypeGraph {
         if (type instanceof WireType.MapType m) {
             return List.of(m.key(), m.value());
         }
+        if (type instanceof WireType.OptionalType o) {
+            return List.of(o.value());
+        }
         return List.of();
     }
 

@@ -80,6 +80,12 @@ final class WireSignature {
             text.append(", ");
             type(m.value());
             text.append('>');
+        } else if (type instanceof WireType.OptionalType o) {
+            text.append("Optional<");
+            type(o.value());
+            text.append('>');
+        } else if (type instanceof WireType.JdkValue v) {
+            text.append("jdk ").append(JdkValues.signature(v.typeName()));
         } else if (type instanceof WireType.SharedObject s) {
             text.append("shared ").append(s.typeName().reflectionName());
         } else {

@@ -28,6 +28,25 @@ sealed interface WireType {
         }
     }
 
+    /**
+     * {@code Optional<T>}: presence byte (null or not), then whether it holds a value, then the value. An
+     * Optional never lies on a cycle of types (the processor rejects that), so it has no step codec.
+     */
+    record OptionalType(TypeName typeName, WireType value) implements WireType {
+        @Override
+        public int minEncodedBytes() {
+            return 1;
+        }
+    }
+
+    /** A JDK value class with a fixed encoding ({@link JdkValues}): presence byte, then its parts. */
+    record JdkValue(ClassName typeName) implements WireType {
+        @Override
+        public int minEncodedBytes() {
+            return 1;
+        }
+    }
+
     /** {@code String}: UTF-8 length (-1 for null) and bytes. */
     record Text(TypeName typeName) implements WireType {
         @Override

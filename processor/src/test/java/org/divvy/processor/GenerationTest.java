@@ -73,6 +73,30 @@ class GenerationTest {
     }
 
     @Test
+    void shouldClaimItsAnnotationsSoXlintAllWerrorPasses() {
+        final Compilation compilation = com.google.testing.compile.Compiler.javac().withProcessors(new DivvyProcessor())
+            .withOptions("-Xlint:all", "-Werror").compile(source("Fib", FIB),
+                source("Light", "@Wire\npublic final class Light {\n    int power;\n\n"
+                    + "    @Override\n    public String toString() {\n        return \"light \" + power;\n    }\n}\n"),
+                source("Outer", "public class Outer {\n    @Wire public static final class Inner_Part {\n        Light light;\n    }\n}\n"));
+        assertThat(compilation).succeededWithoutWarnings();
+    }
+
+    @Test
+    void shouldSendJdkValuesWithoutUserAction() {
+        final Compilation compilation = compile(source("Ledger", "public class Ledger implements LedgerSpawner {\n"
+            + "    java.math.BigDecimal balance;\n"
+            + "    @Spawnable java.math.BigInteger total(UUID account, java.time.LocalDate day, List<java.time.Instant> times,\n"
+            + "        Map<java.time.LocalDateTime, java.time.Duration> spans, java.time.LocalTime at, BitSet flags) { return null; }\n"
+            + "}\n"));
+        assertThat(compilation).succeededWithoutWarnings();
+        final String jobs = generated(compilation, "p.LedgerJobs");
+        assertTrue(jobs.contains("writer.writeLong(value.toEpochDay());"), jobs);
+        assertTrue(jobs.contains("jdk java.util.UUID(long, long)"), jobs);
+        assertTrue(generated(compilation, "p.LedgerCodec").contains("writeBigDecimal(writer, value.balance);"));
+    }
+
+    @Test
     void shouldChooseTheHandleByReturnType() {
         final Compilation compilation = compile(source("Kinds", "class Kinds implements KindsSpawner {\n"
             + "    @Spawnable long l() { return 0; }\n"

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.divvy.processor.Sources.assertError;
 import static org.divvy.processor.Sources.compile;
 import static org.divvy.processor.Sources.lineOf;
 import static org.divvy.processor.Sources.source;
@@ -18,12 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** One test per validation rule: each asserts the error's text and the line of the offending element. */
 @Timeout(120)
 class ValidationTest {
-
-    private static void assertError(final JavaFileObject source, final String message, final String lineMarker) {
-        final Compilation compilation = compile(source);
-        assertThat(compilation).failed();
-        assertThat(compilation).hadErrorContaining(message).inFile(source).onLine(lineOf(source, lineMarker));
-    }
 
     private static JavaFileObject fib(final String members) {
         return source("Fib", "public class Fib implements FibSpawner {\n" + members + "\n}\n");
@@ -147,7 +142,9 @@ class ValidationTest {
             + "    record Scene(String name, List<Light> lights) {}\n"
             + "    @Spawnable int render(Scene scene) { return 0; }\n}\n");
         assertError(source, "parameter `scene` of @Spawnable `render` has type `Render.Scene` whose field `lights[].color` has type "
-            + "`java.awt.Color`, which cannot be sent; mark `java.awt.Color` @Wire, use a record, or mark the field transient",
+            + "`java.awt.Color`, which cannot be sent; `java.awt.Color` is not in this compilation, so it cannot be marked @Wire; "
+            + "convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or @Wire "
+            + "class of your own, or mark the field transient",
             "Scene scene");
     }
 
@@ -155,7 +152,9 @@ class ValidationTest {
     void shouldNameMapKeysAndValuesInThePath() {
         assertError(fib("    @Spawnable long fib(Map<String, List<Thread>> workers) { return 0; }"),
             "parameter `workers` of @Spawnable `fib` has type `Map<String,List<Thread>>` whose element `{value}[]` has type "
-                + "`java.lang.Thread`, which cannot be sent; mark `java.lang.Thread` @Wire or use a record", "workers");
+                + "`java.lang.Thread`, which cannot be sent; `java.lang.Thread` is not in this compilation, so it cannot be marked @Wire; "
+                + "convert it to a supported type (a number, String, array or record of its parts), or hold it in a record or "
+                + "@Wire class of your own", "workers");
     }
 
     @Test
@@ -163,7 +162,7 @@ class ValidationTest {
         final JavaFileObject source = fib("    @Spawnable long a(Object o) { return 0; }\n"
             + "    @Spawnable long b(List<?> items) { return 0; }\n"
             + "    @Spawnable long c(List items) { return 0; }\n"
-            + "    @Spawnable long d(Optional<String> name) { return 0; }\n"
+            + "    @Spawnable long d(Optional name) { return 0; }\n"
             + "    @Spawnable long e(Runnable task) { return 0; }");
         final Compilation compilation = compile(source);
         assertThat(compilation).hadErrorContaining("parameter `o` of @Spawnable `a` has type `Object`, which cannot be sent; "
@@ -172,10 +171,18 @@ class ValidationTest {
             + "has type `?`, which is a wildcard and cannot be sent").inFile(source).onLine(lineOf(source, "List<?> items"));
         assertThat(compilation).hadErrorContaining("parameter `items` of @Spawnable `c` has type `List`, which is a raw collection "
             + "and cannot be sent; give its type arguments").inFile(source).onLine(lineOf(source, "List items"));
-        assertThat(compilation).hadErrorContaining("parameter `name` of @Spawnable `d` has type `Optional<String>`, which cannot be "
-            + "sent; use the value itself, which may be null").inFile(source).onLine(lineOf(source, "Optional<String> name"));
+        assertThat(compilation).hadErrorContaining("parameter `name` of @Spawnable `d` has type `Optional`, which is a raw Optional "
+            + "and cannot be sent; give its type argument").inFile(source).onLine(lineOf(source, "Optional name"));
         assertThat(compilation).hadErrorContaining("parameter `task` of @Spawnable `e` has type `Runnable`, which is an interface "
             + "and cannot be sent").inFile(source).onLine(lineOf(source, "Runnable task"));
+    }
+
+    @Test
+    void shouldRejectAnOptionalOnACycleOfTypes() {
+        assertError(fib("    record Chain(int value, Optional<Chain> next) {}\n    @Spawnable long fib(Chain chain) { return 0; }"),
+            "parameter `chain` of @Spawnable `fib` has type `Fib.Chain` whose field `next` has type `java.util.Optional<p.Fib.Chain>`, "
+                + "which is an Optional on a cycle of types (a value that can hold itself through it) and cannot be sent; use the value "
+                + "itself, which may be null", "Chain chain");
     }
 
     @Test
@@ -188,14 +195,16 @@ class ValidationTest {
     void shouldRejectUnsendableReceiverField() {
         assertError(fib("    Thread cache;\n    @Spawnable long fib(int n) { return n; }"),
             "field `cache` of `Fib` (sent with every stolen job as the receiver) has type `Thread`, which cannot be sent; "
-                + "mark `java.lang.Thread` @Wire, use a record, or mark the field transient", "Thread cache");
+                + "`java.lang.Thread` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type (a number, "
+                + "String, array or record of its parts), or hold it in a record or @Wire class of your own, or mark the field "
+                + "transient", "Thread cache");
     }
 
     @Test
     void shouldRejectPrivateReceiverField() {
         assertError(fib("    private int threshold;\n    @Spawnable long fib(int n) { return n; }"),
             "field `threshold` of `Fib` (sent with every stolen job as the receiver) is private, but the generated codec assigns it "
-                + "directly; make it package-private and not final, or make the class a record, or mark it transient",
+                + "directly; make it package-private and not final, or mark it transient",
             "private int threshold");
     }
 
@@ -250,8 +259,40 @@ class ValidationTest {
     @Test
     void shouldRejectUnsendableWireField() {
         assertError(source("Light", "@Wire\npublic final class Light {\n    java.awt.Color color;\n}\n"),
-            "field `color` of @Wire `Light` has type `Color`, which cannot be sent; mark `java.awt.Color` @Wire, use a record, "
-                + "or mark the field transient", "java.awt.Color color");
+            "field `color` of @Wire `Light` has type `Color`, which cannot be sent; `java.awt.Color` is not in this compilation, so "
+                + "it cannot be marked @Wire; convert it to a supported type (a number, String, array or record of its parts), or "
+                + "hold it in a record or @Wire class of your own, or mark the field transient", "java.awt.Color color");
+    }
+
+    @Test
+    void shouldNeverAskToMarkALibraryClassWire() {
+        final JavaFileObject source = fib("    @Spawnable long a(java.net.URI n) { return 0; }\n"
+            + "    @Spawnable long b(Locale n) { return 0; }\n"
+            + "    @Spawnable long c(Currency id) { return 0; }\n"
+            + "    @Spawnable long d(java.time.Period days) { return 0; }\n"
+            + "    @Spawnable long e(java.awt.Color color) { return 0; }\n"
+            + "    @Spawnable long f(java.util.concurrent.atomic.AtomicLong count) { return 0; }\n"
+            + "    @Spawnable long g(com.google.testing.compile.JavaFileObjects fromAJar) { return 0; }");
+        final Compilation compilation = compile(source);
+        assertThat(compilation).hadErrorContaining("parameter `n` of @Spawnable `a` has type `URI`, which cannot be sent; "
+            + "`java.net.URI` is not in this compilation, so it cannot be marked @Wire; convert it to a supported type "
+            + "(a number, String, array or record of its parts), or hold it in a record or @Wire class of your own")
+            .inFile(source).onLine(lineOf(source, "URI n"));
+        assertThat(compilation).hadErrorContaining("`com.google.testing.compile.JavaFileObjects` is not in this compilation, so it "
+            + "cannot be marked @Wire").inFile(source).onLine(lineOf(source, "fromAJar"));
+        assertEquals(7, compilation.errors().stream().filter(e -> e.getMessage(null).contains("cannot be sent")).count(),
+            compilation.errors().toString());
+        for (final Diagnostic<?> error : compilation.errors()) {
+            assertFalse(error.getMessage(null).contains("mark `java"), error.getMessage(null));
+            assertFalse(error.getMessage(null).contains("mark `com.google"), error.getMessage(null));
+        }
+    }
+
+    @Test
+    void shouldAskToMarkAClassOfTheCompilationWire() {
+        assertError(fib("    static final class Box { int x; }\n    @Spawnable long fib(Box box) { return 0; }"),
+            "parameter `box` of @Spawnable `fib` has type `Fib.Box`, which cannot be sent; mark `p.Fib.Box` @Wire or use a record",
+            "Box box");
     }
 
     // ---- @Guard -------------------------------------------------------------------------------
@@ -299,7 +340,8 @@ class ValidationTest {
     @Test
     void shouldRejectGuardInClassWithoutSpawnables() {
         assertError(source("Plain", "public class Plain {\n    @Guard(\"fib\") boolean ok(int n) { return true; }\n}\n"),
-            "@Guard `ok` names `fib`, which is not a @Spawnable method of `Plain`; name one of: (none: the class has no @Spawnable methods)",
+            "@Guard `ok` names `fib`, which is not a @Spawnable method of `Plain`; a guard is declared in the same class as the "
+                + "@Spawnable method it names, and `Plain` has none",
             "boolean ok");
     }
 
