@@ -1,6 +1,7 @@
 package org.divvy.transport;
 
 import java.util.ArrayDeque;
+import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
@@ -70,7 +71,11 @@ final class Link {
     private final ChunkFlyweight chunkHeader = new ChunkFlyweight();
     private final ExpandableRingBuffer.MessageConsumer controlDrainer = this::drainControl;
 
+    /** Told when the publication is made anew under messages it had taken (they may never arrive). */
+    private final Consumer<String> onSendLoss;
     private ExclusivePublication publication;
+    /** Whether the current publication took any message: if it closes under them, they may be lost. */
+    private boolean publicationTookMessages;
     private long queuedBulkBytes;
     private int queuedControlBytes;
     private int queuedControl;
@@ -84,7 +89,9 @@ final class Link {
      * @param maxBulkBytes the bytes of bulk messages that may wait for this peer.
      */
     Link(final int linkId, final String endpoint, final String channel, final int streamId, final long maxBulkBytes,
-        final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator) {
+        final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator,
+        final Consumer<String> onSendLoss) {
+        this.onSendLoss = onSendLoss;
         this.linkId = linkId;
         this.endpoint = endpoint;
         this.channel = channel;
@@ -213,6 +220,7 @@ final class Link {
         if (publication == null) {
             // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
             publication = aeron.addExclusivePublication(channel, streamId);
+            publicationTookMessages = false;
             signer.restart(); // a new Aeron session: a new stream to the peer, in order from its first frame
         }
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
@@ -266,15 +274,22 @@ final class Link {
     private boolean onOfferResult(final long result) {
         if (result > 0) {
             signer.sent();
+            publicationTookMessages = true;
             return true;
         }
         if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
             // The stream is over: a new publication (new session) starts again; a partly sent
-            // chunked message is resent whole, the receiver discards the partial one.
+            // chunked message is resent whole, the receiver discards the partial one. What the old one took
+            // may not have arrived, and its receiver cannot tell (the new stream starts from sequence 0): the
+            // loss is reported, to be handled as a failure.
             publication.close();
             publication = null;
             headChunksSent = 0;
             TrafficCounters.add(traffic.publicationsRecreated, 1);
+            if (publicationTookMessages) {
+                publicationTookMessages = false;
+                onSendLoss.accept(endpoint);
+            }
         }
         // NOT_CONNECTED, BACK_PRESSURED, ADMIN_ACTION: stay queued and retry in a later duty cycle.
         return false;
