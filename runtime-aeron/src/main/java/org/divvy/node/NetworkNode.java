@@ -101,6 +101,7 @@ public final class NetworkNode implements AutoCloseable {
         final Outbound outbound = new Outbound(transport, members, transport.maxMessageBytes());
         dispatcher = new FrameDispatcher(frameCounters, members, this::onError);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
+        dispatcher.reserve(AeronTransport.PROBE_TYPE, "STREAM_PROBE");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);

@@ -69,6 +69,9 @@ public final class AeronTransport implements Transport {
      */
     static final long EMBEDDED_CLIENT_LIVENESS_NS = TimeUnit.HOURS.toNanos(1);
 
+    /** The frame type of a stream probe (STREAM_PROBE, 25): handled here, never delivered; see {@code Link.checkConnection}. */
+    public static final int PROBE_TYPE = Link.PROBE_TYPE;
+
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
 
@@ -285,6 +288,10 @@ public final class AeronTransport implements Transport {
         final boolean isChunk = (buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE;
         if (!isChunk) {
             reportSkipped(buffer, offset);
+            if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == PROBE_TYPE && length == HeaderFlyweight.HEADER_LENGTH) {
+                traffic.onReceived(PROBE_TYPE, length);
+                return ControlledFragmentHandler.Action.CONTINUE; // its sequence number was its message
+            }
         }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
@@ -455,6 +462,12 @@ public final class AeronTransport implements Transport {
         int work = 0;
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
+            try {
+                work += link.checkConnection();
+            } catch (final RuntimeException e) {
+                TrafficCounters.add(traffic.sendErrors, 1);
+                errorHandler.onError(e);
+            }
             if (link.hasQueued()) {
                 try {
                     work += link.drain(limitPerLink);
