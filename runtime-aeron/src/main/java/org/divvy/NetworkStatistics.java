@@ -23,6 +23,9 @@ public final class NetworkStatistics {
     private final long longestAgentCycleNs;
     private final long longestAgentGapNs;
     private final RecoveryStatistics recovery;
+    private final long messagesLostInTransit;
+    private final long lossesReported;
+    private final long removedForLoss;
 
     /**
      * @param siteStealAttempts     steal requests sent to nodes of this node's site
@@ -39,12 +42,19 @@ public final class NetworkStatistics {
      * @param framesUnauthenticated received frames dropped because they failed authentication
      * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
      * @param recovery              what fault tolerance did on this node
+     * @param messagesLostInTransit messages from peers that never arrived (skips in their streams' sequence numbers)
+     * @param lossesReported        STREAM_LOST reports this node sent the registry (one per peer)
+     * @param removedForLoss        members the registry this node hosts declared dead for lost messages
      */
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
         final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
-        final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery) {
+        final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery,
+        final long messagesLostInTransit, final long lossesReported, final long removedForLoss) {
         this.recovery = recovery;
+        this.messagesLostInTransit = messagesLostInTransit;
+        this.lossesReported = lossesReported;
+        this.removedForLoss = removedForLoss;
         this.longestAgentCycleNs = longestAgentCycleNs;
         this.longestAgentGapNs = longestAgentGapNs;
         this.framesUnauthenticated = framesUnauthenticated;
@@ -92,6 +102,24 @@ public final class NetworkStatistics {
     /** What fault tolerance did on this node: jobs restarted, orphans kept and reused. */
     public RecoveryStatistics recovery() {
         return recovery;
+    }
+
+    /**
+     * Messages from peers that never arrived: their streams' sequence numbers skipped them (Aeron gave up on a
+     * stream, as after a stop longer than its 10 s image liveness timeout). Each such loss is handled as a failure.
+     */
+    public long messagesLostInTransit() {
+        return messagesLostInTransit;
+    }
+
+    /** STREAM_LOST reports this node sent the registry: losses between it and a peer, one report per peer. */
+    public long lossesReported() {
+        return lossesReported;
+    }
+
+    /** Members the registry hosted here declared dead because messages to or from them were lost (0 elsewhere). */
+    public long removedForLoss() {
+        return removedForLoss;
     }
 
     /** Received frames dropped because they failed authentication: wrong or no key, replayed, bad tag. */
@@ -149,7 +177,8 @@ public final class NetworkStatistics {
             jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
             longestAgentCycleNs, longestAgentGapNs,
             framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
-            recovery.minus(earlier.recovery));
+            recovery.minus(earlier.recovery), messagesLostInTransit - earlier.messagesLostInTransit,
+            lossesReported - earlier.lossesReported, removedForLoss - earlier.removedForLoss);
     }
 
     /** A compact table: remote steals, received frames not heard (if any), then messages and bytes sent per type used. */
@@ -160,6 +189,11 @@ public final class NetworkStatistics {
             siteSteals, siteStealAttempts, wideAreaSteals, wideAreaStealAttempts, jobsGiven, remoteJobsRun));
         if (recovery.any()) {
             sb.append("  ").append(recovery).append(String.format("%n"));
+        }
+        if (messagesLostInTransit != 0 || lossesReported != 0 || removedForLoss != 0) {
+            sb.append(String.format("  lost in transit: %d messages from peers; %d losses reported to the registry; " +
+                "%d members declared dead for lost messages by the registry here%n", messagesLostInTransit,
+                lossesReported, removedForLoss));
         }
         if (framesUnauthenticated != 0 || framesDropped != 0) {
             sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",

@@ -1,16 +1,19 @@
 package org.divvy.membership;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.IntHashSet;
 import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.transport.LossListener;
 
 /**
  * A node's side of membership: JOIN through the bootstrap endpoint, retried until the join timeout, with
@@ -29,8 +32,12 @@ import org.divvy.protocol.HeaderFlyweight;
  * <p>Its {@link #doWork} is a housekeeping duty: joins and heartbeats keep the node in the run but are no
  * work of the computation. Owned by the network agent thread, except {@link #requestLeave()}.
  */
-public final class MembershipClient implements Duty {
+public final class MembershipClient implements Duty, LossListener {
     private static final System.Logger LOG = System.getLogger(MembershipClient.class.getName());
+    /** A stop of this node longer than this (1 s) is remembered for {@link StreamLostFlyweight STREAM_LOST} reports. */
+    static final long LOSS_PAUSE_RECORD_NS = TimeUnit.SECONDS.toNanos(1);
+    /** How far back a stop of this node counts in a STREAM_LOST report (60 s). */
+    static final long LOSS_PAUSE_WINDOW_NS = TimeUnit.SECONDS.toNanos(60);
 
     /** Where a node is in its membership life. */
     public enum Phase { NOT_STARTED, JOINING, JOINED, JOIN_FAILED, REGISTRY_LOST, LEFT }
@@ -60,6 +67,17 @@ public final class MembershipClient implements Duty {
     private final PhiAccrualFailureDetector registryDetector;
     private final OwnPauseDetector ownPause;
     private final PhiAccrualFailureDetector.SuspicionHandler onRegistrySuspected = this::onRegistrySuspected;
+    /**
+     * Remembers this node's own stops of more than {@link #LOSS_PAUSE_RECORD_NS}, told to the registry with a loss:
+     * a node that was stopped broke its own streams (Aeron's images time out after 10 s of silence).
+     */
+    private final OwnPauseDetector lossPause = new OwnPauseDetector(LOSS_PAUSE_RECORD_NS);
+    private final StreamLostFlyweight streamLost = new StreamLostFlyweight();
+    /** Losses not yet reported to the registry: {peer id, 1 if this node sent them else 0, how many}. */
+    private final List<long[]> pendingLosses = new ArrayList<>();
+    /** Peers a loss was reported for (or is pending): one report per peer, the registry removes one of the two. */
+    private final IntHashSet lossReported = new IntHashSet();
+    private volatile long lossesReported;
 
     private Phase phase = Phase.NOT_STARTED;
     private long joinNonce;
@@ -165,6 +183,7 @@ public final class MembershipClient implements Duty {
     @Override
     public int doWork(final long nowNs) {
         cycleNs = nowNs;
+        lossPause.onCycle(nowNs);
         if (ownPause.onCycle(nowNs) > 0) {
             registryDetector.restartAll(nowNs); // it could not be heard while this process was stopped
         }
@@ -197,6 +216,9 @@ public final class MembershipClient implements Duty {
             case JOINED:
                 if (registryDetector.pollSuspected(nowNs, onRegistrySuspected) > 0) {
                     return 1;
+                }
+                if (!pendingLosses.isEmpty()) {
+                    return reportLosses(nowNs);
                 }
                 if (nowNs - nextHeartbeatNs >= 0) {
                     nextHeartbeatNs = nowNs + heartbeatIntervalNs;
@@ -305,6 +327,63 @@ public final class MembershipClient implements Duty {
         return found[0];
     }
 
+    /**
+     * Messages from {@code senderId} were lost in transit (the transport saw its stream skip some): unless the
+     * sender is gone already, the loss goes to the registry, which declares this node or the sender dead, so
+     * recovery re-runs what was lost. Agent thread (called during the transport's poll); sent in the next duty.
+     */
+    @Override
+    public void onReceiveLoss(final int senderId, final long lost) {
+        if (senderId == Registry.REGISTRY_ID || members.isAlive(senderId)) {
+            queueLoss(senderId, false, lost);
+        }
+    }
+
+    /** This node's stream to {@code peerEndpoint} was made anew under messages it had taken: reported as above. */
+    @Override
+    public void onSendLoss(final String peerEndpoint) {
+        for (final Member member : members.list()) {
+            if (member.isAlive() && member.endpoint().equals(peerEndpoint)) {
+                queueLoss(member.id(), true, 0);
+                return;
+            }
+        }
+        if (peerEndpoint.equals(registryTarget)) {
+            queueLoss(Registry.REGISTRY_ID, true, 0); // a registry that is no member (standalone)
+        }
+    }
+
+    private void queueLoss(final int peerId, final boolean sent, final long lost) {
+        if (phase == Phase.JOINED && lossReported.add(peerId)) {
+            pendingLosses.add(new long[] {peerId, sent ? 1 : 0, lost});
+        }
+    }
+
+    /** Sends the pending STREAM_LOST reports, in order, until one is refused (a full queue: tried again next cycle). */
+    private int reportLosses(final long nowNs) {
+        final long pausedMs = TimeUnit.NANOSECONDS.toMillis(lossPause.recentPauseNs(nowNs, LOSS_PAUSE_WINDOW_NS));
+        int sent = 0;
+        while (!pendingLosses.isEmpty()) {
+            final long[] loss = pendingLosses.get(0);
+            final MutableDirectBuffer frame = sender.frameBuffer(StreamLostFlyweight.FRAME_LENGTH);
+            streamLost.wrap(frame, 0, StreamLostFlyweight.FRAME_LENGTH);
+            streamLost.headerDefaults(StreamLostFlyweight.TYPE).senderId(members.selfId()).epoch(members.epoch());
+            streamLost.fields((int) loss[0], loss[1] != 0, loss[2], pausedMs);
+            if (!sender.sendToEndpoint(registryTarget, StreamLostFlyweight.FRAME_LENGTH)) {
+                break;
+            }
+            pendingLosses.remove(0);
+            lossesReported++;
+            sent++;
+        }
+        return sent;
+    }
+
+    /** STREAM_LOST reports this node sent to the registry; any thread. */
+    public long lossesReported() {
+        return lossesReported;
+    }
+
     /** A heartbeat from the registry. */
     void onRegistryHeartbeat(final long nowNs) {
         if (phase == Phase.JOINED) {
@@ -316,11 +395,19 @@ public final class MembershipClient implements Duty {
     private String removedMessage(final Member self, final long nowNs) {
         final String declared = "declared " + self.state() + " at epoch " + members.epoch();
         final long pausedNs = ownPause.recentPauseNs(nowNs, 2 * acceptablePauseNs);
-        if (pausedNs > 0) {
+        if (pausedNs > 0 && lossReported.isEmpty()) {
             return "this node was paused for " + formatTenths(pausedNs) + " (the process or its machine was stopped: "
                 + "SIGSTOP, a long GC pause, a suspended machine) and was removed from the run by the registry ("
                 + declared + "); the others wait acceptableHeartbeatPauseMs=" + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs)
                 + " for a silent node";
+        }
+        final long stoppedNs = lossPause.recentPauseNs(nowNs, LOSS_PAUSE_WINDOW_NS);
+        if (stoppedNs > 0 || !lossReported.isEmpty()) {
+            return "the registry " + declared + " after messages to or from this node were lost in transit, which it "
+                + "handles as a failure (" + (stoppedNs > 0 ? "this node was stopped for " + formatTenths(stoppedNs)
+                + ": Aeron gives up on a stream after 10 s of silence" : "this node reported losses") + "), or it did "
+                + "not hear this node's heartbeats for longer than acceptableHeartbeatPauseMs="
+                + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs);
         }
         return "the registry " + declared + ": it did not hear this node's heartbeats for longer than its failure "
             + "detector accepts (acceptableHeartbeatPauseMs=" + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs)
@@ -374,9 +461,9 @@ public final class MembershipClient implements Duty {
         if (state == MemberState.DEAD && id != members.selfId() && known != null && known.isAlive()) {
             LOG.log(System.Logger.Level.WARNING, "node " + id + " (site " + site + ", " + endpoint + ") was declared "
                 + "dead by the registry at epoch " + members.epoch() + ": its process exited (seen by the process "
-                + "that started it) or no heartbeat came for longer than its failure detector accepts (killed, "
-                + "crashed, stopped for more than acceptableHeartbeatPauseMs="
-                + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs) + ", or cut off)");
+                + "that started it), no heartbeat came for longer than its failure detector accepts (killed, crashed, "
+                + "stopped for more than acceptableHeartbeatPauseMs=" + TimeUnit.NANOSECONDS.toMillis(acceptablePauseNs)
+                + ", or cut off), or messages to or from it were lost in transit (the registry's log says which)");
         }
         if (!member.isAlive() && id != members.selfId()) {
             sender.cut(endpoint);

@@ -32,6 +32,7 @@ public final class MembershipMessages {
     private final JoinRefusedFlyweight refusal = new JoinRefusedFlyweight();
     private final MemberListFlyweight memberList = new MemberListFlyweight();
     private final LeaveRequestFlyweight leaveRequest = new LeaveRequestFlyweight();
+    private final StreamLostFlyweight streamLost = new StreamLostFlyweight();
 
     private MembershipMessages(final MembershipClient client, final Registry registry, final FrameCounters counters,
         final NanoClock cycleClock) {
@@ -85,6 +86,9 @@ public final class MembershipMessages {
         dispatcher.register(LeaveAnswerFlyweight.TYPE, "LEAVE_ANSWER", new LeaveAnswerFlyweight(),
             LeaveAnswerFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onStrayAnswer);
         dispatcher.register(LEAVE_ORDER, "LEAVE_ORDER", new HeaderFlyweight(), 0, Senders.ANY, messages::onLeaveOrder);
+        // any sender, as membership's others (a standalone registry has no member table): the registry checks it
+        dispatcher.register(StreamLostFlyweight.TYPE, "STREAM_LOST", new StreamLostFlyweight(),
+            StreamLostFlyweight.MIN_BODY_LENGTH, Senders.ANY, messages::onStreamLost);
     }
 
     private int onJoin(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
@@ -162,6 +166,19 @@ public final class MembershipMessages {
     private int onStrayAnswer(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         FrameCounters.count(counters.fromUnknownSender); // a node asked nothing
         return 0;
+    }
+
+    private int onStreamLost(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (registry == null) {
+            FrameCounters.count(counters.fromUnknownSender); // this node hosts no registry
+            return 0;
+        }
+        if (!registry.isAlive(senderId)) {
+            FrameCounters.count(counters.fromDeadPeer);
+            return 0;
+        }
+        streamLost.wrap(buffer, offset, length);
+        return registry.onStreamLost(senderId, streamLost, cycleClock.nanoTime());
     }
 
     private int onLeaveOrder(final int senderId, final DirectBuffer buffer, final int offset, final int length) {

@@ -15,6 +15,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.IntArrayList;
 import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
 import org.divvy.DivvyException;
@@ -22,6 +23,7 @@ import org.divvy.NodeConfig;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.transport.LossListener;
 
 /**
  * The registry role (the Ibis Registry of the thesis, §2.2): assigns node ids in join order, keeps the
@@ -49,9 +51,21 @@ import org.divvy.protocol.HeaderFlyweight;
  * <p>Its {@link #doWork} (heartbeats, deaths) is a housekeeping duty. Owned by the agent thread that
  * hosts it (a node's network agent, or a {@link StandaloneRegistry}).
  */
-public final class Registry implements Duty {
+public final class Registry implements Duty, LossListener {
     /** The sender id on the registry's frames; not a node id. */
     public static final int REGISTRY_ID = -2;
+    private static final System.Logger LOG = System.getLogger(Registry.class.getName());
+    /**
+     * A reporter of lost messages that was stopped itself for this long (5 s, half of Aeron's image liveness
+     * timeout) broke its own streams: it is the one declared dead, not the peer it names.
+     */
+    static final long LOSS_REPORTER_PAUSE_BLAME_MS = 5_000;
+    /**
+     * A member may have one peer declared dead for lost messages per this window (30 s); a second peer named
+     * within it removes the reporter instead: a node whose streams from several peers break is the likelier fault,
+     * and a confused or hostile member removes at most one other before it goes itself.
+     */
+    static final long LOSS_ACCUSATION_WINDOW_NS = TimeUnit.SECONDS.toNanos(30);
     /** How often a removed member that is still heard is told it was removed. */
     private static final long REMOVED_NOTICE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -61,6 +75,12 @@ public final class Registry implements Duty {
     private final OwnPauseDetector ownPause;
     /** When each removed member that spoke again was last told so. */
     private final Long2LongHashMap removedNoticeNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** Per member, when a peer it reported a loss from was last declared dead on its word. */
+    private final Long2LongHashMap lastAccusationNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** Members a standalone registry lost messages to or from itself, to declare dead in the next duty. */
+    private final IntArrayList ownLosses = new IntArrayList();
+    /** Members declared dead because messages to or from them were lost; read by any thread. */
+    private volatile long removedForLoss;
     private final List<Member> members = new ArrayList<>();
     private final MemberListFlyweight list = new MemberListFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
@@ -313,6 +333,133 @@ public final class Registry implements Duty {
         }
     }
 
+    /**
+     * A member reports messages lost in transit between it and a peer (STREAM_LOST): nothing is sent again, so one of
+     * the two is declared dead as if it had crashed, and recovery re-runs the lost work on both sides (a thief's
+     * jobs run again at their owners, an owner's orphans are kept). Which one: never the node that hosts this
+     * registry (the run cannot lose it); else the reporter if it was stopped itself for
+     * {@link #LOSS_REPORTER_PAUSE_BLAME_MS} or more (its own stop broke its streams), or if a peer was removed on its
+     * word within {@link #LOSS_ACCUSATION_WINDOW_NS} (so a member flooding reports removes at most one other);
+     * else the peer. Reports about members gone already change nothing: their loss was handled.
+     *
+     * @return 1 if a member was declared dead, else 0.
+     */
+    int onStreamLost(final int reporterId, final StreamLostFlyweight report, final long nowNs) {
+        if (!isAlive(reporterId)) {
+            return 0;
+        }
+        final int hostId = hostId();
+        final int peerId = report.peerId() == REGISTRY_ID ? hostId : report.peerId();
+        if (peerId != -1 && !isAlive(peerId)) {
+            return 0;
+        }
+        final String lost = (report.lost() > 0 ? report.lost() + " message(s)" : "messages") +
+            (report.sentByReporter() ? " from node " + reporterId + " to " + peerName(peerId) :
+                " from " + peerName(peerId) + " to node " + reporterId);
+        final int dead;
+        final String why;
+        if (peerId == reporterId) {
+            if (reporterId == hostId) {
+                sendList(selfEndpoint, MemberListFlyweight.NO_ASSIGNED_ID); // the registry's own list, again
+                LOG.log(System.Logger.Level.WARNING, lost + " were lost in transit (a stream of the registry's host to "
+                    + "itself): the member list is sent to it again");
+                return 0;
+            }
+            dead = reporterId;
+            why = "its stream to itself broke";
+        } else if (reporterId == hostId) {
+            dead = peerId;
+            why = "the registry's host cannot be removed";
+        } else if (peerId == hostId || peerId == -1) {
+            dead = reporterId;
+            why = "the registry and its host cannot be removed";
+        } else if (report.reporterPausedMs() >= LOSS_REPORTER_PAUSE_BLAME_MS) {
+            dead = reporterId;
+            why = "node " + reporterId + " was stopped for " + report.reporterPausedMs() + " ms itself, which broke its "
+                + "streams";
+        } else {
+            final long lastNs = lastAccusationNs.get(reporterId);
+            if (lastNs != Long.MIN_VALUE && nowNs - lastNs < LOSS_ACCUSATION_WINDOW_NS) {
+                dead = reporterId;
+                why = "node " + reporterId + " had a peer removed for lost messages less than "
+                    + TimeUnit.NANOSECONDS.toSeconds(LOSS_ACCUSATION_WINDOW_NS) + " s ago: a node whose streams from "
+                    + "several peers break is the likelier fault";
+            } else {
+                lastAccusationNs.put(reporterId, nowNs);
+                dead = peerId;
+                why = "node " + peerId + " is the peer whose stream broke";
+            }
+        }
+        final Member member = members.get(dead);
+        LOG.log(System.Logger.Level.WARNING, "node " + dead + " (site " + member.site() + ", " + member.endpoint()
+            + ") is declared dead: " + lost + " were lost in transit (Aeron gave up on a stream; nothing is sent "
+            + "again), handled as the failure of one side (" + why + "); its work is recovered as after a crash");
+        removedForLoss++;
+        detector.remove(dead);
+        changeState(dead, MemberState.DEAD);
+        return 1;
+    }
+
+    /**
+     * A registry on a transport of its own ({@link StandaloneRegistry}) lost messages from member {@code senderId}
+     * (ROOT, RUN_RESULT, LEAVE may be among them): the member is declared dead in the next duty, since the registry
+     * cannot be. A node that hosts the registry reports through its {@link MembershipClient} instead.
+     */
+    @Override
+    public void onReceiveLoss(final int senderId, final long lost) {
+        if (isAlive(senderId) && !ownLosses.containsInt(senderId)) {
+            ownLosses.addInt(senderId);
+        }
+    }
+
+    /** As {@link #onReceiveLoss}, for messages this registry sent to the member at {@code peerEndpoint}. */
+    @Override
+    public void onSendLoss(final String peerEndpoint) {
+        for (final Member member : members) {
+            if (member.isAlive() && member.endpoint().equals(peerEndpoint) && !ownLosses.containsInt(member.id())) {
+                ownLosses.addInt(member.id());
+            }
+        }
+    }
+
+    private int declareOwnLosses() {
+        int work = 0;
+        for (int i = 0; i < ownLosses.size(); i++) {
+            final int id = ownLosses.getInt(i);
+            if (isAlive(id)) {
+                final Member member = members.get(id);
+                LOG.log(System.Logger.Level.WARNING, "node " + id + " (site " + member.site() + ", " + member.endpoint()
+                    + ") is declared dead: messages between it and the registry were lost in transit (Aeron gave up on "
+                    + "a stream; nothing is sent again), handled as its failure; its work is recovered as after a crash");
+                removedForLoss++;
+                detector.remove(id);
+                changeState(id, MemberState.DEAD);
+                work++;
+            }
+        }
+        ownLosses.clear();
+        return work;
+    }
+
+    /** Members declared dead because messages to or from them were lost in transit; any thread. */
+    public long removedForLoss() {
+        return removedForLoss;
+    }
+
+    /** The alive member at this registry's endpoint (the node that hosts it), or -1 (a standalone registry). */
+    private int hostId() {
+        for (final Member member : members) {
+            if (member.isAlive() && member.endpoint().equals(selfEndpoint)) {
+                return member.id();
+            }
+        }
+        return -1;
+    }
+
+    private String peerName(final int peerId) {
+        return peerId == -1 ? "the registry" : "node " + peerId;
+    }
+
     /** A member leaves gracefully. */
     void onLeave(final int senderId) {
         if (isAlive(senderId)) {
@@ -359,6 +506,9 @@ public final class Registry implements Duty {
                 changeState(exited, MemberState.DEAD);
                 work++;
             }
+        }
+        if (!ownLosses.isEmpty()) {
+            work += declareOwnLosses();
         }
         if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
             heartbeating = true;

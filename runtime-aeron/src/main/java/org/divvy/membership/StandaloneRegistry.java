@@ -40,6 +40,7 @@ public final class StandaloneRegistry implements Agent {
         this.registry = new Registry(config, outbound,
             transport.endpoint());
         transport.useRunKey(registry.runKeyId());
+        transport.lossListener(registry); // messages lost between a member and this registry: the member goes
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);
         MembershipMessages.registerRegistry(dispatcher, registry, cycleClock);
         this.rootKeeper = new RootKeeper(registry, outbound, frameCounters);

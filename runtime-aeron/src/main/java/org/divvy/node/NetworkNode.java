@@ -101,6 +101,7 @@ public final class NetworkNode implements AutoCloseable {
         final Outbound outbound = new Outbound(transport, members, transport.maxMessageBytes());
         dispatcher = new FrameDispatcher(frameCounters, members, this::onError);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
+        dispatcher.reserve(AeronTransport.PROBE_TYPE, "STREAM_PROBE");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);
@@ -138,6 +139,8 @@ public final class NetworkNode implements AutoCloseable {
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
             List.of(mastership, lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);
         client[0] = membership;
+        // messages lost between this node and a peer go to the registry as STREAM_LOST: handled as a failure
+        transport.lossListener(membership);
 
         MembershipMessages.registerNode(dispatcher, membership, registry, cycleClock);
         victim.register(dispatcher);
@@ -322,7 +325,8 @@ public final class NetworkNode implements AutoCloseable {
             frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
-                mastership.takeovers()));
+                mastership.takeovers()), transport.authenticationCounters().lostInTransit.get(),
+            membership.lossesReported(), registry == null ? 0 : registry.removedForLoss());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */

@@ -70,6 +70,7 @@ public final class ProtocolPeer implements AutoCloseable {
         outbound = new Outbound(transport, members, transport.maxMessageBytes());
         dispatcher = new FrameDispatcher(frameCounters, members, errorHandler);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
+        dispatcher.reserve(AeronTransport.PROBE_TYPE, "STREAM_PROBE");
         if (config.join() == null) {
             throw new DivvyException("a protocol peer joins a running node: give its configuration a join address");
         }

@@ -63,6 +63,15 @@ public final class AeronTransport implements Transport {
      */
     static final int DRIVER_STEPS_PER_CYCLE = 16;
 
+    /**
+     * The embedded driver's client liveness timeout (1 h; Aeron's default is 10 s): the driver and its only client
+     * run on one thread, so only a stop of the whole process can exceed it (see the constructor).
+     */
+    static final long EMBEDDED_CLIENT_LIVENESS_NS = TimeUnit.HOURS.toNanos(1);
+
+    /** The frame type of a stream probe (STREAM_PROBE, 25): handled here, never delivered; see {@code Link.checkConnection}. */
+    public static final int PROBE_TYPE = Link.PROBE_TYPE;
+
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
 
@@ -91,6 +100,7 @@ public final class AeronTransport implements Transport {
     private final List<Link> links = new ArrayList<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
     private FrameHandler frameHandler;
+    private LossListener lossListener = LossListener.NONE;
 
     /**
      * Starts the driver (if embedded), the client and the subscription, and resolves the bound port.
@@ -114,7 +124,8 @@ public final class AeronTransport implements Transport {
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler);
+        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler,
+            senderId -> lossListener.onReceiveLoss(senderId, 1));
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
             .errorHandler(errorHandler)
@@ -151,6 +162,14 @@ public final class AeronTransport implements Transport {
                     // (20 ms measured ~0.3%, loaded 2-core machine), and a new channel may wait up to 50 ms for it.
                     driverContext.asyncExecutorIdleStrategy(
                         new BackoffIdleStrategy(1, 1, ASYNC_EXECUTOR_MIN_PARK_NS, ASYNC_EXECUTOR_MAX_PARK_NS));
+                }
+                if (System.getProperty(Configuration.CLIENT_LIVENESS_TIMEOUT_PROP_NAME) == null) {
+                    // The embedded driver's one client is this node's, stepped by the same thread: a pause of the
+                    // process stops both, and with Aeron's 10 s a stop longer than that closed the client (its
+                    // conductor's "service interval exceeded") and left a node that could never send again. How
+                    // long a stopped node stays in the run is the failure detector's to say, not Aeron's.
+                    driverContext.clientLivenessTimeoutNs(EMBEDDED_CLIENT_LIVENESS_NS)
+                        .publicationUnblockTimeoutNs(EMBEDDED_CLIENT_LIVENESS_NS + TimeUnit.SECONDS.toNanos(15));
                 }
                 launched = MediaDriver.launchEmbedded(driverContext);
                 clientContext.aeronDirectoryName(launched.aeronDirectoryName()).driverAgentInvoker(launched.sharedAgentInvoker());
@@ -269,6 +288,10 @@ public final class AeronTransport implements Transport {
         final boolean isChunk = (buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE;
         if (!isChunk) {
             reportSkipped(buffer, offset);
+            if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == PROBE_TYPE && length == HeaderFlyweight.HEADER_LENGTH) {
+                traffic.onReceived(PROBE_TYPE, length);
+                return ControlledFragmentHandler.Action.CONTINUE; // its sequence number was its message
+            }
         }
         final int type = validator.validateHeader(buffer, offset, length);
         if (type == FrameValidator.INVALID) {
@@ -311,16 +334,19 @@ public final class AeronTransport implements Transport {
 
     /**
      * Counts and reports the messages a skip in the sequence of the message just taken says never arrived: once
-     * per skip (a message left in its stream for later is not taken yet).
+     * per skip (a message left in its stream for later is not taken yet). The {@link LossListener} hears of it, so
+     * the loss is handled as a failure (membership reports it to the registry).
      */
     private void reportSkipped(final DirectBuffer buffer, final int offset) {
         final long skipped = authenticator.lostBeforeAccepted();
         if (skipped > 0) {
             authenticator.countSkipped();
-            errorHandler.onError(new DivvyException("messages lost in transit: " + skipped + " from node " +
-                buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER) + " never " +
-                "arrived (their sequence numbers were skipped: Aeron gave up on the stream and a new one started " +
-                "later in it, or this node dropped them); a job or result among them is not sent again"));
+            final int senderId = buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER);
+            errorHandler.onError(new DivvyException("messages lost in transit: " + skipped + " from node " + senderId +
+                " never arrived (their sequence numbers were skipped: Aeron gave up on the stream and a new one started " +
+                "later in it, or this node dropped them); nothing is sent again, so the loss is reported to the " +
+                "registry, which declares this node or that one dead and their work is recovered"));
+            lossListener.onReceiveLoss(senderId, skipped);
         }
     }
 
@@ -344,7 +370,7 @@ public final class AeronTransport implements Transport {
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
             link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, maxOutboundBytesPerPeer, aeron, traffic,
-                authenticator);
+                authenticator, endpoint -> lossListener.onSendLoss(endpoint));
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -382,6 +408,11 @@ public final class AeronTransport implements Transport {
             errorHandler.onError(e);
             return false;
         }
+    }
+
+    @Override
+    public void lossListener(final LossListener listener) {
+        this.lossListener = listener;
     }
 
     @Override
@@ -431,6 +462,12 @@ public final class AeronTransport implements Transport {
         int work = 0;
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
+            try {
+                work += link.checkConnection();
+            } catch (final RuntimeException e) {
+                TrafficCounters.add(traffic.sendErrors, 1);
+                errorHandler.onError(e);
+            }
             if (link.hasQueued()) {
                 try {
                     work += link.drain(limitPerLink);

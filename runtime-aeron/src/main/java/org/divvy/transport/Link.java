@@ -1,6 +1,7 @@
 package org.divvy.transport;
 
 import java.util.ArrayDeque;
+import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
@@ -36,6 +37,11 @@ import io.aeron.Publication;
  * <p>Owned by the network agent thread.
  */
 final class Link {
+    /**
+     * The frame type of a stream probe (25, STREAM_PROBE): header only, sent after a publication found its
+     * receiver again (see {@link #checkConnection}); the receiving transport checks its sequence number and drops it.
+     */
+    static final int PROBE_TYPE = 25;
     /** The largest control frame (1 KiB): well below a datagram and a chunk, so never chunked itself. */
     static final int CONTROL_MAX_FRAME_BYTES = 1024;
     /** Bytes of control frames queued per peer (1 MiB, a thousand frames or more): a peer that takes none for that long is dying. */
@@ -70,7 +76,20 @@ final class Link {
     private final ChunkFlyweight chunkHeader = new ChunkFlyweight();
     private final ExpandableRingBuffer.MessageConsumer controlDrainer = this::drainControl;
 
+    /** Told when the publication is made anew under messages it had taken (they may never arrive). */
+    private final Consumer<String> onSendLoss;
     private ExclusivePublication publication;
+    /** Whether the current publication took any message: if it closes under them, they may be lost. */
+    private boolean publicationTookMessages;
+    /** Whether the publication was connected when {@link #checkConnection} looked last. */
+    private boolean wasConnected;
+    /** The publication lost its receiver (its image at the peer went away): a probe goes when it is back. */
+    private boolean probePending;
+    /** The sender id and epoch of the last frame sent, for a probe's header. */
+    private int lastSenderId;
+    private int lastEpoch;
+    private final UnsafeBuffer probe = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH]);
+    private final HeaderFlyweight probeHeader = new HeaderFlyweight();
     private long queuedBulkBytes;
     private int queuedControlBytes;
     private int queuedControl;
@@ -84,7 +103,9 @@ final class Link {
      * @param maxBulkBytes the bytes of bulk messages that may wait for this peer.
      */
     Link(final int linkId, final String endpoint, final String channel, final int streamId, final long maxBulkBytes,
-        final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator) {
+        final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator,
+        final Consumer<String> onSendLoss) {
+        this.onSendLoss = onSendLoss;
         this.linkId = linkId;
         this.endpoint = endpoint;
         this.channel = channel;
@@ -190,6 +211,33 @@ final class Link {
         return false;
     }
 
+    /**
+     * Watches the publication's connection (each duty cycle): when it lost its receiver (the peer's image timed
+     * out: one side was stopped or cut off for Aeron's image liveness timeout) and has one again, a new image
+     * started where the stream is, and what the old one had not delivered is lost. The receiver sees that only in
+     * the sequence number of the next message, which may be long in coming (a result lost, and nothing more to
+     * send to that owner), so a {@link #PROBE_TYPE STREAM_PROBE} goes at once: an empty frame whose only job is
+     * its sequence number. Returns 1 if it sent (or queued) one.
+     */
+    int checkConnection() {
+        if (publication == null) {
+            wasConnected = false;
+            return 0;
+        }
+        final boolean connected = publication.isConnected();
+        if (wasConnected && !connected && publicationTookMessages) {
+            probePending = true;
+        }
+        wasConnected = connected;
+        if (connected && probePending) {
+            probePending = false;
+            probeHeader.wrap(probe, 0, HeaderFlyweight.HEADER_LENGTH);
+            probeHeader.headerDefaults(PROBE_TYPE).senderId(lastSenderId).epoch(lastEpoch);
+            return send(probe, 0, HeaderFlyweight.HEADER_LENGTH, false) ? 1 : 0;
+        }
+        return 0;
+    }
+
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
     int close() {
         final int dropped = bulkQueue.size() + queuedControl;
@@ -213,9 +261,14 @@ final class Link {
         if (publication == null) {
             // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
             publication = aeron.addExclusivePublication(channel, streamId);
+            publicationTookMessages = false;
+            wasConnected = false;
+            probePending = false;
             signer.restart(); // a new Aeron session: a new stream to the peer, in order from its first frame
         }
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
+        lastSenderId = buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        lastEpoch = buffer.getInt(offset + HeaderFlyweight.EPOCH_OFFSET, HeaderFlyweight.BYTE_ORDER);
         if (length + FrameAuthenticator.TRAILER_LENGTH <= publication.maxMessageLength()) {
             if (offer(type, buffer, offset, length)) {
                 traffic.onSent(type, length);
@@ -266,15 +319,22 @@ final class Link {
     private boolean onOfferResult(final long result) {
         if (result > 0) {
             signer.sent();
+            publicationTookMessages = true;
             return true;
         }
         if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
             // The stream is over: a new publication (new session) starts again; a partly sent
-            // chunked message is resent whole, the receiver discards the partial one.
+            // chunked message is resent whole, the receiver discards the partial one. What the old one took
+            // may not have arrived, and its receiver cannot tell (the new stream starts from sequence 0): the
+            // loss is reported, to be handled as a failure.
             publication.close();
             publication = null;
             headChunksSent = 0;
             TrafficCounters.add(traffic.publicationsRecreated, 1);
+            if (publicationTookMessages) {
+                publicationTookMessages = false;
+                onSendLoss.accept(endpoint);
+            }
         }
         // NOT_CONNECTED, BACK_PRESSURED, ADMIN_ACTION: stay queued and retry in a later duty cycle.
         return false;

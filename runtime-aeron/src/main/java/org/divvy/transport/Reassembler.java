@@ -1,5 +1,7 @@
 package org.divvy.transport;
 
+import java.util.function.IntConsumer;
+
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -24,6 +26,8 @@ import org.divvy.protocol.FrameCounters;
 final class Reassembler {
     private static final class Partial {
         int messageId;
+        /** The sender id its chunks carry: whose message is lost if the stream breaks under it. */
+        int senderId;
         int chunkCount;
         int nextIndex;
         int filled;
@@ -42,7 +46,12 @@ final class Reassembler {
     private final ChunkFlyweight chunk = new ChunkFlyweight();
     private long bytesInUse;
 
-    Reassembler(final long maxReassemblyBytes, final FrameCounters counters, final ErrorHandler errorHandler) {
+    /** Told the sender id of a partly received message its stream went away under: a message lost in transit. */
+    private final IntConsumer onCutOff;
+
+    Reassembler(final long maxReassemblyBytes, final FrameCounters counters, final ErrorHandler errorHandler,
+        final IntConsumer onCutOff) {
+        this.onCutOff = onCutOff;
         this.maxReassemblyBytes = maxReassemblyBytes;
         this.counters = counters;
         this.errorHandler = errorHandler;
@@ -84,6 +93,7 @@ final class Reassembler {
             }
             partial = new Partial();
             partial.messageId = messageId;
+            partial.senderId = chunk.senderId();
             partial.chunkCount = chunk.chunkCount();
             partialBySession.put(sessionId, partial);
             if (total > maxReassemblyBytes) {
@@ -136,6 +146,7 @@ final class Reassembler {
                 errorHandler.onError(new DivvyException("a chunked message of " + partial.bytes.capacity() +
                     " bytes was cut off after " + partial.nextIndex + " of " + partial.chunkCount +
                     " chunks: its stream (Aeron session " + sessionId + ") went away"));
+                onCutOff.accept(partial.senderId); // nothing is sent again: unless its sender died, handled as a failure
             }
             release(sessionId, partial);
         }

@@ -86,6 +86,14 @@ public interface Transport extends AutoCloseable {
     default void useRunKey(final int runKeyId) {
     }
 
+    /**
+     * Who is told when messages to or from a peer were lost below Divvy (a skip in a stream's sequence numbers, a
+     * partly received message whose stream went away, a publication made anew under queued or sent messages); the
+     * agent thread, before the first poll. Nothing for a transport that never loses messages.
+     */
+    default void lossListener(final LossListener listener) {
+    }
+
     /** Received frames that failed authentication, per reason; all zero for a transport that does not authenticate. */
     default AuthenticationCounters authenticationCounters() {
         return new AuthenticationCounters();

@@ -23,6 +23,8 @@ import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.membership.JoinFlyweight;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.MembershipMessages;
+import org.divvy.membership.Registry;
+import org.divvy.results.JobResultFlyweight;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.stealing.StealReplyFlyweight;
 import org.divvy.stealing.JobTypeRegistry;
@@ -384,5 +386,77 @@ class FakeClockNetworkTest {
         assertEquals(0, master.network.statistics().jobsGiven());
         assertEquals(0, thief.network.statistics().remoteJobsRun());
         assertFalse(master.network.holdsRemoteWork(), "no job stays claimed for the thief");
+    }
+
+    /**
+     * Issue 7, "nothing is lost, ever": a JOB_RESULT from a thief never arrives (Aeron gave up on its stream; the
+     * next frame's sequence number skips it). Without handling, the parent on node 0 waits in sync() forever. The
+     * owner reports the loss to the registry it hosts, which declares the thief dead; its jobs run again at home
+     * and the run ends with the right value; the removed thief learns it was removed.
+     */
+    @Test
+    void shouldHandleALostResultAsTheThiefsFailureAndRecoverItsWork() throws Exception {
+        final List<SteppedNode> all = cluster(3);
+        final SteppedNode master = all.get(0);
+        network.transportAt(master.network.endpoint()).loseNext(JobResultFlyweight.TYPE);
+        final CompletableFuture<Long> run = runFib(master, 15, 1000);
+        stepUntil("the run's end (a lost result must not leave its parent waiting)", 20_000 * MS, run::isDone);
+        assertEquals(TestJobs.Fib.sequential(15), run.get());
+        assertEquals(1, master.network.statistics().removedForLoss(), "one thief declared dead for the lost result");
+        final SteppedNode thief = all.stream().filter(n -> n != master &&
+            master.network.members().member(n.selfId()).state() == MemberState.DEAD).findFirst().orElseThrow();
+        assertEquals(1, master.network.statistics().lossesReported());
+        assertTrue(master.network.statistics().recovery().jobsRestarted() > 0, "the thief's jobs ran again at home");
+        stepUntil("the removal noticed", 2000 * MS, () -> thief.network.lifecycle().registryLostOrNull() != null);
+        assertTrue(thief.network.lifecycle().registryLostOrNull().contains("declared DEAD"),
+            thief.network.lifecycle().registryLostOrNull());
+        final SteppedNode other = all.stream().filter(n -> n != master && n != thief).findFirst().orElseThrow();
+        assertEquals(MemberState.ALIVE, master.network.members().member(other.selfId()).state(), "only one node goes");
+    }
+
+    /**
+     * Who goes for a loss reported between two members: the peer, once per 30 s per reporter (a second peer named
+     * within it removes the reporter: a flooding member removes at most one other); never the registry's host (a
+     * loss of the registry's frames removes the reporter).
+     */
+    @Test
+    void shouldRemoveThePeerOnceThenTheReporterAndNeverTheRegistrysHost() {
+        final List<SteppedNode> all = cluster(4);
+        final SteppedNode registryHost = all.get(0);
+        final SteppedNode reporter = all.get(1);
+        final LoopbackNetwork.Loopback reporterTransport = network.transportAt(reporter.network.endpoint());
+        reporterTransport.reportLoss(all.get(2).selfId(), 3);
+        stepUntil("node 2 declared dead", 50 * MS, () -> state(registryHost, all.get(2)) == MemberState.DEAD);
+        assertEquals(MemberState.ALIVE, state(registryHost, reporter));
+
+        reporterTransport.reportLoss(all.get(3).selfId(), 1); // a second peer within 30 s: the reporter goes instead
+        stepUntil("node 1 declared dead", 50 * MS, () -> state(registryHost, reporter) == MemberState.DEAD);
+        assertEquals(MemberState.ALIVE, state(registryHost, all.get(3)));
+
+        network.transportAt(all.get(3).network.endpoint()).reportLoss(Registry.REGISTRY_ID, 2);
+        stepUntil("node 3 declared dead", 50 * MS, () -> state(registryHost, all.get(3)) == MemberState.DEAD);
+        assertEquals(MemberState.ALIVE, state(registryHost, registryHost));
+        assertEquals(3, registryHost.network.statistics().removedForLoss());
+    }
+
+    /** A node stopped for 6 s (less than the failure detector waits) that then lost messages broke its own streams: it goes, not its peer. */
+    @Test
+    void shouldRemoveAReporterThatWasStoppedItselfNotItsPeer() {
+        final List<SteppedNode> all = cluster(3);
+        stepFor(2000 * MS);
+        final SteppedNode stopped = all.get(2);
+        stopped.pause();
+        stepFor(6000 * MS);
+        stopped.resume();
+        network.transportAt(stopped.network.endpoint()).reportLoss(all.get(1).selfId(), 4);
+        stepUntil("the stopped node declared dead", 50 * MS, () -> state(all.get(0), stopped) == MemberState.DEAD);
+        assertEquals(MemberState.ALIVE, state(all.get(0), all.get(1)));
+        stepUntil("the removal noticed", 2000 * MS, () -> stopped.network.lifecycle().registryLostOrNull() != null);
+        final String lost = stopped.network.lifecycle().registryLostOrNull();
+        assertTrue(lost.contains("lost in transit") && lost.contains("stopped for 6.0 s"), lost);
+    }
+
+    private static MemberState state(final SteppedNode at, final SteppedNode of) {
+        return at.network.members().member(of.selfId()).state();
     }
 }

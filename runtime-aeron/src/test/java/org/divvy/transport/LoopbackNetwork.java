@@ -45,6 +45,11 @@ public final class LoopbackNetwork {
         private final ArrayDeque<byte[]> inbox = new ArrayDeque<>();
         private final List<String> links = new ArrayList<>();
         private final Set<Integer> refusedTypes = new HashSet<>();
+        /** Types whose next frame sent here is lost on the way (once each). */
+        private final Set<Integer> loseNextOfType = new HashSet<>();
+        /** Per sender id, frames lost since its last delivered one: reported with its next frame, as a skip is. */
+        private final Map<Integer, Long> lostBySender = new HashMap<>();
+        private LossListener lossListener = LossListener.NONE;
         private boolean closed;
 
         private Loopback(final String endpoint, final FrameValidator validator) {
@@ -74,6 +79,13 @@ public final class LoopbackNetwork {
                 final byte[] frame = inbox.poll();
                 delivered++;
                 final UnsafeBuffer buffer = new UnsafeBuffer(frame);
+                if (frame.length >= HeaderFlyweight.HEADER_LENGTH) {
+                    final Long lost = lostBySender.remove(buffer.getInt(HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER));
+                    if (lost != null) {
+                        // as the real transport: the next frame of the stream shows the skip
+                        lossListener.onReceiveLoss(buffer.getInt(HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER), lost);
+                    }
+                }
                 final int type = validator.validateHeader(buffer, 0, frame.length);
                 if (type != FrameValidator.INVALID) {
                     traffic.onReceived(type, frame.length);
@@ -94,6 +106,25 @@ public final class LoopbackNetwork {
          */
         public void refuse(final int type) {
             refusedTypes.add(type);
+        }
+
+        /**
+         * The next frame of {@code type} sent to this transport is lost on the way (Aeron gave up on the stream):
+         * the sender's {@code send} returns true, and the next frame from the same sender reports the loss to the
+         * {@link LossListener}, as a skip in the stream's sequence numbers does.
+         */
+        public void loseNext(final int type) {
+            loseNextOfType.add(type);
+        }
+
+        /** Tells this transport's {@link LossListener} at once that {@code lost} messages from {@code senderId} were lost. */
+        public void reportLoss(final int senderId, final long lost) {
+            lossListener.onReceiveLoss(senderId, lost);
+        }
+
+        @Override
+        public void lossListener(final LossListener listener) {
+            this.lossListener = listener;
         }
 
         /** Drops every frame waiting to be polled (a node paused long enough that its socket buffer overflowed). */
@@ -122,6 +153,11 @@ public final class LoopbackNetwork {
                 return false;
             }
             traffic.onSent(type, length);
+            if (destination != null && destination.loseNextOfType.remove(type)) {
+                destination.lostBySender.merge(buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET,
+                    HeaderFlyweight.BYTE_ORDER), 1L, Long::sum);
+                return true;
+            }
             if (destination != null && !destination.closed) {
                 final byte[] copy = new byte[length];
                 buffer.getBytes(offset, copy);
