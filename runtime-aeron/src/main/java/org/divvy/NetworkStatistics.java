@@ -25,6 +25,7 @@ public final class NetworkStatistics {
     private final long longestAgentGapNs;
     private final long longestAgentCycleCpuNs;
     private final long mostAgentCycleCpuNs;
+    private final long mostAgentCycleCpuAtNs;
     private final RecoveryStatistics recovery;
 
     /**
@@ -42,6 +43,7 @@ public final class NetworkStatistics {
      * @param longestAgentCycleCpuNs the agent thread's CPU time in its longest cycle (-1: not measured)
      * @param mostAgentCycleCpuNs   the most CPU time the agent thread used in one cycle since the node started (-1:
      *                              not measured)
+     * @param mostAgentCycleCpuAtNs when that cycle ended, in ns since the node's agent started
      * @param framesUnauthenticated received frames dropped because they failed authentication
      * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
      * @param recovery              what fault tolerance did on this node
@@ -49,11 +51,13 @@ public final class NetworkStatistics {
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
         final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
-        final long longestAgentCycleCpuNs, final long mostAgentCycleCpuNs, final long framesUnauthenticated,
+        final long longestAgentCycleCpuNs, final long mostAgentCycleCpuNs, final long mostAgentCycleCpuAtNs,
+        final long framesUnauthenticated,
         final long framesDropped, final RecoveryStatistics recovery) {
         this.recovery = recovery;
         this.longestAgentCycleCpuNs = longestAgentCycleCpuNs;
         this.mostAgentCycleCpuNs = mostAgentCycleCpuNs;
+        this.mostAgentCycleCpuAtNs = mostAgentCycleCpuAtNs;
         this.longestAgentCycleNs = longestAgentCycleNs;
         this.longestAgentGapNs = longestAgentGapNs;
         this.framesUnauthenticated = framesUnauthenticated;
@@ -138,6 +142,11 @@ public final class NetworkStatistics {
         return mostAgentCycleCpuNs;
     }
 
+    /** When the cycle of {@link #mostAgentCycleCpuNs()} ended, in ns since the node's agent started. */
+    public long mostAgentCycleCpuAtNs() {
+        return mostAgentCycleCpuAtNs;
+    }
+
     /**
      * The longest time between two awake network agent cycles since the node started, in ns: its idle
      * park (at most 1 ms) plus any time the thread got no core (GC pause, busy machine).
@@ -174,7 +183,7 @@ public final class NetworkStatistics {
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
             jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
             longestAgentCycleNs, longestAgentGapNs, longestAgentCycleCpuNs, mostAgentCycleCpuNs,
-            framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
+            mostAgentCycleCpuAtNs, framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
             recovery.minus(earlier.recovery));
     }
 
@@ -193,8 +202,8 @@ public final class NetworkStatistics {
         }
         sb.append(String.format("  network agent since start: longest cycle %.1f ms", longestAgentCycleNs / 1e6));
         if (longestAgentCycleCpuNs >= 0 && mostAgentCycleCpuNs >= 0) {
-            sb.append(String.format(" (its own CPU %.1f ms), most own CPU in one cycle %.1f ms",
-                longestAgentCycleCpuNs / 1e6, mostAgentCycleCpuNs / 1e6));
+            sb.append(String.format(" (its own CPU %.1f ms), most own CPU in one cycle %.1f ms (%.1f s after start)",
+                longestAgentCycleCpuNs / 1e6, mostAgentCycleCpuNs / 1e6, mostAgentCycleCpuAtNs / 1e9));
         }
         sb.append(String.format(", longest gap between cycles %.1f ms%n", longestAgentGapNs / 1e6));
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));

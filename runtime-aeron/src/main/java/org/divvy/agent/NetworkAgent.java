@@ -56,6 +56,9 @@ public final class NetworkAgent implements Agent {
     private volatile long longestCycleCpuNs = -1;
     /** The most CPU time the agent thread used over one cycle and at most about 1 ms before it; -1: not measured. */
     private volatile long mostCycleCpuNs = -1;
+    /** When that cycle ended, in ns since the agent started. */
+    private volatile long mostCycleCpuAtNs;
+    private long startNs;
     private long lastCpuReadNs;
     private long lastCpuNs = -1;
     private long lastCycleEndNs;
@@ -86,7 +89,8 @@ public final class NetworkAgent implements Agent {
 
     @Override
     public void onStart() {
-        cycleClock.update(clock.nanoTime());
+        startNs = clock.nanoTime();
+        cycleClock.update(startNs);
         onStart.run();
     }
 
@@ -159,6 +163,7 @@ public final class NetworkAgent implements Agent {
             final long usedNs = cpuNs - lastCpuNs;
             if (usedNs > mostCycleCpuNs) {
                 mostCycleCpuNs = usedNs;
+                mostCycleCpuAtNs = endNs - startNs;
             }
             if (longest) {
                 longestCycleCpuNs = usedNs;
@@ -183,6 +188,14 @@ public final class NetworkAgent implements Agent {
      */
     public long mostCycleCpuNs() {
         return mostCycleCpuNs;
+    }
+
+    /**
+     * When the cycle of {@link #mostCycleCpuNs()} ended, in ns since the agent started: the first cycles (joining,
+     * loading classes) are the longest own work on many nodes. Any thread.
+     */
+    public long mostCycleCpuAtNs() {
+        return mostCycleCpuAtNs;
     }
 
     /**

@@ -76,13 +76,15 @@ class NetworkAgentCycleTest {
     @Test
     void aCycleStoppedByAPauseIsLongButNotOwnWork() {
         final NetworkAgent agent = agent();
+        agent.onStart();
         cycle(agent, 0, 0, 2 * MS); // the first read of the CPU clock
-        cycle(agent, 4 * MS, 4 * MS, 2 * MS); // 4 ms of own work
+        cycle(agent, 4 * MS, 4 * MS, 2 * MS); // 4 ms of own work, ending 6 ms after the start
         cycle(agent, 300 * MS, MS / 10, 2 * MS); // a 300 ms pause: the thread stood still
         cycle(agent, 2 * MS, 2 * MS, 2 * MS);
         assertEquals(300 * MS, agent.longestCycleNs());
         assertEquals(MS / 10, agent.longestCycleCpuNs());
         assertEquals(4 * MS, agent.mostCycleCpuNs());
+        assertEquals(6 * MS, agent.mostCycleCpuAtNs());
     }
 
     @Test
