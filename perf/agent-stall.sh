@@ -34,7 +34,7 @@ while [ "$run" -le "$runs" ]; do
     for f in "$dir"/gc-*.log; do
         awk -v name="$(basename "$f")" '
             / Pause / { ms = $NF; sub("ms", "", ms); if (ms + 0 > pause) pause = ms + 0 }
-            /Reaching safepoint:/ { for (i = 1; i <= NF; i++) if ($i == "safepoint:") { t = $(i + 1) / 1e6; if (t > ttsp) ttsp = t } }
+            /Reaching safepoint:/ { for (i = 2; i <= NF; i++) if ($i == "safepoint:" && $(i - 1) == "Reaching") { t = $(i + 1) / 1e6; if (t > ttsp) ttsp = t } }
             END { printf "  %s: longest GC pause %.1f ms, longest time to safepoint %.1f ms\n", name, pause, ttsp }' "$f"
     done
     run=$((run + 1))

@@ -35,6 +35,11 @@ public final class NetworkAgent implements Agent {
      * and after every new longest cycle: a read is a system call of 1-2 µs, too dear for every cycle.
      */
     static final long CPU_READ_INTERVAL_NS = 1_000_000;
+    /**
+     * Diagnostics, off by default: with the system property {@code divvy.agentCpuLogMs} set to N, every span of the
+     * agent's CPU time above N ms is printed to standard error with when it ended ({@code perf/agent-stall.sh}).
+     */
+    private static final long CPU_LOG_NS = Long.getLong("divvy.agentCpuLogMs", 0) * 1_000_000;
 
     private final String roleName;
     private final Transport transport;
@@ -140,7 +145,7 @@ public final class NetworkAgent implements Agent {
             longestCycleNs = endNs - nowNs;
         }
         if (longest || endNs - lastCpuReadNs >= CPU_READ_INTERVAL_NS) {
-            readCpu(endNs, longest);
+            readCpu(endNs, endNs - nowNs, longest);
         }
         lastCycleEndNs = endNs;
         lastCycleAwake = !deepIdle.isDeep();
@@ -154,7 +159,7 @@ public final class NetworkAgent implements Agent {
      * stopped (a GC pause, a safepoint) or waited for a core is not CPU time: a long cycle with little CPU was not
      * the agent's own work.
      */
-    private void readCpu(final long endNs, final boolean longest) {
+    private void readCpu(final long endNs, final long cycleNs, final boolean longest) {
         final long cpuNs = threadCpuClock.getAsLong();
         if (cpuNs < 0) {
             return;
@@ -164,6 +169,10 @@ public final class NetworkAgent implements Agent {
             if (usedNs > mostCycleCpuNs) {
                 mostCycleCpuNs = usedNs;
                 mostCycleCpuAtNs = endNs - startNs;
+            }
+            if (CPU_LOG_NS > 0 && usedNs > CPU_LOG_NS) {
+                System.err.printf("%s: own CPU %.1f ms in a cycle of %.1f ms, %.3f s after start%n", roleName,
+                    usedNs / 1e6, cycleNs / 1e6, (endNs - startNs) / 1e9);
             }
             if (longest) {
                 longestCycleCpuNs = usedNs;
