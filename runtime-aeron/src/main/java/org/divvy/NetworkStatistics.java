@@ -201,9 +201,12 @@ public final class NetworkStatistics {
                 framesUnauthenticated, framesDropped));
         }
         sb.append(String.format("  network agent since start: longest cycle %.1f ms", longestAgentCycleNs / 1e6));
-        if (longestAgentCycleCpuNs >= 0 && mostAgentCycleCpuNs >= 0) {
-            sb.append(String.format(" (its own CPU %.1f ms), most own CPU in one cycle %.1f ms (%.1f s after start)",
-                longestAgentCycleCpuNs / 1e6, mostAgentCycleCpuNs / 1e6, mostAgentCycleCpuAtNs / 1e9));
+        if (longestAgentCycleCpuNs >= 0) {
+            sb.append(String.format(" (its own CPU %.1f ms)", longestAgentCycleCpuNs / 1e6));
+        }
+        if (mostAgentCycleCpuNs >= 0) {
+            sb.append(String.format(", most own CPU in one cycle %.1f ms (%.1f s after start)",
+                mostAgentCycleCpuNs / 1e6, mostAgentCycleCpuAtNs / 1e9));
         }
         sb.append(String.format(", longest gap between cycles %.1f ms%n", longestAgentGapNs / 1e6));
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));

@@ -96,6 +96,8 @@ public final class NetworkAgent implements Agent {
     public void onStart() {
         startNs = clock.nanoTime();
         cycleClock.update(startNs);
+        lastCpuNs = threadCpuClock.getAsLong(); // on the agent's thread: the first cycle is measured too
+        lastCpuReadNs = startNs;
         onStart.run();
     }
 

@@ -99,6 +99,17 @@ class NetworkAgentCycleTest {
     }
 
     @Test
+    void theFirstCycleIsMeasuredFromTheStart() {
+        final NetworkAgent agent = agent();
+        agent.onStart();
+        cycle(agent, 60 * MS, 50 * MS, 2 * MS); // joining and loading classes
+        cycle(agent, 2 * MS, 2 * MS, 2 * MS);
+        assertEquals(60 * MS, agent.longestCycleNs());
+        assertEquals(50 * MS, agent.longestCycleCpuNs());
+        assertEquals(50 * MS, agent.mostCycleCpuNs());
+    }
+
+    @Test
     void shortCyclesReadTheCpuClockAboutOncePerMillisecond() {
         final NetworkAgent agent = agent();
         cycle(agent, 0, 0, 0);
