@@ -14,6 +14,7 @@
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module org.divvy.runtime {
+    requires java.management; // the network agent reads its own thread's CPU time (NetworkAgent)
     requires transitive org.divvy.annotations;
     requires transitive org.agrona;
     requires static transitive java.compiler;

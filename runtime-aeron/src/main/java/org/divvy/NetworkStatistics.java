@@ -6,7 +6,8 @@ package org.divvy;
  * received frames it did not hear: those that failed authentication (from processes without the cluster
  * secret, replays, another run's) and the authentic ones it dropped (malformed, from no member).
  * A run's statistics hold the difference over the run ({@link RunStatistics#network()}), except the
- * network agent's longest cycle and longest gap, which are maxima since the node started.
+ * network agent's longest cycle, its own CPU time per cycle and its longest gap, which are maxima since the node
+ * started.
  */
 public final class NetworkStatistics {
     private final long siteStealAttempts;
@@ -22,6 +23,9 @@ public final class NetworkStatistics {
     private final long framesDropped;
     private final long longestAgentCycleNs;
     private final long longestAgentGapNs;
+    private final long longestAgentCycleCpuNs;
+    private final long mostAgentCycleCpuNs;
+    private final long mostAgentCycleCpuAtNs;
     private final RecoveryStatistics recovery;
     private final long messagesLostInTransit;
     private final long lossesReported;
@@ -39,6 +43,10 @@ public final class NetworkStatistics {
      * @param typeNames             the name of each message type code (null where none is registered)
      * @param longestAgentCycleNs   the longest network agent duty cycle since the node started
      * @param longestAgentGapNs     the longest gap between two awake agent cycles since the node started
+     * @param longestAgentCycleCpuNs the agent thread's CPU time in its longest cycle (-1: not measured)
+     * @param mostAgentCycleCpuNs   the most CPU time the agent thread used in one cycle since the node started (-1:
+     *                              not measured)
+     * @param mostAgentCycleCpuAtNs when that cycle ended, in ns since the node's agent started
      * @param framesUnauthenticated received frames dropped because they failed authentication
      * @param framesDropped         authentic received frames dropped (malformed, unknown type, from no member)
      * @param recovery              what fault tolerance did on this node
@@ -49,9 +57,13 @@ public final class NetworkStatistics {
     public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
         final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
         final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
+        final long longestAgentCycleCpuNs, final long mostAgentCycleCpuNs, final long mostAgentCycleCpuAtNs,
         final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery,
         final long messagesLostInTransit, final long lossesReported, final long removedForLoss) {
         this.recovery = recovery;
+        this.longestAgentCycleCpuNs = longestAgentCycleCpuNs;
+        this.mostAgentCycleCpuNs = mostAgentCycleCpuNs;
+        this.mostAgentCycleCpuAtNs = mostAgentCycleCpuAtNs;
         this.messagesLostInTransit = messagesLostInTransit;
         this.lossesReported = lossesReported;
         this.removedForLoss = removedForLoss;
@@ -141,6 +153,28 @@ public final class NetworkStatistics {
     }
 
     /**
+     * The CPU time the network agent thread used in its longest cycle (and at most about 1 ms before it), in ns;
+     * -1 if the JVM does not measure it. Much less than {@link #longestAgentCycleNs()}: that cycle was mostly the
+     * thread stopped (a GC pause, a safepoint) or waiting for a core, not the agent's own work.
+     */
+    public long longestAgentCycleCpuNs() {
+        return longestAgentCycleCpuNs;
+    }
+
+    /**
+     * The most CPU time the network agent thread used in one cycle (and at most about 1 ms before it) since the
+     * node started, in ns: an upper bound of the agent's own work in any one cycle; -1 if not measured.
+     */
+    public long mostAgentCycleCpuNs() {
+        return mostAgentCycleCpuNs;
+    }
+
+    /** When the cycle of {@link #mostAgentCycleCpuNs()} ended, in ns since the node's agent started. */
+    public long mostAgentCycleCpuAtNs() {
+        return mostAgentCycleCpuAtNs;
+    }
+
+    /**
      * The longest time between two awake network agent cycles since the node started, in ns: its idle
      * park (at most 1 ms) plus any time the thread got no core (GC pause, busy machine).
      */
@@ -175,8 +209,8 @@ public final class NetworkStatistics {
         return new NetworkStatistics(siteStealAttempts - earlier.siteStealAttempts, siteSteals - earlier.siteSteals,
             wideAreaStealAttempts - earlier.wideAreaStealAttempts, wideAreaSteals - earlier.wideAreaSteals,
             jobsGiven - earlier.jobsGiven, remoteJobsRun - earlier.remoteJobsRun, messages, bytes, typeNames,
-            longestAgentCycleNs, longestAgentGapNs,
-            framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
+            longestAgentCycleNs, longestAgentGapNs, longestAgentCycleCpuNs, mostAgentCycleCpuNs,
+            mostAgentCycleCpuAtNs, framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
             recovery.minus(earlier.recovery), messagesLostInTransit - earlier.messagesLostInTransit,
             lossesReported - earlier.lossesReported, removedForLoss - earlier.removedForLoss);
     }
@@ -199,8 +233,15 @@ public final class NetworkStatistics {
             sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",
                 framesUnauthenticated, framesDropped));
         }
-        sb.append(String.format("  network agent since start: longest cycle %.1f ms, longest gap between cycles %.1f ms%n",
-            longestAgentCycleNs / 1e6, longestAgentGapNs / 1e6));
+        sb.append(String.format("  network agent since start: longest cycle %.1f ms", longestAgentCycleNs / 1e6));
+        if (longestAgentCycleCpuNs >= 0) {
+            sb.append(String.format(" (its own CPU %.1f ms)", longestAgentCycleCpuNs / 1e6));
+        }
+        if (mostAgentCycleCpuNs >= 0) {
+            sb.append(String.format(", most own CPU in one cycle %.1f ms (%.1f s after start)",
+                mostAgentCycleCpuNs / 1e6, mostAgentCycleCpuAtNs / 1e9));
+        }
+        sb.append(String.format(", longest gap between cycles %.1f ms%n", longestAgentGapNs / 1e6));
         sb.append(String.format("  %-14s %10s %12s%n", "sent", "messages", "bytes"));
         for (int type = 1; type < messagesSent.length; type++) {
             if (messagesSent[type] != 0) {

@@ -48,6 +48,15 @@ public interface FrameSender {
     /** Sends the frame, header as written, to {@code endpoint}: membership's own traffic, before and outside member ids. */
     boolean sendToEndpoint(String endpoint, int frameLength);
 
+    /**
+     * As {@link #sendToEndpoint}, for a frame built in a buffer of its own (from offset 0): a frame that must wait
+     * is kept, not copied; on true the buffer is the transport's, on false still the caller's.
+     */
+    default boolean sendOwnedToEndpoint(final String endpoint, final MutableDirectBuffer frame, final int frameLength) {
+        frameBuffer(frameLength).putBytes(0, frame, 0, frameLength); // a sender without owned frames copies
+        return sendToEndpoint(endpoint, frameLength);
+    }
+
     /** Closes the way to {@code endpoint} (its node died or left) and drops what is queued for it. */
     void cut(String endpoint);
 

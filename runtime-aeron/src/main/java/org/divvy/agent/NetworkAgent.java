@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -29,6 +30,16 @@ import org.divvy.transport.Transport;
 public final class NetworkAgent implements Agent {
     static final int FRAGMENT_LIMIT = 64;
     static final int OUTBOUND_LIMIT_PER_LINK = 64;
+    /**
+     * The agent reads its thread's CPU time at the end of a cycle at most once per this much wall time (1 ms),
+     * and after every new longest cycle: a read is a system call of 1-2 µs, too dear for every cycle.
+     */
+    static final long CPU_READ_INTERVAL_NS = 1_000_000;
+    /**
+     * Diagnostics, off by default: with the system property {@code divvy.agentCpuLogMs} set to N, every span of the
+     * agent's CPU time above N ms is printed to standard error with when it ended ({@code perf/agent-stall.sh}).
+     */
+    private static final long CPU_LOG_NS = Long.getLong("divvy.agentCpuLogMs", 0) * 1_000_000;
 
     private final String roleName;
     private final Transport transport;
@@ -40,10 +51,21 @@ public final class NetworkAgent implements Agent {
     private final DeepIdle deepIdle;
     private final ErrorHandler errorHandler;
     private final Runnable onStart;
+    /** This thread's CPU time in ns (-1: not measured). */
+    private final LongSupplier threadCpuClock;
     private final AtomicLong errors = new AtomicLong();
     /** Longest duty cycle and longest gap between two awake cycles since start; written by the agent thread only. */
     private volatile long longestCycleNs;
     private volatile long longestGapNs;
+    /** The CPU time of the agent thread during (and at most about 1 ms before) its longest cycle; -1: not measured. */
+    private volatile long longestCycleCpuNs = -1;
+    /** The most CPU time the agent thread used over one cycle and at most about 1 ms before it; -1: not measured. */
+    private volatile long mostCycleCpuNs = -1;
+    /** When that cycle ended, in ns since the agent started. */
+    private volatile long mostCycleCpuAtNs;
+    private long startNs;
+    private long lastCpuReadNs;
+    private long lastCpuNs = -1;
     private long lastCycleEndNs;
     private boolean lastCycleAwake;
 
@@ -58,6 +80,7 @@ public final class NetworkAgent implements Agent {
         deepIdle = b.deepIdle;
         errorHandler = b.errorHandler;
         onStart = b.onStart;
+        threadCpuClock = b.threadCpuClock;
     }
 
     public static Builder builder() {
@@ -71,7 +94,10 @@ public final class NetworkAgent implements Agent {
 
     @Override
     public void onStart() {
-        cycleClock.update(clock.nanoTime());
+        startNs = clock.nanoTime();
+        cycleClock.update(startNs);
+        lastCpuNs = threadCpuClock.getAsLong(); // on the agent's thread: the first cycle is measured too
+        lastCpuReadNs = startNs;
         onStart.run();
     }
 
@@ -116,12 +142,71 @@ public final class NetworkAgent implements Agent {
             work++;
         }
         final long endNs = clock.nanoTime();
-        if (endNs - nowNs > longestCycleNs) {
+        final boolean longest = endNs - nowNs > longestCycleNs;
+        if (longest) {
             longestCycleNs = endNs - nowNs;
+        }
+        if (longest || endNs - lastCpuReadNs >= CPU_READ_INTERVAL_NS) {
+            readCpu(endNs, endNs - nowNs, longest);
         }
         lastCycleEndNs = endNs;
         lastCycleAwake = !deepIdle.isDeep();
         return work;
+    }
+
+    /**
+     * Reads the thread's CPU time: what it used since the last read is an upper bound of its own work in this cycle
+     * (the last read was at most {@link #CPU_READ_INTERVAL_NS} of wall time before the previous cycle ended, so the
+     * span adds at most that and the gap before this cycle, in which an awake agent parks). Time the thread was
+     * stopped (a GC pause, a safepoint) or waited for a core is not CPU time: a long cycle with little CPU was not
+     * the agent's own work.
+     */
+    private void readCpu(final long endNs, final long cycleNs, final boolean longest) {
+        final long cpuNs = threadCpuClock.getAsLong();
+        if (cpuNs < 0) {
+            return;
+        }
+        if (lastCpuNs >= 0) {
+            final long usedNs = cpuNs - lastCpuNs;
+            if (usedNs > mostCycleCpuNs) {
+                mostCycleCpuNs = usedNs;
+                mostCycleCpuAtNs = endNs - startNs;
+            }
+            if (CPU_LOG_NS > 0 && usedNs > CPU_LOG_NS) {
+                System.err.printf("%s: own CPU %.1f ms in a cycle of %.1f ms, %.3f s after start%n", roleName,
+                    usedNs / 1e6, cycleNs / 1e6, (endNs - startNs) / 1e9);
+            }
+            if (longest) {
+                longestCycleCpuNs = usedNs;
+            }
+        }
+        lastCpuNs = cpuNs;
+        lastCpuReadNs = endNs;
+    }
+
+    /**
+     * The CPU time the agent thread used in its longest cycle (and at most about 1 ms before it), in ns; -1 if not
+     * measured. Much less than {@link #longestCycleNs()} means that cycle was mostly the thread stopped (a GC pause,
+     * a safepoint) or waiting for a core, not its own work. Any thread.
+     */
+    public long longestCycleCpuNs() {
+        return longestCycleCpuNs;
+    }
+
+    /**
+     * The most CPU time the agent thread used in one cycle (and at most about 1 ms before it) since it started, in
+     * ns: an upper bound of the agent's own work per cycle, whatever stopped it; -1 if not measured. Any thread.
+     */
+    public long mostCycleCpuNs() {
+        return mostCycleCpuNs;
+    }
+
+    /**
+     * When the cycle of {@link #mostCycleCpuNs()} ended, in ns since the agent started: the first cycles (joining,
+     * loading classes) are the longest own work on many nodes. Any thread.
+     */
+    public long mostCycleCpuAtNs() {
+        return mostCycleCpuAtNs;
     }
 
     /**
@@ -183,8 +268,15 @@ public final class NetworkAgent implements Agent {
         private DeepIdle deepIdle;
         private ErrorHandler errorHandler;
         private Runnable onStart = () -> { };
+        private LongSupplier threadCpuClock = ThreadCpuClock.currentThread();
 
         private Builder() {
+        }
+
+        /** The agent thread's CPU time in ns, read on that thread (-1: not measured); by default the JVM's. */
+        public Builder threadCpuClock(final LongSupplier threadCpuClock) {
+            this.threadCpuClock = threadCpuClock;
+            return this;
         }
 
         public Builder transport(final Transport transport) {
@@ -242,6 +334,7 @@ public final class NetworkAgent implements Agent {
             Objects.requireNonNull(deepIdle, "deepIdle");
             Objects.requireNonNull(errorHandler, "errorHandler");
             Objects.requireNonNull(onStart, "onStart");
+            Objects.requireNonNull(threadCpuClock, "threadCpuClock");
             return new NetworkAgent(this);
         }
     }

@@ -101,6 +101,11 @@ public final class Outbound implements FrameSender {
     }
 
     @Override
+    public boolean sendOwnedToEndpoint(final String endpoint, final MutableDirectBuffer ownFrame, final int frameLength) {
+        return transport.sendOwned(transport.linkTo(endpoint), ownFrame, frameLength);
+    }
+
+    @Override
     public void cut(final String endpoint) {
         transport.closeLinkTo(endpoint);
     }

@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,8 +33,10 @@ import org.divvy.membership.RootFlyweight;
 import org.divvy.membership.RootKeeper;
 import org.divvy.membership.RunResultFlyweight;
 import org.divvy.protocol.FrameCounters;
+import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.stealing.JobTypeRegistry;
+import org.divvy.transport.FrameHandler;
 
 /**
  * A node's side of mastership (thesis §3.3, "the master may die"): roots go to the registry, which keeps
@@ -71,6 +72,7 @@ public final class Mastership implements Duty, MembershipListener {
     private final ErrorHandler errorHandler;
     private final RootFlyweight root = new RootFlyweight();
     private final RunResultFlyweight result = new RunResultFlyweight();
+    private final HeaderFlyweight header = new HeaderFlyweight();
     /** ROOTs and RUN_RESULTs made by other threads, sent by the duty. */
     private final ConcurrentLinkedQueue<Outgoing> outbox = new ConcurrentLinkedQueue<>();
     /** Submissions waiting for their value, by run id. */
@@ -188,7 +190,7 @@ public final class Mastership implements Duty, MembershipListener {
                 newline < 0 ? "" : report.text.substring(newline + 1), "");
         }
         try {
-            job.readResult(new WireReader().wrap(new UnsafeBuffer(report.result), 0, report.result.length));
+            job.readResult(new WireReader().wrap(report.result, 0, report.result.capacity()));
         } catch (final RuntimeException e) {
             throw new DivvyException("the value of root `" + job.type().name() + "` from node " + report.masterId +
                 " could not be decoded: " + e.getMessage(), e);
@@ -259,27 +261,19 @@ public final class Mastership implements Duty, MembershipListener {
         }
     }
 
+    /** Sends a frame built on the thread that made it: a large root or value is neither built nor copied here. */
     private boolean sendNow(final Outgoing o) {
-        final String to = registryEndpoint.get();
-        final int self = selfId;
         if (o.isRoot) {
-            final UnsafeBuffer arguments = new UnsafeBuffer(o.bytes);
-            final MutableDirectBuffer frame = sender.frameBuffer(RootFlyweight.lengthBound(o.text, o.bytes.length));
-            root.wrap(frame, 0, frame.capacity());
-            root.headerDefaults(RootFlyweight.TYPE).senderId(self);
-            root.root(o.runId, o.masterId, 0, o.text, arguments, 0, o.bytes.length);
-            return sender.sendToEndpoint(to, root.frameLength());
+            header.wrap(o.frame, 0, o.length);
+            header.senderId(selfId);
+        } else {
+            result.wrap(o.frame, 0, o.length);
+            result.masterId(selfId).senderId(selfId);
         }
-        final UnsafeBuffer value = new UnsafeBuffer(o.bytes);
-        final MutableDirectBuffer frame = sender.frameBuffer(RunResultFlyweight.lengthBound(o.statistics, o.text,
-            o.bytes.length));
-        result.wrap(frame, 0, frame.capacity());
-        result.headerDefaults(RunResultFlyweight.TYPE).senderId(self);
-        result.result(o.runId, self, o.takeovers, o.outcome, o.statistics, o.text, value, 0, o.bytes.length);
-        if (!sender.sendToEndpoint(to, result.frameLength())) {
+        if (!sender.sendOwnedToEndpoint(registryEndpoint.get(), o.frame, o.length)) {
             return false;
         }
-        if (o.outcome == RunResultFlyweight.OUTCOME_VALUE || o.outcome == RunResultFlyweight.OUTCOME_FAILED) {
+        if (!o.isRoot && (o.outcome == RunResultFlyweight.OUTCOME_VALUE || o.outcome == RunResultFlyweight.OUTCOME_FAILED)) {
             exitCodes.put(o.runId, o.outcome == RunResultFlyweight.OUTCOME_VALUE ? 0 : 1);
         }
         return true;
@@ -298,8 +292,7 @@ public final class Mastership implements Duty, MembershipListener {
             return 0; // this node runs it already
         }
         final String typeName = r.jobTypeName();
-        final byte[] arguments = new byte[r.argumentsLength()];
-        buffer.getBytes(offset + r.argumentsOffset(), arguments);
+        final DirectBuffer arguments = keep(buffer, offset + r.argumentsOffset(), r.argumentsLength(), length);
         final int takeoversBefore = r.takeovers();
         final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments),
             "divvy-master-run-" + (runId >>> 32) + "." + (int)runId);
@@ -330,16 +323,28 @@ public final class Mastership implements Duty, MembershipListener {
             FrameCounters.count(counters.fromUnknownSender); // no submission of this node waits for it
             return 0;
         }
-        final byte[] value = new byte[r.resultLength()];
-        buffer.getBytes(offset + r.resultOffset(), value);
+        final DirectBuffer value = keep(buffer, offset + r.resultOffset(), r.resultLength(), length);
         future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value));
         return 1;
+    }
+
+    /**
+     * The part of a received frame another thread reads later: a view of a large frame's own buffer (the transport
+     * gave it to this handler; nothing is copied on the agent thread), a copy of a part of a small one.
+     */
+    private static DirectBuffer keep(final DirectBuffer buffer, final int at, final int partLength, final int frameLength) {
+        if (frameLength > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+            return new UnsafeBuffer(buffer, at, partLength);
+        }
+        final byte[] copy = new byte[partLength];
+        buffer.getBytes(at, copy);
+        return new UnsafeBuffer(copy);
     }
 
     // ---- master threads ----------------------------------------------------------------------------
 
     /** Runs a root the registry gave this node and reports how it ended. A thread of its own. */
-    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final byte[] arguments) {
+    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final DirectBuffer arguments) {
         final boolean takeover = takeoversBefore > 0;
         if (takeover) {
             takeovers++;
@@ -352,7 +357,7 @@ public final class Mastership implements Duty, MembershipListener {
         }
         lifecycle.mastering(true);
         try {
-            final Job job = type.decode(new WireReader().wrap(new UnsafeBuffer(arguments), 0, arguments.length));
+            final Job job = type.decode(new WireReader().wrap(arguments, 0, arguments.capacity()));
             if (!takeover) {
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
             } else {
@@ -396,40 +401,51 @@ public final class Mastership implements Duty, MembershipListener {
     }
 
     /** A forwarded RUN_RESULT, for a waiting {@link #submit}. */
-    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, byte[] result) {
+    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, DirectBuffer result) {
     }
 
-    /** A ROOT or a RUN_RESULT to send to the registry. */
+    /**
+     * A ROOT or a RUN_RESULT to send to the registry, its frame built by the thread that made it (an application
+     * or master thread: a root or value of hundreds of MB is copied there, not on the agent thread); the agent
+     * stamps the sender id and hands the frame to the transport as it is.
+     */
     private static final class Outgoing {
         final boolean isRoot;
         final long runId;
-        final int masterId;
-        final int takeovers;
         final int outcome;
-        final String statistics;
-        /** ROOT: the job type's name; RUN_RESULT: the value as text, or the failure. */
-        final String text;
-        final byte[] bytes;
+        final UnsafeBuffer frame;
+        final int length;
 
+        /** A ROOT. */
         Outgoing(final long runId, final int masterId, final String typeName, final byte[] arguments) {
-            this(true, runId, masterId, 0, 0, "", typeName, arguments);
+            this.isRoot = true;
+            this.runId = runId;
+            this.outcome = -1;
+            final RootFlyweight root = new RootFlyweight();
+            frame = new UnsafeBuffer(new byte[(int)RootFlyweight.lengthBound(typeName, arguments.length)]);
+            root.wrap(frame, 0, frame.capacity());
+            root.headerDefaults(RootFlyweight.TYPE);
+            root.root(runId, masterId, 0, typeName, new UnsafeBuffer(arguments), 0, arguments.length);
+            length = root.frameLength();
         }
 
-        private Outgoing(final boolean isRoot, final long runId, final int masterId, final int takeovers,
-            final int outcome, final String statistics, final String text, final byte[] bytes) {
-            this.isRoot = isRoot;
+        /** A RUN_RESULT. */
+        private Outgoing(final long runId, final int outcome, final String statistics, final String text,
+            final byte[] value) {
+            this.isRoot = false;
             this.runId = runId;
-            this.masterId = masterId;
-            this.takeovers = takeovers;
             this.outcome = outcome;
-            this.statistics = statistics;
-            this.text = text;
-            this.bytes = bytes;
+            final RunResultFlyweight result = new RunResultFlyweight();
+            frame = new UnsafeBuffer(new byte[(int)RunResultFlyweight.lengthBound(statistics, text, value.length)]);
+            result.wrap(frame, 0, frame.capacity());
+            result.headerDefaults(RunResultFlyweight.TYPE);
+            result.result(runId, -1, 0, outcome, statistics, text, new UnsafeBuffer(value), 0, value.length);
+            length = result.frameLength();
         }
 
         static Outgoing result(final long runId, final int outcome, final String statistics, final String text,
             final byte[] value) {
-            return new Outgoing(false, runId, -1, 0, outcome, statistics, text, value);
+            return new Outgoing(runId, outcome, statistics, text, value);
         }
     }
 }

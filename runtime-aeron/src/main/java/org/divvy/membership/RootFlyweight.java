@@ -46,6 +46,16 @@ public final class RootFlyweight extends HeaderFlyweight {
         return buffer.getInt(MASTER_ID_OFFSET, BYTE_ORDER);
     }
 
+    public RootFlyweight masterId(final int masterId) {
+        buffer.putInt(MASTER_ID_OFFSET, masterId, BYTE_ORDER);
+        return this;
+    }
+
+    public RootFlyweight takeovers(final int takeovers) {
+        buffer.putInt(TAKEOVERS_OFFSET, takeovers, BYTE_ORDER);
+        return this;
+    }
+
     public int takeovers() {
         return buffer.getInt(TAKEOVERS_OFFSET, BYTE_ORDER);
     }

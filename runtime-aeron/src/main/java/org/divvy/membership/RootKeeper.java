@@ -13,6 +13,7 @@ import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.protocol.FrameCounters;
+import org.divvy.transport.FrameHandler;
 
 /**
  * The registry's side of mastership (thesis §3.3: the registry, not each node alone, chooses the new
@@ -114,12 +115,28 @@ public final class RootKeeper implements Duty {
         if (master != senderId && master != RootFlyweight.NO_MASTER) {
             return false;
         }
-        final byte[] arguments = new byte[r.argumentsLength()];
-        r.buffer().getBytes(r.argumentsOffset(), arguments);
+        final int frameLength = r.buffer().capacity();
+        final boolean large = frameLength > FrameHandler.OWN_BUFFER_MIN_BYTES;
+        final UnsafeBuffer arguments;
+        if (large) {
+            // the frame's own buffer (the transport gave it to this handler): kept as it is, not copied here
+            arguments = new UnsafeBuffer(r.buffer(), r.argumentsOffset(), r.argumentsLength());
+        } else {
+            final byte[] copy = new byte[r.argumentsLength()];
+            r.buffer().getBytes(r.argumentsOffset(), copy);
+            arguments = new UnsafeBuffer(copy);
+        }
         final KeptRoot kept = new KeptRoot(runId, senderId, master == RootFlyweight.NO_MASTER, r.jobTypeName(), arguments);
         roots.put(runId, kept);
         if (!kept.delegated) {
             kept.masterId = senderId;
+        } else if (large) {
+            // sent on as it came, as the registry's: only its header, master and takeovers change (never again after)
+            kept.masterId = choose(senderId);
+            final UnsafeBuffer frame = new UnsafeBuffer(r.buffer(), 0, frameLength);
+            root.wrap(frame, 0, frameLength);
+            root.masterId(kept.masterId).takeovers(kept.takeovers).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
+            sender.sendOwnedToEndpoint(registry.endpointOf(kept.masterId), frame, frameLength);
         } else {
             kept.masterId = choose(senderId);
             sendRoot(kept);
@@ -163,23 +180,31 @@ public final class RootKeeper implements Duty {
             reportUnclaimed(kept);
             return true;
         }
-        if (!forward(buffer, offset, length, kept)) {
+        final UnsafeBuffer frame;
+        if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+            frame = new UnsafeBuffer(buffer, offset, length); // the frame's own buffer: forwarded as it is, not copied here
+        } else {
+            frame = new UnsafeBuffer(new byte[length]);
+            frame.putBytes(0, buffer, offset, length);
+        }
+        if (!forward(frame, kept)) {
             // refused (a full queue): kept as the registry's copy and sent again by doWork until it goes
-            kept.unsentForward = new byte[length];
-            buffer.getBytes(offset, kept.unsentForward);
+            kept.unsentForward = frame;
             unsentForwards++;
         }
         return true;
     }
 
-    /** A copy of the master's RUN_RESULT to the submitter, as the registry's with the takeover count; whether it went. */
-    private boolean forward(final DirectBuffer buffer, final int offset, final int length, final KeptRoot kept) {
-        final MutableDirectBuffer frame = sender.frameBuffer(length);
-        frame.putBytes(0, buffer, offset, length);
+    /**
+     * The master's RUN_RESULT to the submitter, as the registry's with the takeover count (its header changed in
+     * {@code frame}, which the transport keeps if it must wait); whether it went.
+     */
+    private boolean forward(final UnsafeBuffer frame, final KeptRoot kept) {
+        final int length = frame.capacity();
         result.wrap(frame, 0, length);
         result.senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
         result.takeovers(kept.takeovers);
-        return sender.sendToEndpoint(registry.endpointOf(kept.submitterId), length);
+        return sender.sendOwnedToEndpoint(registry.endpointOf(kept.submitterId), frame, length);
     }
 
     /** Sends again the forwards a full queue refused (rare: the loop runs only while there are some). */
@@ -187,8 +212,7 @@ public final class RootKeeper implements Duty {
         int work = 0;
         for (final KeptRoot kept : roots.values()) {
             if (kept.unsentForward != null && registry.isAlive(kept.submitterId)) {
-                final UnsafeBuffer frame = new UnsafeBuffer(kept.unsentForward);
-                if (forward(frame, 0, frame.capacity(), kept)) {
+                if (forward(kept.unsentForward, kept)) {
                     kept.unsentForward = null;
                     unsentForwards--;
                     work++;
@@ -305,11 +329,11 @@ public final class RootKeeper implements Duty {
      */
     private boolean sendRoot(final KeptRoot kept) {
         final MutableDirectBuffer frame = sender.frameBuffer(RootFlyweight.lengthBound(kept.jobTypeName,
-            kept.arguments.length));
+            kept.arguments.capacity()));
         root.wrap(frame, 0, frame.capacity());
         root.headerDefaults(RootFlyweight.TYPE).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
-        root.root(kept.runId, kept.masterId, kept.takeovers, kept.jobTypeName, new UnsafeBuffer(kept.arguments), 0,
-            kept.arguments.length);
+        root.root(kept.runId, kept.masterId, kept.takeovers, kept.jobTypeName, kept.arguments, 0,
+            kept.arguments.capacity());
         final boolean sent = sender.sendToEndpoint(registry.endpointOf(kept.masterId), root.frameLength());
         kept.rootUnsent = !sent;
         rootsUnsent |= !sent;
@@ -323,18 +347,19 @@ public final class RootKeeper implements Duty {
         /** Whether the submitter waits for the value (it asked the registry to choose the master). */
         final boolean delegated;
         final String jobTypeName;
-        final byte[] arguments;
+        /** The root's encoded arguments (a view of the ROOT frame as it came, if that was large). */
+        final UnsafeBuffer arguments;
         int masterId;
         int takeovers;
         /** Once the outcome was forwarded to the submitter: how it ended, in case the submitter never says it arrived. */
         String unclaimedLine;
         /** The master's RUN_RESULT while its forward waits for room in the queue; null once it went. */
-        byte[] unsentForward;
+        UnsafeBuffer unsentForward;
         /** Its last ROOT to its master was refused by a full queue: to be sent again. */
         boolean rootUnsent;
 
         KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
-            final byte[] arguments) {
+            final UnsafeBuffer arguments) {
             this.runId = runId;
             this.submitterId = submitterId;
             this.delegated = delegated;

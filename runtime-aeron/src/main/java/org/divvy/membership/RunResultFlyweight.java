@@ -61,6 +61,11 @@ public final class RunResultFlyweight extends HeaderFlyweight {
         return buffer.getInt(MASTER_ID_OFFSET, BYTE_ORDER);
     }
 
+    public RunResultFlyweight masterId(final int masterId) {
+        buffer.putInt(MASTER_ID_OFFSET, masterId, BYTE_ORDER);
+        return this;
+    }
+
     public int takeovers() {
         return buffer.getInt(TAKEOVERS_OFFSET, BYTE_ORDER);
     }

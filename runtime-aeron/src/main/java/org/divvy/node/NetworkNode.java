@@ -321,7 +321,8 @@ public final class NetworkNode implements AutoCloseable {
         }
         return new NetworkStatistics(thief.siteStealAttempts(), thief.siteSteals(), thief.wideAreaStealAttempts(),
             thief.wideAreaSteals(), given.jobsGiven(), foreign.remoteJobsRun(), messages, bytes, dispatcher.names(),
-            agent.longestCycleNs(), agent.longestGapNs(), transport.authenticationCounters().totalDropped(),
+            agent.longestCycleNs(), agent.longestGapNs(), agent.longestCycleCpuNs(), agent.mostCycleCpuNs(),
+            agent.mostCycleCpuAtNs(), transport.authenticationCounters().totalDropped(),
             frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),

@@ -95,6 +95,7 @@ public final class AeronTransport implements Transport {
     private final Subscription subscription;
     private final ControlledFragmentAssembler assembler;
     private final Reassembler reassembler;
+    private final AllocatorThread allocator;
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
@@ -124,7 +125,8 @@ public final class AeronTransport implements Transport {
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler,
+        this.allocator = new AllocatorThread(() -> "divvy-alloc-" + endpoint());
+        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler, allocator,
             senderId -> lossListener.onReceiveLoss(senderId, 1));
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
@@ -272,9 +274,9 @@ public final class AeronTransport implements Transport {
 
     /**
      * One whole Aeron message: a frame, delivered, or a chunk, reassembled. Returns ABORT only for the first
-     * chunk of a message the reassembly bound has no room for yet: it stays in its stream (the sender's
-     * publication is back pressured) and comes again in a later poll, after messages under way complete;
-     * other peers' streams go on meanwhile.
+     * chunk of a message the reassembly bound has no room for yet, or whose buffer another thread is still
+     * allocating: it stays in its stream (the sender's publication is back pressured) and comes again in a
+     * later poll, after messages under way complete or the buffer is there; other peers' streams go on meanwhile.
      */
     private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int received,
         final Header header) {
@@ -314,7 +316,7 @@ public final class AeronTransport implements Transport {
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         final UnsafeBuffer whole = reassembler.onChunk(header.sessionId(), buffer, offset, length);
-        if (whole == Reassembler.NO_ROOM) {
+        if (whole == Reassembler.LATER) {
             authenticator.unaccept(buffer, offset, received); // it comes again, and must pass again
             return ControlledFragmentHandler.Action.ABORT;
         }
@@ -503,6 +505,6 @@ public final class AeronTransport implements Transport {
         for (final Link link : links) {
             link.close();
         }
-        CloseHelper.quietCloseAll(subscription, aeron, driver);
+        CloseHelper.quietCloseAll(subscription, aeron, driver, allocator);
     }
 }

@@ -1,5 +1,6 @@
 package org.divvy.transport;
 
+import java.util.concurrent.Executor;
 import java.util.function.IntConsumer;
 
 import org.agrona.DirectBuffer;
@@ -15,13 +16,17 @@ import org.divvy.protocol.FrameCounters;
  * anything else (a gap, a changed count or total, a new message before the old one ended) means the
  * stream was broken, and the partial message is dropped and counted. The bytes of all partial messages
  * together are bounded ({@code maxReassemblyBytes}): a first chunk that would pass the bound is refused with
- * {@link #NO_ROOM}, and the transport leaves it in its stream to offer it again later (its sender is back
+ * {@link #LATER}, and the transport leaves it in its stream to offer it again later (its sender is back
  * pressured meanwhile); messages under way always complete, so room comes. Only a message larger than the
  * whole bound (a peer configured with a larger {@code maxMessageBytes}) can never be taken: it is dropped,
  * counted and reported.
  *
- * <p>Owned by the network agent thread. A message's buffer is allocated when its first chunk arrives:
- * large messages are rare and their size is only known then.
+ * <p>Owned by the network agent thread. A message's buffer is allocated when its first chunk arrives (large
+ * messages are rare and their size is only known then): up to {@link #INLINE_ALLOCATION_BYTES} on the agent
+ * thread, a larger one by the {@code allocator} (another thread: zeroing and faulting in hundreds of MB took
+ * the agent hundreds of ms). Until that buffer is there the first chunk is refused with {@link #LATER} too, and
+ * stays in its stream; its room under the bound is taken at once. So the agent's own work per chunk is one copy
+ * of the chunk's payload, whatever the message's size.
  */
 final class Reassembler {
     private static final class Partial {
@@ -31,17 +36,33 @@ final class Reassembler {
         int chunkCount;
         int nextIndex;
         int filled;
+        /** The message's length; its room under the bound is taken while this partial exists. */
+        int total;
         UnsafeBuffer bytes;
         /** Skip the rest of this message id (it was dropped). */
         boolean skipping;
+        /** The buffer the allocator made (written by its thread), until the first chunk is taken. */
+        volatile UnsafeBuffer allocated;
+        /** What the allocator threw instead (written by its thread); the message is dropped. */
+        volatile Throwable allocationFailure;
     }
 
-    /** Returned by {@link #onChunk} for a first chunk there is no room for yet: offer it again later. */
-    static final UnsafeBuffer NO_ROOM = new UnsafeBuffer(new byte[0]);
+    /**
+     * Messages up to this length (1 MiB) get their buffer on the agent thread, when their first chunk arrives:
+     * zeroing it takes well under a millisecond, less than the hop to another thread.
+     */
+    static final int INLINE_ALLOCATION_BYTES = 1 << 20;
+
+    /**
+     * Returned by {@link #onChunk} for a first chunk that cannot be taken yet (no room under the bound, or its
+     * buffer is still being allocated): nothing was copied; offer it again later.
+     */
+    static final UnsafeBuffer LATER = new UnsafeBuffer(new byte[0]);
 
     private final long maxReassemblyBytes;
     private final FrameCounters counters;
     private final ErrorHandler errorHandler;
+    private final Executor allocator;
     private final Int2ObjectHashMap<Partial> partialBySession = new Int2ObjectHashMap<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
     private long bytesInUse;
@@ -49,12 +70,18 @@ final class Reassembler {
     /** Told the sender id of a partly received message its stream went away under: a message lost in transit. */
     private final IntConsumer onCutOff;
 
+    /**
+     * @param allocator runs the allocation of a buffer above {@link #INLINE_ALLOCATION_BYTES}, on a thread other
+     *                  than the agent's.
+     * @param onCutOff  told the sender id of a partly received message whose stream went away: a loss in transit.
+     */
     Reassembler(final long maxReassemblyBytes, final FrameCounters counters, final ErrorHandler errorHandler,
-        final IntConsumer onCutOff) {
+        final Executor allocator, final IntConsumer onCutOff) {
         this.onCutOff = onCutOff;
         this.maxReassemblyBytes = maxReassemblyBytes;
         this.counters = counters;
         this.errorHandler = errorHandler;
+        this.allocator = allocator;
     }
 
     /** Bytes held by partial messages now. */
@@ -65,8 +92,9 @@ final class Reassembler {
     /**
      * Adds one validated CHUNK frame.
      *
-     * @return the whole message in a buffer of exactly its length once the last chunk arrived; {@link #NO_ROOM}
-     * for a first chunk whose message does not fit the bound now (nothing changed: offer it again later); else null.
+     * @return the whole message in a buffer of exactly its length once the last chunk arrived; {@link #LATER}
+     * for a first chunk whose message does not fit the bound now or whose buffer is not allocated yet (offer it
+     * again later); else null.
      */
     UnsafeBuffer onChunk(final int sessionId, final DirectBuffer buffer, final int offset, final int length) {
         chunk.wrap(buffer, offset, length);
@@ -89,7 +117,7 @@ final class Reassembler {
             }
             final int total = chunk.totalLength();
             if (total <= maxReassemblyBytes && bytesInUse + total > maxReassemblyBytes) {
-                return NO_ROOM;
+                return LATER;
             }
             partial = new Partial();
             partial.messageId = messageId;
@@ -104,8 +132,39 @@ final class Reassembler {
                     "maxMessageBytes, and maxReassemblyBytes at least as large"));
                 return null;
             }
-            partial.bytes = new UnsafeBuffer(new byte[total]);
+            partial.total = total;
             bytesInUse += total;
+            if (total <= INLINE_ALLOCATION_BYTES) {
+                partial.bytes = new UnsafeBuffer(new byte[total]);
+            } else {
+                final Partial allocating = partial;
+                allocator.execute(() -> allocate(allocating));
+                return LATER;
+            }
+        } else if (partial.bytes == null && !partial.skipping) {
+            // the first chunk again, offered while its buffer was being allocated
+            if (index != 0) {
+                FrameCounters.count(counters.badChunk);
+                release(sessionId, partial);
+                return null;
+            }
+            final Throwable failure = partial.allocationFailure;
+            if (failure != null) {
+                FrameCounters.count(counters.badChunk);
+                partial.skipping = true;
+                bytesInUse -= partial.total;
+                partial.total = 0;
+                errorHandler.onError(new DivvyException("a chunked message of " + chunk.totalLength() + " bytes was " +
+                    "dropped: its buffer could not be allocated (" + failure + "); give the node more heap (-Xmx) or " +
+                    "lower maxReassemblyBytes", failure));
+                return null;
+            }
+            final UnsafeBuffer allocated = partial.allocated;
+            if (allocated == null) {
+                return LATER;
+            }
+            partial.bytes = allocated;
+            partial.allocated = null;
         }
         if (partial.skipping) {
             FrameCounters.count(counters.badChunk);
@@ -143,7 +202,7 @@ final class Reassembler {
         if (partial != null) {
             if (!partial.skipping) {
                 FrameCounters.count(counters.badChunk);
-                errorHandler.onError(new DivvyException("a chunked message of " + partial.bytes.capacity() +
+                errorHandler.onError(new DivvyException("a chunked message of " + partial.total +
                     " bytes was cut off after " + partial.nextIndex + " of " + partial.chunkCount +
                     " chunks: its stream (Aeron session " + sessionId + ") went away"));
                 onCutOff.accept(partial.senderId); // nothing is sent again: unless its sender died, handled as a failure
@@ -154,8 +213,16 @@ final class Reassembler {
 
     private void release(final int sessionId, final Partial partial) {
         partialBySession.remove(sessionId);
-        if (partial.bytes != null) {
-            bytesInUse -= partial.bytes.capacity();
+        bytesInUse -= partial.total;
+        partial.total = 0;
+    }
+
+    /** On the allocator's thread: the buffer of a message, or why there is none. */
+    private static void allocate(final Partial partial) {
+        try {
+            partial.allocated = new UnsafeBuffer(new byte[partial.total]);
+        } catch (final Throwable t) {
+            partial.allocationFailure = t; // reported on the agent thread, when the first chunk comes again
         }
     }
 }
