@@ -111,7 +111,7 @@ public final class NetworkAgent implements Agent {
         int work = 0;
         int computation = 0;
         try {
-            work += transport.doDriverWork();
+            work += transport.beginDriverWork();
             work += transport.poll(dispatcher, FRAGMENT_LIMIT);
         } catch (final Throwable t) {
             onError(t);
@@ -132,6 +132,8 @@ public final class NetworkAgent implements Agent {
         }
         try {
             work += transport.doOutboundWork(OUTBOUND_LIMIT_PER_LINK);
+            // What this cycle sent leaves now, not after the idle strategy's wait and the next cycle's first step.
+            work += transport.endDriverWork();
             if (computation > 0 || !quiescence.getAsBoolean()) {
                 deepIdle.onActivity(nowNs);
             } else {

@@ -60,6 +60,12 @@ public final class AeronTransport implements Transport {
      * Driver steps per duty cycle at most, while it has work (16). A step of the driver's receiver reads one
      * datagram per channel and its sender sends about one: at one step per cycle a 100 MB job took the
      * agent ~70,000 cycles (~10 s on a busy machine); idle, one step finds nothing and ends the loop.
+     *
+     * <p>The agent takes them in two parts ({@link #beginDriverWork}, {@link #endDriverWork}): one step before it
+     * polls, the rest after its handlers and duties sent. All of them before the poll, as it was, a cycle that
+     * received a steal request stepped the driver a second time for nothing (the sender had nothing yet, the
+     * receiver found nothing: ~1.5-2.5 µs of system calls before the request was even read), and the reply left
+     * only with the next cycle's first step. Measured on the steal round trip: see perf/README.md.
      */
     static final int DRIVER_STEPS_PER_CYCLE = 16;
 
@@ -102,6 +108,10 @@ public final class AeronTransport implements Transport {
     private final ChunkFlyweight chunk = new ChunkFlyweight();
     private FrameHandler frameHandler;
     private LossListener lossListener = LossListener.NONE;
+    /** Work the driver's step at the start of this duty cycle did ({@link #beginDriverWork}). */
+    private int firstStepWork;
+    /** Whether a message was offered or queued since the driver's last step. */
+    private boolean sentSinceDriverStep;
 
     /**
      * Starts the driver (if embedded), the client and the subscription, and resolves the bound port.
@@ -249,9 +259,36 @@ public final class AeronTransport implements Transport {
      */
     @Override
     public int doDriverWork() {
+        return stepDriver(DRIVER_STEPS_PER_CYCLE) + invokeClient();
+    }
+
+    /** One step of the embedded driver and the client conductor; {@link #endDriverWork} may step it further. */
+    @Override
+    public int beginDriverWork() {
+        firstStepWork = stepDriver(1);
+        return firstStepWork + invokeClient();
+    }
+
+    /**
+     * The rest of the cycle's driver steps, while it has work, if its first step had some or a message was offered
+     * or queued since: the sender sends at once what the cycle's handlers and duties offered (a steal reply leaves
+     * in the cycle its request arrived in), and the receiver goes on reading a large message's datagrams. An idle
+     * cycle steps the driver once, as before.
+     */
+    @Override
+    public int endDriverWork() {
+        if (firstStepWork == 0 && !sentSinceDriverStep) {
+            return 0;
+        }
+        firstStepWork = 0;
+        return stepDriver(DRIVER_STEPS_PER_CYCLE - 1);
+    }
+
+    private int stepDriver(final int maxSteps) {
+        sentSinceDriverStep = false;
         int work = 0;
         if (driverInvoker != null) {
-            for (int step = 0; step < DRIVER_STEPS_PER_CYCLE; step++) {
+            for (int step = 0; step < maxSteps; step++) {
                 final int done = driverInvoker.invoke();
                 work += done;
                 if (done == 0) {
@@ -259,10 +296,11 @@ public final class AeronTransport implements Transport {
                 }
             }
         }
-        if (clientInvoker != null && aeron != null) {
-            work += clientInvoker.invoke();
-        }
         return work;
+    }
+
+    private int invokeClient() {
+        return clientInvoker != null && aeron != null ? clientInvoker.invoke() : 0;
     }
 
     /** Delivers up to {@code fragmentLimit} fragments' worth of validated frames to {@code handler}. */
@@ -401,6 +439,7 @@ public final class AeronTransport implements Transport {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
             return false;
         }
+        sentSinceDriverStep = true;
         try {
             return links.get(linkId).send(buffer, offset, length, owned);
         } catch (final RuntimeException e) {
@@ -471,6 +510,7 @@ public final class AeronTransport implements Transport {
                 errorHandler.onError(e);
             }
             if (link.hasQueued()) {
+                sentSinceDriverStep = true;
                 try {
                     work += link.drain(limitPerLink);
                 } catch (final RuntimeException e) {

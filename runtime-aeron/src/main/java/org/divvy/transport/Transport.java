@@ -27,8 +27,29 @@ public interface Transport extends AutoCloseable {
     /** The largest message {@link #send} takes (larger ones are refused and counted); chunked on the wire if needed. */
     int maxMessageBytes();
 
-    /** Steps what the transport runs on the agent's thread (an embedded driver, the client); returns the work done. */
+    /**
+     * Steps what the transport runs on the caller's thread (an embedded driver, the client) while it has work, up to a
+     * bound; returns the work done. For callers with a loop of their own; the network agent splits it into
+     * {@link #beginDriverWork()} and {@link #endDriverWork()} around its cycle.
+     */
     int doDriverWork();
+
+    /**
+     * The start of an agent's duty cycle: steps the embedded driver once (its receiver reads about one datagram, its
+     * sender sends what was offered) and the client; returns the work done. Then {@link #poll} delivers what arrived.
+     */
+    default int beginDriverWork() {
+        return doDriverWork();
+    }
+
+    /**
+     * The end of an agent's duty cycle, after its handlers and duties sent: steps the embedded driver again, while it
+     * has work, when the cycle's first step found some or a message was offered since, so that what the cycle sent
+     * leaves now rather than in the next cycle, and a large message's datagrams keep being read. Returns the work done.
+     */
+    default int endDriverWork() {
+        return 0;
+    }
 
     /** Delivers up to {@code fragmentLimit} fragments' worth of frames to {@code handler}; returns how many fragments. */
     int poll(FrameHandler handler, int fragmentLimit);

@@ -116,10 +116,20 @@ final class StealRttBenchmark {
                     "check %.0f ns per frame%n", result.stealP50Us(), result.stealP99Us(),
                 result.rawP50Us(), result.rawP99Us(), result.stealP50Us() / result.rawP50Us(),
                 result.stealP99Us() / result.rawP99Us(), samples, resends, stealResends, result.authenticationNs());
+            log.printf("steal RTT percentiles (us):%s | raw:%s%n", percentiles(steal), percentiles(raw));
             return result;
         } finally {
             stopPeer(child);
         }
+    }
+
+    /** p5 to p95: where a difference of medians comes from (a shift of the whole, or more slow samples). */
+    private static String percentiles(final Histogram histogram) {
+        final StringBuilder text = new StringBuilder();
+        for (final double percentile : new double[] {5, 10, 25, 50, 75, 90, 95}) {
+            text.append(String.format(" p%.0f %.1f", percentile, histogram.getValueAtPercentile(percentile) / 1000.0));
+        }
+        return text.toString();
     }
 
     private static void stealBlock(final StealRttListener thief, final int goal) {
