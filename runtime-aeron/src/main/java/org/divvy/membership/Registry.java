@@ -345,8 +345,8 @@ public final class Registry implements Duty, LossListener {
      * @return 1 if a member was declared dead, else 0.
      */
     int onStreamLost(final int reporterId, final StreamLostFlyweight report, final long nowNs) {
-        if (!isAlive(reporterId)) {
-            return 0;
+        if (!isAlive(reporterId) || (report.peerId() < 0 && report.peerId() != REGISTRY_ID)) {
+            return 0; // a negative id other than the registry's names nobody
         }
         final int hostId = hostId();
         final int peerId = report.peerId() == REGISTRY_ID ? hostId : report.peerId();

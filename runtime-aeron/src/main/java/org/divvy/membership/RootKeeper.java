@@ -136,7 +136,11 @@ public final class RootKeeper implements Duty {
             final UnsafeBuffer frame = new UnsafeBuffer(r.buffer(), 0, frameLength);
             root.wrap(frame, 0, frameLength);
             root.masterId(kept.masterId).takeovers(kept.takeovers).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
-            sender.sendOwnedToEndpoint(registry.endpointOf(kept.masterId), frame, frameLength);
+            if (!sender.sendOwnedToEndpoint(registry.endpointOf(kept.masterId), frame, frameLength)) {
+                // refused (a full queue): sent again by doWork, rebuilt from the arguments the frame still holds
+                kept.rootUnsent = true;
+                rootsUnsent = true;
+            }
         } else {
             kept.masterId = choose(senderId);
             sendRoot(kept);

@@ -504,7 +504,9 @@ public final class AeronTransport implements Transport {
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
             try {
-                work += link.checkConnection();
+                final int probes = link.checkConnection();
+                sentSinceDriverStep |= probes > 0; // so this cycle's end steps send it, not the next cycle's first
+                work += probes;
             } catch (final RuntimeException e) {
                 TrafficCounters.add(traffic.sendErrors, 1);
                 errorHandler.onError(e);

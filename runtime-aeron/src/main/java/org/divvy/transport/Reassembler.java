@@ -157,6 +157,7 @@ final class Reassembler {
                 errorHandler.onError(new DivvyException("a chunked message of " + chunk.totalLength() + " bytes was " +
                     "dropped: its buffer could not be allocated (" + failure + "); give the node more heap (-Xmx) or " +
                     "lower maxReassemblyBytes", failure));
+                onCutOff.accept(partial.senderId); // lost as surely as one cut off: handled as a failure
                 return null;
             }
             final UnsafeBuffer allocated = partial.allocated;

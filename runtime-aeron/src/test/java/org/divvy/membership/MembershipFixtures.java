@@ -25,7 +25,7 @@ final class MembershipFixtures {
         final List<byte[]> frames = new ArrayList<>();
         final List<String> cuts = new ArrayList<>();
         final FrameValidator validator = new FrameValidator(new FrameCounters());
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[256 * 1024]);
         /** Sends to refuse from now on, as a full outbound queue does, and where the refused ones were going. */
         int refusals;
         final List<String> refused = new ArrayList<>();

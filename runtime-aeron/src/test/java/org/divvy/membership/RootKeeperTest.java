@@ -76,6 +76,35 @@ class RootKeeperTest {
     }
 
     @Test
+    void shouldSendALargeRootAQueueRefusedAgainRebuiltFromItsArguments() {
+        // above FrameHandler.OWN_BUFFER_MIN_BYTES: the registry keeps and forwards the frame as it came
+        final byte[] arguments = new byte[100 * 1024];
+        for (int i = 0; i < arguments.length; i++) {
+            arguments[i] = (byte)(i * 31);
+        }
+        final RootFlyweight built = new RootFlyweight();
+        built.wrap(new UnsafeBuffer(new byte[128 * 1024]), 0, 128 * 1024);
+        built.headerDefaults(RootFlyweight.TYPE).senderId(0);
+        built.root(RUN_ID, RootFlyweight.NO_MASTER, 0, "example.Job", new UnsafeBuffer(arguments), 0, arguments.length);
+        final byte[] frame = new byte[built.frameLength()];
+        built.buffer().getBytes(0, frame);
+        final RootFlyweight large = new RootFlyweight();
+        large.wrap(new UnsafeBuffer(frame), 0, frame.length); // as the transport hands over a frame of its own
+
+        outbox.refusals = 1;
+        assertTrue(keeper.onRoot(0, large));
+        assertEquals(List.of("h:11"), outbox.refused);
+        keeper.doWork(1);
+        assertEquals(List.of("h:11 " + ROOT), outbox.sent, "sent again once there is room");
+        final RootFlyweight resent = new RootFlyweight();
+        resent.wrap(new UnsafeBuffer(outbox.frames.get(0)), 0, outbox.frames.get(0).length);
+        assertEquals(1, resent.masterId());
+        final byte[] resentArguments = new byte[resent.argumentsLength()];
+        resent.buffer().getBytes(resent.argumentsOffset(), resentArguments);
+        assertTrue(java.util.Arrays.equals(arguments, resentArguments), "the same arguments");
+    }
+
+    @Test
     void shouldGiveARefusedRootToTheNextMasterIfTheChosenOneDiesMeanwhile() {
         outbox.refusals = 1;
         assertTrue(keeper.onRoot(0, delegatedRoot()));
