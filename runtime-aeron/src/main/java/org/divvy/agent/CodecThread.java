@@ -1,9 +1,7 @@
 package org.divvy.agent;
 
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-
 import org.agrona.ErrorHandler;
+import org.divvy.transport.TaskThread;
 
 /**
  * The one thread that encodes and decodes large messages (a stolen job's arguments, a job's result),
@@ -13,8 +11,8 @@ import org.agrona.ErrorHandler;
  * task puts its output in that mechanism's own inbox, which its duty drains on the agent thread, as every
  * other crossing into the agent does. The agent is woken after each task.
  *
- * <p>Tasks run one at a time in the order given. The thread starts with the first task (most nodes
- * never need it) and is a daemon; {@link #close()} stops it. {@link #submit} is called on the agent
+ * <p>A {@link TaskThread}: tasks run one at a time in the order given; the thread starts with the first task
+ * (most nodes never need it) and is a daemon; {@link #close()} stops it. {@link #submit} is called on the agent
  * thread only; a task must catch what it throws (what it does not is reported and counted as an error).
  */
 public final class CodecThread implements AutoCloseable {
@@ -24,80 +22,29 @@ public final class CodecThread implements AutoCloseable {
      */
     public static final int INLINE_BYTES = 64 * 1024;
 
-    private static final long CLOSE_WAIT_MS = 1_000;
-
-    private final String name;
-    private final ErrorHandler errorHandler;
-    private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
-    private volatile Runnable waker = () -> { };
-    private volatile boolean closed;
-    /** Created by the agent thread with the first task; read by close(). */
-    private volatile Thread thread;
+    private final TaskThread thread;
 
     /**
      * @param name         the thread's name.
      * @param errorHandler receives what a task throws; must not throw.
      */
     public CodecThread(final String name, final ErrorHandler errorHandler) {
-        this.name = name;
-        this.errorHandler = errorHandler;
+        this.thread = new TaskThread(() -> name, errorHandler);
     }
 
     /** What wakes the agent after a task put its output in an inbox (its thread's unpark); any thread. */
     public void waker(final Runnable waker) {
-        this.waker = waker;
+        thread.afterEachTask(waker);
     }
 
     /** Runs {@code task} on this thread after those given before; agent thread only. Ignored once closed. */
     public void submit(final Runnable task) {
-        if (closed) {
-            return;
-        }
-        if (thread == null) {
-            final Thread t = new Thread(this::run, name);
-            t.setDaemon(true);
-            thread = t;
-            t.start();
-        }
-        tasks.add(task);
-    }
-
-    private void run() {
-        while (!closed) {
-            final Runnable task;
-            try {
-                task = tasks.poll(100, TimeUnit.MILLISECONDS);
-            } catch (final InterruptedException e) {
-                return;
-            }
-            if (task == null) {
-                continue;
-            }
-            try {
-                task.run();
-            } catch (final Throwable t) {
-                try {
-                    errorHandler.onError(t);
-                } catch (final Throwable ignore) {
-                    // the handler must not stop this thread
-                }
-            }
-            waker.run();
-        }
+        thread.execute(task);
     }
 
     /** Stops the thread (tasks not run yet are dropped: the node is closing); waits for it a little. */
     @Override
     public void close() {
-        closed = true;
-        final Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(CLOSE_WAIT_MS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.close();
     }
 }

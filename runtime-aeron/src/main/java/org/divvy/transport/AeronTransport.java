@@ -101,7 +101,7 @@ public final class AeronTransport implements Transport {
     private final Subscription subscription;
     private final ControlledFragmentAssembler assembler;
     private final Reassembler reassembler;
-    private final AllocatorThread allocator;
+    private final TaskThread allocator;
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
@@ -135,7 +135,7 @@ public final class AeronTransport implements Transport {
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.allocator = new AllocatorThread(() -> "divvy-alloc-" + endpoint());
+        this.allocator = new TaskThread(() -> "divvy-alloc-" + endpoint(), errorHandler);
         this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler, allocator,
             senderId -> lossListener.onReceiveLoss(senderId, 1));
         final Aeron.Context clientContext = new Aeron.Context()

@@ -68,7 +68,7 @@ class ReassemblerTest {
     @Test
     void a200MbMessageIsReassembledWithoutItsBufferAllocatedOnTheCallingThread() throws Exception {
         final int total = 200_000_000;
-        try (AllocatorThread allocator = new AllocatorThread(() -> "test-alloc")) {
+        try (TaskThread allocator = new TaskThread(() -> "test-alloc", errors::add)) {
             final Reassembler r = new Reassembler(1L << 30, counters, errors::add, allocator, senderId -> { });
             final int count = (total + CHUNK_PAYLOAD - 1) / CHUNK_PAYLOAD;
             offer(r, SESSION, 1, 0, CHUNK_PAYLOAD); // warm up the paths (a 64 KiB message, allocated inline)

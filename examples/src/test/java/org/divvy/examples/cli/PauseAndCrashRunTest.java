@@ -46,7 +46,7 @@ class PauseAndCrashRunTest {
         Thread.sleep(2_000);
         final List<ProcessHandle> children = run.process().children().toList();
         assertEquals(1, children.size(), run.output());
-        stopFor(children.get(0).pid(), STOP_MS);
+        ProcessStops.stopFor(children.get(0).pid(), STOP_MS);
         final int exit = run.awaitExit(90);
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, output);
@@ -67,7 +67,7 @@ class PauseAndCrashRunTest {
         run.awaitLine("nodes joined", 60);
         assertTrue(run.output().contains("hosting the registry"), run.output());
         Thread.sleep(2_000);
-        stopFor(run.process().pid(), STOP_MS);
+        ProcessStops.stopFor(run.process().pid(), STOP_MS);
         final int exit = run.awaitExit(90);
         final String output = run.output();
         assertEquals(Launcher.EXIT_OK, exit, output);
@@ -113,34 +113,7 @@ class PauseAndCrashRunTest {
         return all;
     }
 
-    /** {@code kill -STOP pid}, waits {@code ms}, {@code kill -CONT pid}. */
-    private static void stopFor(final long pid, final long ms) throws InterruptedException {
-        signal("STOP", pid);
-        try {
-            Thread.sleep(ms);
-        } finally {
-            signal("CONT", pid);
-        }
-    }
-
-    private static void signal(final String signal, final long pid) {
-        try {
-            final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
-                .start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
-                kill.destroyForcibly();
-                throw new AssertionError("kill -" + signal + " " + pid + " did not return");
-            }
-        } catch (final IOException e) {
-            throw new AssertionError("cannot run kill -" + signal + " " + pid, e);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
-    }
-
     private LauncherProcess launch(final List<String> args) throws IOException {
         return launchers.start(args.toArray(new String[0]));
     }
-
 }

@@ -3,7 +3,6 @@ package org.divvy.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -50,7 +49,7 @@ class StreamLossRunTest {
         final List<ProcessHandle> others = run.process().children().filter(child -> child.pid() != masterPid).toList();
         assertEquals(1, others.size(), run.output());
         final long stoppedPid = others.get(0).pid();
-        stopFor(stoppedPid, stopMs);
+        ProcessStops.stopFor(stoppedPid, stopMs);
         // The failure detector would wait 60 s: only the loss, handled as a failure, ends the run this soon.
         final String output = run.awaitPassed(FIB_ANSWER, 40);
         final Matcher died = Pattern.compile("node \\d+ \\(pid " + stoppedPid + ", site default, node id (\\d+)\\) died")
@@ -62,31 +61,5 @@ class StreamLossRunTest {
         assertTrue(output.contains("after messages to or from this node were lost in transit"),
             "the stopped node said why it was removed:\n" + output);
         assertTrue(output.contains("takeovers: 0"), "the master stayed:\n" + output);
-    }
-
-    /** {@code kill -STOP pid}, waits {@code ms}, {@code kill -CONT pid}. */
-    private static void stopFor(final long pid, final long ms) throws InterruptedException {
-        signal("STOP", pid);
-        try {
-            Thread.sleep(ms);
-        } finally {
-            signal("CONT", pid);
-        }
-    }
-
-    private static void signal(final String signal, final long pid) {
-        try {
-            final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
-                .start();
-            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
-                kill.destroyForcibly();
-                throw new AssertionError("kill -" + signal + " " + pid + " did not return");
-            }
-        } catch (final IOException e) {
-            throw new AssertionError("cannot run kill -" + signal + " " + pid, e);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
     }
 }
