@@ -44,6 +44,8 @@ public final class RootKeeper implements Duty {
     private int unsentForwards;
     /** Whether some root's ROOT to its master was refused by a full queue (sent again by {@link #doWork}). */
     private boolean rootsUnsent;
+    /** Ended runs whose END notice a full queue refused: sent again until it goes or their master is gone. */
+    private final List<KeptRoot> unsentEndNotices = new ArrayList<>();
     private long masterChanges;
 
     public RootKeeper(final Registry registry, final FrameSender sender, final FrameCounters counters) {
@@ -234,20 +236,37 @@ public final class RootKeeper implements Duty {
             unsentForwards--;
         }
         onUnclaimedResult.accept(kept.unclaimedLine);
-        sendEndNotice(kept);
+        if (!sendEndNotice(kept)) {
+            unsentEndNotices.add(kept); // a full queue: without it the master would never end its computation
+        }
     }
 
-    /** Tells the run's master that nobody waits for its outcome any more, so it ends the computation itself. */
-    private void sendEndNotice(final KeptRoot kept) {
+    /** Sends again the END notices a full queue refused; drops those whose master is gone (nobody to end). */
+    private int resendEndNotices() {
+        int work = 0;
+        for (int i = unsentEndNotices.size() - 1; i >= 0; i--) {
+            if (sendEndNotice(unsentEndNotices.get(i))) {
+                unsentEndNotices.remove(i);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Tells the run's master that nobody waits for its outcome any more, so it ends the computation itself;
+     * whether that is done (sent, or no longer needed: the master is gone).
+     */
+    private boolean sendEndNotice(final KeptRoot kept) {
         if (!registry.isAlive(kept.masterId)) {
-            return;
+            return true;
         }
         final MutableDirectBuffer frame = sender.frameBuffer(RunResultFlyweight.lengthBound("", "", 0));
         result.wrap(frame, 0, frame.capacity());
         result.headerDefaults(RunResultFlyweight.TYPE).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
         result.result(kept.runId, kept.masterId, kept.takeovers, RunResultFlyweight.OUTCOME_END_NOTICE, "", "",
             new UnsafeBuffer(new byte[0]), 0, 0);
-        sender.sendToEndpoint(registry.endpointOf(kept.masterId), result.frameLength());
+        return sender.sendToEndpoint(registry.endpointOf(kept.masterId), result.frameLength());
     }
 
     @Override
@@ -262,6 +281,9 @@ public final class RootKeeper implements Duty {
         int work = unsentForwards == 0 ? 0 : resendForwards();
         if (rootsUnsent) {
             work += resendRoots();
+        }
+        if (!unsentEndNotices.isEmpty()) {
+            work += resendEndNotices();
         }
         if (epoch == seenEpoch || roots.isEmpty()) {
             seenEpoch = epoch;

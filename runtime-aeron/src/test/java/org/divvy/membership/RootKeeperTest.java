@@ -137,4 +137,31 @@ class RootKeeperTest {
         assertTrue(keeper.onRunResult(0, received, received.buffer(), 0, received.frameLength()));
         assertEquals(0, keeper.runsKept());
     }
+
+    @Test
+    void shouldSendAnEndNoticeAQueueRefusedAgainSoTheNewMasterEndsItsComputation() {
+        // node 0 runs its own root (DivvyNode.run) and dies: node 1 takes over; its value has nobody to go to
+        final RootFlyweight own = delegatedRoot();
+        own.root(RUN_ID, 0, 0, "example.Job", new UnsafeBuffer(new byte[] {1, 2, 3}), 0, 3);
+        assertTrue(keeper.onRoot(0, own));
+        registry.reportExited(0);
+        registry.doWork(1);
+        keeper.doWork(2);
+        outbox.clear();
+
+        outbox.refusals = 1;
+        final RunResultFlyweight value = outcome(1, RunResultFlyweight.OUTCOME_VALUE);
+        value.takeovers(1);
+        assertTrue(keeper.onRunResult(1, value, value.buffer(), 0, value.frameLength()));
+        assertEquals(List.of("h:11"), outbox.refused, "the END notice to the new master is refused");
+        assertEquals(List.of(), outbox.sent);
+
+        keeper.doWork(3);
+        assertEquals(List.of("h:11 " + RUN_RESULT), outbox.sent, "sent again once there is room");
+        final RunResultFlyweight notice = new RunResultFlyweight();
+        notice.wrap(new UnsafeBuffer(outbox.frames.get(0)), 0, outbox.frames.get(0).length);
+        assertEquals(RunResultFlyweight.OUTCOME_END_NOTICE, notice.outcome());
+        keeper.doWork(4);
+        assertEquals(1, outbox.sent.size(), "and only once");
+    }
 }
