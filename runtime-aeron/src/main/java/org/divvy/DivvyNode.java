@@ -260,11 +260,13 @@ public final class DivvyNode implements AutoCloseable {
      * started it learns from the operating system at once ({@link Process#onExit()}): the registry declares it
      * dead now, and the others start recovering its work, instead of after the failure detector's wait for
      * silence (seconds). Call it only for a process known to have ended; a member that left or was declared
-     * dead already is not changed. Returns false, doing nothing, if this node does not host the registry (a
-     * single node, or a node that joined another's).
+     * dead already is not changed. {@code afterLeaving}: the process ended after it was asked to leave gracefully
+     * (or normally mid-run, which only a leave does), so its LEAVE may still be on its way: it is marked as having
+     * left, not dead. Returns false, doing nothing, if this node does not host the registry (a single node, or a
+     * node that joined another's).
      */
-    public boolean reportMemberExited(final int memberId) {
-        return network != null && network.reportMemberExited(memberId);
+    public boolean reportMemberExited(final int memberId, final boolean afterLeaving) {
+        return network != null && network.reportMemberExited(memberId, afterLeaving);
     }
 
     /** Tells every node the computation is over with {@code exitCode} (waits briefly until the message left). */

@@ -103,6 +103,8 @@ public final class Registry implements Duty, LossListener {
      * that started them ({@link #reportExited}), which the operating system told at once.
      */
     private final ConcurrentLinkedQueue<Integer> exitedInbox = new ConcurrentLinkedQueue<>();
+    /** Members whose process ended after it was asked to leave, or normally: graceful leavers ({@link #reportLeftAndExited}). */
+    private final ConcurrentLinkedQueue<Integer> leftInbox = new ConcurrentLinkedQueue<>();
     /** Members declared dead because their process was reported exited, not because they went silent. */
     private volatile long deathsReportedByLauncher;
     private final PhiAccrualFailureDetector.SuspicionHandler onSuspected = (id, silenceNs, phi) ->
@@ -479,6 +481,16 @@ public final class Registry implements Duty, LossListener {
         exitedInbox.add(id);
     }
 
+    /**
+     * Member {@code id}'s process has ended after it left gracefully (any thread): its starter asked it to leave,
+     * or it ended normally mid-run, which only a leave on the registry's order does. Its LEAVE may still be on its
+     * way (the exit can overtake it): it is marked LEFT in the agent's next cycle, as its LEAVE would have done,
+     * not declared dead (which would tell every node a leaver crashed).
+     */
+    public void reportLeftAndExited(final int id) {
+        leftInbox.add(id);
+    }
+
     /** Members declared dead because their starter reported their process exited; any thread. */
     public long deathsReportedByLauncher() {
         return deathsReportedByLauncher;
@@ -504,6 +516,12 @@ public final class Registry implements Duty, LossListener {
                 detector.remove(exited);
                 deathsReportedByLauncher++;
                 changeState(exited, MemberState.DEAD);
+                work++;
+            }
+        }
+        for (Integer left = leftInbox.poll(); left != null; left = leftInbox.poll()) {
+            if (isAlive(left)) {
+                onLeave(left);
                 work++;
             }
         }

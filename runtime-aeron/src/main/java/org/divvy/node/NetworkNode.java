@@ -278,14 +278,18 @@ public final class NetworkNode implements AutoCloseable {
 
     /**
      * Member {@code id}'s process has exited (any thread; see {@link Registry#reportExited}): the registry this
-     * node hosts declares it dead in the agent's next cycle. Returns false, doing nothing, if this node does not
-     * host the registry.
+     * node hosts declares it dead in the agent's next cycle, or marks it LEFT if {@code afterLeaving} (see
+     * {@link Registry#reportLeftAndExited}). Returns false, doing nothing, if this node does not host the registry.
      */
-    public boolean reportMemberExited(final int id) {
+    public boolean reportMemberExited(final int id, final boolean afterLeaving) {
         if (registry == null) {
             return false;
         }
-        registry.reportExited(id);
+        if (afterLeaving) {
+            registry.reportLeftAndExited(id);
+        } else {
+            registry.reportExited(id);
+        }
         if (service != null) {
             service.wake();
         }

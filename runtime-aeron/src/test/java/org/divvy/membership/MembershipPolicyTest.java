@@ -175,6 +175,28 @@ class MembershipPolicyTest {
     }
 
     @Test
+    void shouldMarkAMemberWhoseExitAfterLeavingOvertookItsLeaveLeftNotDead() {
+        final RecordingSender outbox = new RecordingSender();
+        final Registry registry = new Registry(settings, outbox, "r:1");
+        admit(registry, outbox, "a", "h:2", 0);
+        admit(registry, outbox, "a", "h:3", 0);
+        registry.doWork(0);
+        final int epoch = registry.epoch();
+
+        registry.reportLeftAndExited(1); // its starter asked it to leave; the exit came before its LEAVE
+        registry.doWork(100 * MS);
+        assertEquals(MemberState.LEFT, registry.members().get(1).state(), "the others are told it left, not crashed");
+        assertEquals(epoch + 1, registry.epoch());
+        assertEquals(0, registry.deathsReportedByLauncher());
+
+        registry.onLeave(1); // its LEAVE arrives late: nothing changes
+        registry.reportExited(1);
+        registry.doWork(200 * MS);
+        assertEquals(MemberState.LEFT, registry.members().get(1).state());
+        assertEquals(epoch + 1, registry.epoch());
+    }
+
+    @Test
     void shouldMarkLeaverLeft() {
         final RecordingSender outbox = new RecordingSender();
         final Registry registry = new Registry(settings, outbox, "r:1");

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntConsumer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +58,7 @@ public final class ChildNodes implements AutoCloseable {
     private final CompletableFuture<String> death = new CompletableFuture<>();
     private Phase phase = Phase.JOINING;
     /** Told the node id of a joined child whose process exited while the run was under way; set once. */
-    private volatile IntConsumer exitedDuringRun = id -> { };
+    private volatile ExitListener exitedDuringRun = (id, afterLeaving) -> { };
 
     public ChildNodes(final PrintStream out) {
         this.out = out;
@@ -106,11 +105,18 @@ public final class ChildNodes implements AutoCloseable {
     /**
      * {@code listener} is told the node id of every joined child whose process exits while the run is under way,
      * as soon as the JDK's process reaper sees the exit (node 0 tells its registry, which then declares the node
-     * dead at once instead of waiting seconds for its silence). Called on the reaper's thread, at most once per
-     * child.
+     * dead at once instead of waiting seconds for its silence), and whether it had been asked to leave or ended
+     * normally (a graceful leaver, whose exit may overtake its LEAVE). Called on the reaper's thread, at most once
+     * per child.
      */
-    public void onExitDuringRun(final IntConsumer listener) {
+    public void onExitDuringRun(final ExitListener listener) {
         exitedDuringRun = listener;
+    }
+
+    /** Told of a child's exit during the run. */
+    @FunctionalInterface
+    public interface ExitListener {
+        void exited(int nodeId, boolean afterLeaving);
     }
 
     private synchronized void joined(final Child child, final int nodeId) {
@@ -466,11 +472,14 @@ public final class ChildNodes implements AutoCloseable {
     /** Tells {@link #exitedDuringRun} of the child's exit if the run is under way and its node id is known. */
     private boolean tellExitDuringRun(final Child child) {
         final boolean tell;
+        final boolean afterLeaving;
         synchronized (this) {
             tell = phase == Phase.RUNNING && child.joined();
+            // exit 0 mid-run: it left on the registry's order (divvy leave); else the launcher asked it to leave
+            afterLeaving = child.leaving || child.process.exitValue() == 0;
         }
         if (tell) {
-            exitedDuringRun.accept(child.nodeId);
+            exitedDuringRun.exited(child.nodeId, afterLeaving);
         }
         return tell;
     }

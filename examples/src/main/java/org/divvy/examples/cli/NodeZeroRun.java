@@ -95,7 +95,7 @@ final class NodeZeroRun {
         final ChildNodes children = new ChildNodes(out);
         // A child's exit is certain the moment the OS reports it: the registry (if node 0 hosts it) need not wait
         // for the failure detector to notice the silence.
-        children.onExitDuringRun(id -> node.reportMemberExited(id));
+        children.onExitDuringRun(node::reportMemberExited);
         final Thread killChildren = new Thread(children::close, "divvy-run-shutdown");
         Runtime.getRuntime().addShutdownHook(killChildren);
         try {
