@@ -1,5 +1,6 @@
 package org.divvy.transport;
 
+import java.util.ArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.IntConsumer;
 
@@ -26,7 +27,9 @@ import org.divvy.protocol.FrameCounters;
  * thread, a larger one by the {@code allocator} (another thread: zeroing and faulting in hundreds of MB took
  * the agent hundreds of ms). Until that buffer is there the first chunk is refused with {@link #LATER} too, and
  * stays in its stream; its room under the bound is taken at once. So the agent's own work per chunk is one copy
- * of the chunk's payload, whatever the message's size.
+ * of the chunk's payload, whatever the message's size. A message dropped while its buffer is being allocated
+ * keeps its room until the allocator is done: that buffer is on the heap all the same, and the bound is what
+ * keeps the heap from being overrun.
  */
 final class Reassembler {
     private static final class Partial {
@@ -45,6 +48,10 @@ final class Reassembler {
         volatile UnsafeBuffer allocated;
         /** What the allocator threw instead (written by its thread); the message is dropped. */
         volatile Throwable allocationFailure;
+        /** Its buffer was given to the allocator (agent thread). */
+        boolean allocating;
+        /** The allocator is done with it, whichever way (written by its thread). */
+        volatile boolean allocationDone;
     }
 
     /**
@@ -64,6 +71,8 @@ final class Reassembler {
     private final ErrorHandler errorHandler;
     private final Executor allocator;
     private final Int2ObjectHashMap<Partial> partialBySession = new Int2ObjectHashMap<>();
+    /** Dropped messages whose buffer the allocator is still making: their room is held until it is done. */
+    private final ArrayList<Partial> abandoned = new ArrayList<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
     private long bytesInUse;
 
@@ -84,7 +93,7 @@ final class Reassembler {
         this.allocator = allocator;
     }
 
-    /** Bytes held by partial messages now. */
+    /** Bytes held by partial messages now, and by dropped ones whose buffer is still being allocated. */
     long bytesInUse() {
         return bytesInUse;
     }
@@ -97,6 +106,9 @@ final class Reassembler {
      * again later); else null.
      */
     UnsafeBuffer onChunk(final int sessionId, final DirectBuffer buffer, final int offset, final int length) {
+        if (!abandoned.isEmpty()) {
+            reclaimAbandoned();
+        }
         chunk.wrap(buffer, offset, length);
         final int messageId = chunk.messageId();
         final int index = chunk.chunkIndex();
@@ -138,7 +150,8 @@ final class Reassembler {
                 partial.bytes = new UnsafeBuffer(new byte[total]);
             } else {
                 final Partial allocating = partial;
-                allocator.execute(() -> allocate(allocating));
+                partial.allocating = true;
+                allocator.execute(() -> allocate(allocating, total));
                 return LATER;
             }
         } else if (partial.bytes == null && !partial.skipping) {
@@ -214,16 +227,36 @@ final class Reassembler {
 
     private void release(final int sessionId, final Partial partial) {
         partialBySession.remove(sessionId);
+        if (partial.allocating && !partial.allocationDone) {
+            abandoned.add(partial); // its buffer is being made all the same: its room is held until it is
+            return;
+        }
         bytesInUse -= partial.total;
         partial.total = 0;
+        partial.allocated = null;
     }
 
-    /** On the allocator's thread: the buffer of a message, or why there is none. */
-    private static void allocate(final Partial partial) {
+    /** Gives back the room of dropped messages whose allocation has ended (rare: only while there are some). */
+    private void reclaimAbandoned() {
+        for (int i = abandoned.size() - 1; i >= 0; i--) {
+            final Partial partial = abandoned.get(i);
+            if (partial.allocationDone) {
+                abandoned.remove(i);
+                bytesInUse -= partial.total;
+                partial.total = 0;
+                partial.allocated = null; // garbage now
+            }
+        }
+    }
+
+    /** On the allocator's thread: the buffer of a message of {@code total} bytes, or why there is none. */
+    private static void allocate(final Partial partial, final int total) {
         try {
-            partial.allocated = new UnsafeBuffer(new byte[partial.total]);
+            partial.allocated = new UnsafeBuffer(new byte[total]);
         } catch (final Throwable t) {
             partial.allocationFailure = t; // reported on the agent thread, when the first chunk comes again
+        } finally {
+            partial.allocationDone = true;
         }
     }
 }
