@@ -1,0 +1,53 @@
+// After the Maven build (package exec:exec) of the README's recipe: its run printed both answers; then the same
+// sources compiled as the README's other recipes say, with nothing but the processor jar on the processor path,
+// under -Xlint:all -Werror, and each program run again.
+
+def log = new File(basedir, 'build.log').text
+['fib(22) on 1 node: 17711 PASS', 'fib(22) on 2 nodes: 17711 PASS'].each {
+    if (!log.contains(it)) throw new AssertionError("the Maven build's run did not print `$it`: see $basedir/build.log")
+}
+
+def repo = localRepositoryPath
+def jar = { String group, String artifact, String version ->
+    def file = new File(repo, "${group.replace('.', '/')}/$artifact/$version/$artifact-${version}.jar")
+    if (!file.isFile()) throw new AssertionError("not in the sample's local repository: $file")
+    file.path
+}
+def processor = jar('org.divvy', 'divvy-processor', divvyVersion)
+def libraries = [jar('org.divvy', 'divvy-annotations', divvyVersion), jar('org.divvy', 'divvy-runtime-aeron', divvyVersion),
+                 jar('org.agrona', 'agrona', agronaVersion), jar('io.aeron', 'aeron-client', aeronVersion),
+                 jar('io.aeron', 'aeron-driver', aeronVersion)].join(File.pathSeparator)
+def bin = new File(System.getProperty('java.home'), 'bin').path
+def sources = ['src/main/java/app/Fib.java', 'src/main/java/app/Main.java']
+
+def run = { String what, List<String> command ->
+    def process = new ProcessBuilder(command.collect { it.toString() }).directory(basedir).redirectErrorStream(true).start()
+    def output = process.inputStream.text
+    if (!process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly()
+        throw new AssertionError("$what did not end within 120 s: ${command.join(' ')}\n$output")
+    }
+    println "recipes: $what: ${command.join(' ')}\n$output"
+    if (process.exitValue() != 0) throw new AssertionError("$what exited ${process.exitValue()}: ${command.join(' ')}\n$output")
+    output
+}
+def answers = { String what, String output ->
+    ['fib(22) on 1 node: 17711 PASS', 'fib(22) on 2 nodes: 17711 PASS'].each {
+        if (!output.contains(it)) throw new AssertionError("$what did not print `$it`:\n$output")
+    }
+}
+
+// Plain javac on the class path: the processor jar alone on -processorpath (JavaPoet is inside it).
+run('plain javac', ["$bin/javac", '-Xlint:all', '-Werror', '-processorpath', processor, '-classpath', libraries,
+                    '-s', 'target/javac/generated', '-d', 'target/javac/classes'] + sources)
+answers('the plain javac build', run('its run', ["$bin/java", '--add-opens', 'java.base/jdk.internal.misc=ALL-UNNAMED',
+    '-classpath', "target/javac/classes${File.pathSeparator}$libraries", 'app.Main']))
+
+// A named module: the runtime and Aeron on the module path, the processor on the processor module path, and
+// the --add-opens form for Agrona as the automatic module org.agrona.
+run('javac, a named module', ["$bin/javac", '-Xlint:all', '-Werror', '--processor-module-path', processor,
+                              '--module-path', libraries, '-s', 'target/module/generated', '-d', 'target/module/classes',
+                              'module/module-info.java'] + sources)
+answers('the named module', run('its run', ["$bin/java", '--add-opens', 'java.base/jdk.internal.misc=org.agrona',
+    '--module-path', "target/module/classes${File.pathSeparator}$libraries", '--module', 'app/app.Main']))
+true
