@@ -192,6 +192,20 @@ public abstract class Task {
         FIRST_CHILD.setRelease(this, (Task)null);
     }
 
+    /** Owner, on {@code abort()}: every child spawned so far was discarded on purpose (see {@link #unsyncedSpawns}). */
+    final void markAborted() {
+        extras().abortedSpawns = spawned;
+    }
+
+    /**
+     * Owner, when the invocation's body has returned: how many children it spawned after its last completed sync and
+     * its last {@code abort()}, that is, children whose values nobody can read.
+     */
+    final int unsyncedSpawns() {
+        final JobExtras e = extras;
+        return spawned - Math.max(syncedSpawns, e == null ? 0 : e.abortedSpawns);
+    }
+
     /** Owner: whether an inlet was registered on a child since the last call; clears the mark. */
     final boolean takeInletsRegistered() {
         if (!inletsRegistered) {
