@@ -7,6 +7,23 @@ def log = new File(basedir, 'build.log').text
     if (!log.contains(it)) throw new AssertionError("the Maven build's run did not print `$it`: see $basedir/build.log")
 }
 
+// The README's Maven recipe is this pom's, word for word (the pom as built: its @...@ versions filled in).
+def recipeOf = { String text, String what ->
+    def begin = text.indexOf('<!-- recipe: begin -->')
+    def end = text.indexOf('<!-- recipe: end -->')
+    if (begin < 0 || end < begin) throw new AssertionError("no `<!-- recipe: begin/end -->` markers in $what")
+    text.substring(begin + '<!-- recipe: begin -->'.length(), end).readLines()*.trim().findAll { it }
+}
+def readmeText = new File(readme).text
+def xmlStart = readmeText.indexOf('```xml\n  <!-- recipe: begin -->')
+if (xmlStart < 0) throw new AssertionError("the README's Maven recipe (```xml, then <!-- recipe: begin -->) is not in $readme")
+def inReadme = recipeOf(readmeText.substring(xmlStart, readmeText.indexOf('```\n', xmlStart + 6)), readme)
+def inPom = recipeOf(new File(basedir, 'pom.xml').text, 'the sample pom')
+if (inReadme != inPom) {
+    throw new AssertionError("the README's Maven recipe differs from the sample project's pom, which the build tested:\n"
+        + "README:\n${inReadme.join('\n')}\npom:\n${inPom.join('\n')}")
+}
+
 def repo = localRepositoryPath
 def jar = { String group, String artifact, String version ->
     def file = new File(repo, "${group.replace('.', '/')}/$artifact/$version/$artifact-${version}.jar")

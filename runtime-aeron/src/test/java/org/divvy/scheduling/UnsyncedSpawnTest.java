@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A job that returns with children it never synced fails with {@link UnsyncedSpawnException} (one node; two nodes:
- * {@code DistributedNodeTest}); its unsynced children are aborted, not waited for to the end. Children synced or
- * aborted before the return are no mistake.
+ * {@code DistributedNodeTest}); its unsynced children are aborted, not waited for to the end. Children synced,
+ * aborted or given an inlet before the return are no mistake (the last: {@code SpawnSyncTest}).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class UnsyncedSpawnTest {
@@ -73,6 +73,19 @@ class UnsyncedSpawnTest {
                 Spawns.sync();
                 TaskJob.spawn("second", () -> 2);
                 return first.get();
+            }));
+            assertTrue(e.getMessage().startsWith("the run's root returned with 1 child"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldCountOnlyTheChildrenWithoutAnInlet() {
+        try (DivvyNode node = SpawnSyncTest.node(1)) {
+            final int[] readByInlet = new int[1];
+            final UnsyncedSpawnException e = assertThrows(UnsyncedSpawnException.class, () -> node.run(() -> {
+                TaskJob.spawn("read", () -> 7).onResult(v -> readByInlet[0] = v);
+                TaskJob.spawn("unread", () -> 8);
+                return 0;
             }));
             assertTrue(e.getMessage().startsWith("the run's root returned with 1 child"), e.getMessage());
         }
