@@ -31,6 +31,23 @@ def jar = { String group, String artifact, String version ->
     file.path
 }
 def processor = jar('org.divvy', 'divvy-processor', divvyVersion)
+
+// The processor's installed pom is the dependency-reduced one: JavaPoet is inside the jar, not a dependency (if it
+// were, the Maven build above would have fetched it and passed anyway).
+def processorPom = new File(processor.replaceAll(/\.jar$/, '.pom'))
+def pomDocument = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(processorPom)
+def dependencyIds = []
+def projectChildren = pomDocument.documentElement.childNodes
+for (int i = 0; i < projectChildren.length; i++) {
+    def child = projectChildren.item(i)
+    if (child.nodeName == 'dependencies') {
+        def ids = child.getElementsByTagName('artifactId')
+        for (int j = 0; j < ids.length; j++) dependencyIds << ids.item(j).textContent.trim()
+    }
+}
+if (!dependencyIds.contains('divvy-annotations') || dependencyIds.any { it.contains('javapoet') }) {
+    throw new AssertionError("the installed processor pom should name divvy-annotations and not JavaPoet: $dependencyIds ($processorPom)")
+}
 def libraries = [jar('org.divvy', 'divvy-annotations', divvyVersion), jar('org.divvy', 'divvy-runtime-aeron', divvyVersion),
                  jar('org.agrona', 'agrona', agronaVersion), jar('io.aeron', 'aeron-client', aeronVersion),
                  jar('io.aeron', 'aeron-driver', aeronVersion)].join(File.pathSeparator)
