@@ -101,6 +101,25 @@ class DistributedNodeTest {
     }
 
     @Test
+    void shouldRethrowAtTheMastersSyncTheUnsyncedSpawnOfAJobThatRanOnAnotherNode() {
+        final DivvyNode master = startOnSites(StealPolicy.RS, 3000, "A", "A").get(0);
+        final RunResult<String> caught = master.run(() -> {
+            final LongSpawn remote = TestJobs.spawnForgetful(50); // oldest: stolen; returns without syncing its child
+            final LongSpawn local = TestJobs.spawnWork(3000, ""); // newest: the master runs it
+            try {
+                Spawns.sync();
+                return "no exception";
+            } catch (final UnsyncedSpawnException e) { // as on one node: its own class
+                final RemoteJobException report = assertInstanceOf(RemoteJobException.class, e.getCause());
+                assertEquals(1, report.nodeId());
+                return e.getMessage();
+            }
+        });
+        assertTrue(caught.value().startsWith("`forgetful` returned with 1 child spawned after its last sync() and never "
+            + "synced"), caught.value());
+    }
+
+    @Test
     void shouldRunInletsOfRemoteChildrenOnTheParentsNode() {
         final DivvyNode master = startOnSites(StealPolicy.RS, 3000, "A", "A").get(0);
         final long[] value = new long[1];

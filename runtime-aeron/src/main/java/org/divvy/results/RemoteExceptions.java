@@ -8,6 +8,7 @@ import java.util.NoSuchElementException;
 import java.util.function.Function;
 
 import org.divvy.RemoteJobException;
+import org.divvy.UnsyncedSpawnException;
 import org.divvy.codegen.ExceptionType;
 
 /**
@@ -40,6 +41,7 @@ public final class RemoteExceptions {
         Map.entry(ConcurrentModificationException.class.getName(), ConcurrentModificationException::new),
         Map.entry(RuntimeException.class.getName(), RuntimeException::new),
         Map.entry(AssertionError.class.getName(), AssertionError::new),
+        Map.entry(UnsyncedSpawnException.class.getName(), UnsyncedSpawnException::new),
         Map.entry(StackOverflowError.class.getName(), StackOverflowError::new),
         Map.entry(OutOfMemoryError.class.getName(), OutOfMemoryError::new));
 

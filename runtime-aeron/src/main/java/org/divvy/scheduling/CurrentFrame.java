@@ -93,6 +93,7 @@ public final class CurrentFrame {
     /** See {@link org.divvy.Spawner#abort()}. */
     public static void abort() {
         final Worker worker = worker("abort");
+        worker.current.markAborted();
         Aborts.abortChildren(worker.current);
     }
 

@@ -9,6 +9,12 @@ import java.util.function.Consumer;
  * parent's thread, the job's runner and finishing children may each be the first to need it.
  */
 final class JobExtras {
+    /**
+     * As a frame: the value of {@link Task#spawned} at the invocation's last {@code abort()}; the children spawned
+     * before it were discarded on purpose, so ending without syncing them is no mistake. Owner only.
+     */
+    int abortedSpawns;
+
     /** The failure inlet; written by the parent's thread before its sync. */
     Consumer<? super Throwable> failureCallback;
 

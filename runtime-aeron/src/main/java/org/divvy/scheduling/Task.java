@@ -192,6 +192,28 @@ public abstract class Task {
         FIRST_CHILD.setRelease(this, (Task)null);
     }
 
+    /** Owner, on {@code abort()}: every child spawned so far was discarded on purpose (see {@link #unsyncedSpawns}). */
+    final void markAborted() {
+        extras().abortedSpawns = spawned;
+    }
+
+    /**
+     * Owner, when the invocation's body has returned: how many children it spawned after its last completed sync and
+     * its last {@code abort()} without an inlet, that is, children whose values nobody can read. (A child with an inlet
+     * is read by it, in the implicit sync.) Walks the children since the last sync: only on that rare path.
+     */
+    final int unsyncedSpawns() {
+        final JobExtras e = extras;
+        final int discardedBelow = Math.max(syncedSpawns, e == null ? 0 : e.abortedSpawns);
+        int unread = 0;
+        for (Task child = firstChildAcquire(); child != null && child.childIndex >= discardedBelow; child = child.nextSibling) {
+            if (child.resultCallback == null && child.failureCallback() == null) {
+                unread++;
+            }
+        }
+        return unread;
+    }
+
     /** Owner: whether an inlet was registered on a child since the last call; clears the mark. */
     final boolean takeInletsRegistered() {
         if (!inletsRegistered) {

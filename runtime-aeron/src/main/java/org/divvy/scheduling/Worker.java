@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
+import org.divvy.UnsyncedSpawnException;
+
 /**
  * One worker thread of a node: runs jobs from its own deque (LIFO), picks up submitted roots, steals
  * from other local workers (FIFO), and backs off to parking when there is nothing to do.
@@ -184,6 +186,9 @@ final class Worker extends Thread {
                     job.compute();
                 }
             }
+            if (job.spawned != job.syncedSpawns && !job.cancelRequested && job.unsyncedSpawns() > 0) {
+                throw unsynced(job); // its children are aborted and waited for below, as for any failure
+            }
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
@@ -211,6 +216,20 @@ final class Worker extends Thread {
         }
         job.setException(failure);
         return Task.FAILED;
+    }
+
+    /**
+     * A job that returned with children it never synced: their values can never be read, so the job either forgot
+     * {@code sync()} (and computed its result without them) or spawned them for a side effect, which a job that may
+     * run on a copy on another node must not have. An error, not a warning in a log: it reaches the caller of
+     * {@code sync()} or {@code run()} on one node as on many.
+     */
+    private static UnsyncedSpawnException unsynced(final Task job) {
+        final int count = job.unsyncedSpawns();
+        final String who = job.parent == null && job.remoteLink() == null ? "the run's root" : "`" + job.displayName() + "`";
+        return new UnsyncedSpawnException(who + " returned with " + count + (count == 1 ? " child" : " children")
+            + " spawned after its last sync() and never synced, so their values could never be read: call sync() before "
+            + "returning, or abort() the children it does not need");
     }
 
     /** Publishes the outcome and counts the job complete in its parent's frame. */

@@ -21,7 +21,7 @@ import org.divvy.codegen.WireWriter;
 public final class TestJobs implements JobTypeProvider {
     @Override
     public List<JobType> jobTypes() {
-        return List.of(FibJob.TYPE, WorkJob.TYPE, TreeJob.TYPE);
+        return List.of(FibJob.TYPE, WorkJob.TYPE, TreeJob.TYPE, ForgetfulJob.TYPE);
     }
 
     /** Leaves of {@link #tree} that ran to their end, in this JVM (all nodes of a test): recomputation shows here. */
@@ -185,6 +185,47 @@ public final class TestJobs implements JobTypeProvider {
         @Override
         public void encodeArguments(final WireWriter writer) {
             writer.writeLong(millis).writeString(failWith);
+        }
+    }
+
+    /** {@code forgetful(millis)}: spawns {@code work(millis, "")} and returns 1 without syncing it (a user's mistake). */
+    public static LongSpawn spawnForgetful(final long millis) {
+        return Spawns.spawn(new ForgetfulJob(millis));
+    }
+
+    static final class ForgetfulJob extends LongJob {
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.stealing.TestJobs#forgetful";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                return new ForgetfulJob(reader.readLong());
+            }
+        };
+
+        private final long millis;
+
+        ForgetfulJob(final long millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        protected long call() {
+            spawnWork(millis, "");
+            return 1;
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeLong(millis);
         }
     }
 
