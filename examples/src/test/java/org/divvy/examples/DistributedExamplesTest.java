@@ -17,6 +17,7 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.tsp.TspApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -58,7 +59,8 @@ class DistributedExamplesTest {
             new KnapsackApp(24, 5, 8),
             new RayTracerApp(160, 120, 2, 256),
             new MergeSortApp(400_000, 5000, 3),
-            Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app());
+            Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app(),
+            new TspApp(30, 5, 3));
     }
 
     private static NodeConfig config(final String site, final String join, final StealPolicy policy) {

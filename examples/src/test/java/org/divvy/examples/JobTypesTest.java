@@ -19,6 +19,7 @@ class JobTypesTest {
             "org.divvy.examples.raytracer.RayTracer#render",
             "org.divvy.examples.mergesort.MergeSort#sort",
             "org.divvy.examples.uts.Uts#search",
+            "org.divvy.examples.tsp.Tsp#search",
             "org.divvy.examples.portable.Portable#runCases",
             "org.divvy.examples.portable.Portable#failWith",
             "org.divvy.examples.portable.Portable#hold",
