@@ -17,6 +17,7 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.sat.SatApp;
 import org.divvy.examples.tsp.TspApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,7 +61,9 @@ class DistributedExamplesTest {
             new RayTracerApp(160, 120, 2, 256),
             new MergeSortApp(400_000, 5000, 3),
             Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app(),
-            new TspApp(30, 5, 3));
+            new TspApp(30, 5, 3),
+            new SatApp("uuf150-020", 4, 200),
+            new SatApp("uf150-016", 4, 200));
     }
 
     private static NodeConfig config(final String site, final String join, final StealPolicy policy) {

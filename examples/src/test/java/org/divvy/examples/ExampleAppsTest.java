@@ -13,6 +13,7 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.sat.SatApp;
 import org.divvy.examples.tsp.TspApp;
 import org.divvy.examples.uts.UtsApp;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +35,9 @@ class ExampleAppsTest {
             new MergeSortApp(20_000, 1000, 3),
             Launcher.parse("uts", "--tree", "T4", "-d", "8", "-b", "4", "--spawn-depth", "3").app(),
             new TspApp(14, 5, 3),
-            new TspApp("ulysses22", 3));
+            new TspApp("ulysses22", 3),
+            new SatApp("uuf100-01", 3, 100),
+            new SatApp(80, 3, 3, 50));
     }
 
     @ParameterizedTest(name = "{0} workers")

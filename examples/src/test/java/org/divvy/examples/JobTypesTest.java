@@ -20,6 +20,7 @@ class JobTypesTest {
             "org.divvy.examples.mergesort.MergeSort#sort",
             "org.divvy.examples.uts.Uts#search",
             "org.divvy.examples.tsp.Tsp#search",
+            "org.divvy.examples.sat.Sat#solve",
             "org.divvy.examples.portable.Portable#runCases",
             "org.divvy.examples.portable.Portable#failWith",
             "org.divvy.examples.portable.Portable#hold",
