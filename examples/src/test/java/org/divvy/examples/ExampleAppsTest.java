@@ -13,6 +13,7 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.barneshut.BarnesHutApp;
 import org.divvy.examples.sat.SatApp;
 import org.divvy.examples.tsp.TspApp;
 import org.divvy.examples.uts.UtsApp;
@@ -37,7 +38,8 @@ class ExampleAppsTest {
             new TspApp(14, 5, 3),
             new TspApp("ulysses22", 3),
             new SatApp("uuf100-01", 3, 100),
-            new SatApp(80, 3, 3, 50));
+            new SatApp(80, 3, 3, 50),
+            new BarnesHutApp(1000, 2, 100));
     }
 
     @ParameterizedTest(name = "{0} workers")

@@ -21,6 +21,8 @@ class JobTypesTest {
             "org.divvy.examples.uts.Uts#search",
             "org.divvy.examples.tsp.Tsp#search",
             "org.divvy.examples.sat.Sat#solve",
+            "org.divvy.examples.barneshut.BarnesHut#simulate",
+            "org.divvy.examples.barneshut.BarnesHut#accelerations",
             "org.divvy.examples.portable.Portable#runCases",
             "org.divvy.examples.portable.Portable#failWith",
             "org.divvy.examples.portable.Portable#hold",
