@@ -23,6 +23,8 @@ class JobTypesTest {
             "org.divvy.examples.sat.Sat#solve",
             "org.divvy.examples.barneshut.BarnesHut#simulate",
             "org.divvy.examples.barneshut.BarnesHut#accelerations",
+            "org.divvy.examples.locusroute.LocusRoute#routeIterations",
+            "org.divvy.examples.locusroute.LocusRoute#routeGroups",
             "org.divvy.examples.portable.Portable#runCases",
             "org.divvy.examples.portable.Portable#failWith",
             "org.divvy.examples.portable.Portable#hold",
