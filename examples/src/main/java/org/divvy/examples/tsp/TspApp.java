@@ -36,7 +36,7 @@ public final class TspApp implements ExampleApp {
 
     @Option(names = "--spawn-depth", paramLabel = "D",
         description = "cities placed before depth D are spawned, later ones sequentially (default: ${DEFAULT-VALUE})")
-    int spawnDepth = 3;
+    int spawnDepth = 6;
 
     @Option(names = "--no-first-tour",
         description = "start from no known tour instead of the 2-opt one, so the bound must be found by the search "
