@@ -30,7 +30,12 @@ class JobTypesTest {
             "org.divvy.examples.portable.Portable#hold",
             "org.divvy.examples.portable.Portable#sum",
             "org.divvy.examples.portable.Portable#ringLength",
-            "org.divvy.examples.portable.Counted#size"), WireCopies.jobTypeNames(), "the apps' and Counted's, a test's");
+            "org.divvy.examples.portable.Counted#size"),
+            // only this module's: built with -am, runtime-aeron's test classes (org.divvy.stealing.TestJobs) are on
+            // the class path as a directory, with their provider file, and would be found too
+            WireCopies.jobTypeNames().stream().filter(name -> name.startsWith("org.divvy.examples."))
+                .collect(java.util.stream.Collectors.toSet()),
+            "the apps' and Counted's, a test's");
     }
 
     @Test
