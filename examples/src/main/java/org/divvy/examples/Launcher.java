@@ -13,6 +13,10 @@ import org.divvy.examples.cli.RunCommand;
 import org.divvy.examples.fib.FibApp;
 import org.divvy.examples.portable.PortableApp;
 import org.divvy.examples.knapsack.KnapsackApp;
+import org.divvy.examples.barneshut.BarnesHutApp;
+import org.divvy.examples.locusroute.LocusRouteApp;
+import org.divvy.examples.sat.SatApp;
+import org.divvy.examples.tsp.TspApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
@@ -37,7 +41,7 @@ import picocli.CommandLine.ParseResult;
     description = "Runs a Divvy example application on one node (divvy <app>) or on several (divvy run) "
         + "and checks its answer.",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
-        UtsApp.class, PortableApp.class, RunCommand.class, NodeCommand.class, RegistryCommand.class, LeaveCommand.class},
+        UtsApp.class, TspApp.class, SatApp.class, BarnesHutApp.class, LocusRouteApp.class, PortableApp.class, RunCommand.class, NodeCommand.class, RegistryCommand.class, LeaveCommand.class},
     footer = {"", "Run 'divvy <app> --help' for the options of an app, 'divvy run --help' for multi-node runs."})
 public final class Launcher {
     public static final int EXIT_OK = 0;

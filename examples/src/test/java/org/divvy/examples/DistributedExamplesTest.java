@@ -17,6 +17,9 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.barneshut.BarnesHutApp;
+import org.divvy.examples.sat.SatApp;
+import org.divvy.examples.tsp.TspApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -58,7 +61,11 @@ class DistributedExamplesTest {
             new KnapsackApp(24, 5, 8),
             new RayTracerApp(160, 120, 2, 256),
             new MergeSortApp(400_000, 5000, 3),
-            Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app());
+            Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app(),
+            new TspApp(30, 5, 3),
+            new SatApp("uuf150-020", 4, 200),
+            new SatApp("uf150-016", 4, 200),
+            new BarnesHutApp(2000, 2, 250));
     }
 
     private static NodeConfig config(final String site, final String join, final StealPolicy policy) {

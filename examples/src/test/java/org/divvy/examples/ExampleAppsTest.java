@@ -13,6 +13,9 @@ import org.divvy.examples.knapsack.KnapsackApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
+import org.divvy.examples.barneshut.BarnesHutApp;
+import org.divvy.examples.sat.SatApp;
+import org.divvy.examples.tsp.TspApp;
 import org.divvy.examples.uts.UtsApp;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +34,12 @@ class ExampleAppsTest {
             new KnapsackApp(16, 5, 6),
             new RayTracerApp(40, 30, 1, 64),
             new MergeSortApp(20_000, 1000, 3),
-            Launcher.parse("uts", "--tree", "T4", "-d", "8", "-b", "4", "--spawn-depth", "3").app());
+            Launcher.parse("uts", "--tree", "T4", "-d", "8", "-b", "4", "--spawn-depth", "3").app(),
+            new TspApp(14, 5, 3),
+            new TspApp("ulysses22", 3),
+            new SatApp("uuf100-01", 3, 100),
+            new SatApp(80, 3, 3, 50),
+            new BarnesHutApp(1000, 2, 100));
     }
 
     @ParameterizedTest(name = "{0} workers")

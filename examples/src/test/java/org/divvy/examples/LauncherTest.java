@@ -35,7 +35,7 @@ class LauncherTest {
     @Test
     void shouldListEveryAppInHelp() {
         assertEquals(Launcher.EXIT_OK, Launcher.execute(new String[] {"--help"}, out, err));
-        for (final String app : new String[] {"fib", "nqueens", "knapsack", "raytracer", "mergesort", "uts"}) {
+        for (final String app : new String[] {"fib", "nqueens", "knapsack", "raytracer", "mergesort", "uts", "tsp", "sat", "barneshut", "locusroute"}) {
             assertTrue(out().contains(app), "help lists " + app + ":\n" + out());
         }
     }

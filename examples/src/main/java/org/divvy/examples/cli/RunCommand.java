@@ -11,6 +11,10 @@ import org.divvy.examples.Options;
 import org.divvy.examples.fib.FibApp;
 import org.divvy.examples.portable.PortableApp;
 import org.divvy.examples.knapsack.KnapsackApp;
+import org.divvy.examples.barneshut.BarnesHutApp;
+import org.divvy.examples.locusroute.LocusRouteApp;
+import org.divvy.examples.sat.SatApp;
+import org.divvy.examples.tsp.TspApp;
 import org.divvy.examples.mergesort.MergeSortApp;
 import org.divvy.examples.nqueens.NQueensApp;
 import org.divvy.examples.raytracer.RayTracerApp;
@@ -44,7 +48,7 @@ import picocli.CommandLine.Option;
         + "N-1 local child JVMs, plus remote nodes that join it (--await); the registry gives the app's root to a "
         + "master among the others, and to a new one if it dies.",
     subcommands = {FibApp.class, NQueensApp.class, KnapsackApp.class, RayTracerApp.class, MergeSortApp.class,
-        UtsApp.class, PortableApp.class},
+        UtsApp.class, TspApp.class, SatApp.class, BarnesHutApp.class, LocusRouteApp.class, PortableApp.class},
     modelTransformer = NodeSettingOptions.AddOptions.class,
     footer = {"", "Examples:",
         "  divvy run --nodes 4 --sites A:2,B:2 --policy crs --workers 1 fib -n 30",
