@@ -30,6 +30,14 @@ final class Worker extends Thread {
 
     final Scheduler scheduler;
     final int workerId;
+    /**
+     * A spawn leaves its job unpublished ({@link Task#UNPUBLISHED}) while this worker's deque offers thieves
+     * at least this many jobs and no worker is parked: thieves take the oldest, largest jobs, so a few
+     * suffice, and a job kept out of the deque saves its push and its pop's CAS. ForkJoinPool's
+     * documentation suggests the same bound for its surplus heuristic ({@code getSurplusQueuedTaskCount() > 3}).
+     */
+    static final int STEALABLE_SURPLUS = 3;
+
     final WorkStealingDeque deque = new WorkStealingDeque();
 
     /** The job this thread is executing; null between jobs. */
@@ -88,7 +96,8 @@ final class Worker extends Thread {
     }
 
     /**
-     * Runs a job popped from this worker's own deque. Its parent frame is on this thread's stack (a
+     * Runs a job popped from this worker's own deque, or an unpublished child of a frame syncing on this
+     * thread. Its parent frame is on this thread's stack (a
      * frame ends only after its children), and only a frame's own thread cancels its queued children,
      * so nobody races for this job: start and completion need no atomic instruction.
      */
@@ -253,10 +262,13 @@ final class Worker extends Thread {
 
     /**
      * The sync of frame {@code frame} (this thread's current job): runs inlets of finished children,
-     * helps with local work while children are pending, then rethrows failures.
+     * runs its unpublished children (newest first), helps with local work while children are pending,
+     * then rethrows failures.
      */
     void sync(final Task frame) {
         Task failed = null; // failures without inlet, linked through nextCompletion
+        Task next = null; // where the search for UNPUBLISHED children goes on, in the children list
+        int unpublished = -1; // frame.spawned when that search started at the list's head
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
             if (frame.hasCompletions()) {
@@ -278,7 +290,19 @@ final class Worker extends Thread {
                 }
                 continue; // an inlet spawned more children
             }
-            if (!help()) {
+            if (unpublished != frame.spawned) { // new children since the last look: they are at the head
+                unpublished = frame.spawned;
+                next = frame.firstChild;
+            }
+            while (next != null && next.status != Task.UNPUBLISHED) {
+                next = next.nextSibling;
+            }
+            if (next != null) { // newest first, as a pop of the deque would take them
+                final Task child = next;
+                next = child.nextSibling;
+                child.endUnpublished();
+                executeLocal(child);
+            } else if (!help()) {
                 idle(frame);
             }
         }
