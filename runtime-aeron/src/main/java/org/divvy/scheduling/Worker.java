@@ -177,7 +177,6 @@ final class Worker extends Thread {
     /** Starts (if local) and runs a job as the current frame; returns its outcome. */
     private int run(final Task job, final boolean local) {
         final Task saved = current;
-        Throwable failure = null;
         try {
             if (local) {
                 job.startLocally();
@@ -186,23 +185,35 @@ final class Worker extends Thread {
             if (job.parent != null) {
                 jobsExecuted++;
             }
-            final ComputeHook hook = scheduler.computeHook;
-            if (hook == null || job.parent == null || !hook.compute(job)) {
-                final RecoveryHook recovery;
-                if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
-                    job.compute();
-                }
+            if (scheduler.computeHook != null || job.restarted) {
+                computeWithHooks(job);
+            } else {
+                job.compute();
             }
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
-        } catch (final Throwable t) {
-            failure = t;
+        } catch (final Throwable failure) {
+            current = saved;
+            return failed(job, failure); // kept out of this method, so the JIT inlines the common path
         }
         current = saved;
-        if (failure == null) {
-            return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+        return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+    }
+
+    /** Computes {@code job} through the checking mode's or recovery's hook, if one takes it. */
+    private void computeWithHooks(final Task job) throws Throwable {
+        final ComputeHook hook = scheduler.computeHook;
+        if (hook == null || job.parent == null || !hook.compute(job)) {
+            final RecoveryHook recovery;
+            if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
+                job.compute();
+            }
         }
+    }
+
+    /** The end of a job whose computation threw {@code failure}: quiesces its frame; returns its outcome. */
+    private int failed(final Task job, final Throwable failure) {
         try {
             if (!job.isQuiet()) {
                 quiesce(job); // keeps the finished children of an orphan's frame
@@ -266,6 +277,26 @@ final class Worker extends Thread {
      * then rethrows failures.
      */
     void sync(final Task frame) {
+        // Fast path, small enough for the JIT to inline into the spawning method: while the newest
+        // children are unpublished and nothing else asks for attention (no finished child waiting with
+        // an inlet or a failure, no cancellation), run them here, newest first, exactly as the full loop
+        // would; the full loop takes over at the first thing it must handle.
+        Task child = frame.firstChild;
+        while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
+            final Task next = child.nextSibling;
+            child.endUnpublished();
+            executeLocal(child);
+            child = next;
+        }
+        if (frame.isQuiet() && !frame.hasCompletions() && !frame.inletsRegistered && !frame.cancelRequested) {
+            frame.endSync(); // every child done, no inlet to run and no failure to throw
+            return;
+        }
+        syncFully(frame);
+    }
+
+    /** {@link #sync}'s full loop: inlets, failures, cancellation, children out on other threads. */
+    private void syncFully(final Task frame) {
         Task failed = null; // failures without inlet, linked through nextCompletion
         Task next = null; // where the search for UNPUBLISHED children goes on, in the children list
         int unpublished = -1; // frame.spawned when that search started at the list's head
