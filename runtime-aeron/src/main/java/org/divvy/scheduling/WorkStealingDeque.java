@@ -51,7 +51,9 @@ import java.lang.invoke.VarHandle;
  *   unpublished children newest first, before it pops the deque (the order a pop would give), after
  *   turning each to NEW; abort turns them to NEW and cancels them by the usual CAS. Such a job never
  *   enters a deque, so it is neither stolen nor run twice, and it costs neither the push nor the pop's
- *   CAS.</li>
+ *   CAS. When thieves have taken the surplus, a frame about to run its newest unpublished child first
+ *   pushes its older unpublished children (turned NEW), so thieves find the larger jobs again; these
+ *   are then ordinary queued jobs of a frame on the owner's stack.</li>
  * </ul>
  *
  * <p>Fields are padded so the owner's {@code top} and the thieves' {@code base} sit on different cache

@@ -284,6 +284,9 @@ final class Worker extends Thread {
         Task child = frame.firstChild;
         while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
             final Task next = child.nextSibling;
+            if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                publishOlderSiblings(child); // thieves took what they had: offer them the rest of this frame
+            }
             child.endUnpublished();
             executeLocal(child);
             child = next;
@@ -293,6 +296,22 @@ final class Worker extends Thread {
             return;
         }
         syncFully(frame);
+    }
+
+    /**
+     * Pushes the unpublished children spawned before {@code child} on this worker's deque: when thieves
+     * have taken the jobs left for them, a frame about to run its newest unpublished child offers them its
+     * older ones, which are larger than anything that child will spawn. Pushed newest first (the list's
+     * order), so thieves take the newest of them first and this worker pops the oldest: siblings are of
+     * one size in divide and conquer, and the list is walked once.
+     */
+    private void publishOlderSiblings(final Task child) {
+        for (Task older = child.nextSibling; older != null; older = older.nextSibling) {
+            if (older.status == Task.UNPUBLISHED) {
+                older.endUnpublished();
+                deque.push(older);
+            }
+        }
     }
 
     /** {@link #sync}'s full loop: inlets, failures, cancellation, children out on other threads. */
@@ -331,6 +350,9 @@ final class Worker extends Thread {
             if (next != null) { // newest first, as a pop of the deque would take them
                 final Task child = next;
                 next = child.nextSibling;
+                if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                    publishOlderSiblings(child);
+                }
                 child.endUnpublished();
                 executeLocal(child);
             } else if (!help()) {

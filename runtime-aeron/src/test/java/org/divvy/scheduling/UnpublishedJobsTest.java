@@ -161,6 +161,40 @@ class UnpublishedJobsTest {
         }
     }
 
+    @Test
+    void shouldPublishOlderUnpublishedChildrenWhenThievesTookTheQueuedOnes() {
+        try (DivvyNode node = SpawnSyncTest.node(2)) {
+            // The premise (three queued, three unpublished) needs the other worker not parked at the spawns, which
+            // timing decides; a run where it did not hold is tried again.
+            for (int attempt = 0; attempt < 100; attempt++) {
+                final String report = node.run(() -> {
+                    final List<Spawn<Integer>> queued = new ArrayList<>();
+                    for (int i = 0; i < Worker.STEALABLE_SURPLUS; i++) {
+                        queued.add(TaskJob.spawn("queued", () -> 0));
+                    }
+                    final AtomicReference<List<Spawn<Integer>>> older = new AtomicReference<>();
+                    final Spawn<Integer> u0 = TaskJob.spawn("older0", () -> 0);
+                    final Spawn<Integer> u1 = TaskJob.spawn("older1", () -> 0);
+                    final Spawn<Integer> newest = TaskJob.spawn("newest", () ->
+                        older.get().stream().noneMatch(o -> status(o) == Task.UNPUBLISHED) ? 1 : 0);
+                    older.set(List.of(u0, u1));
+                    final boolean premise = status(u0) == Task.UNPUBLISHED && status(u1) == Task.UNPUBLISHED &&
+                        status(newest) == Task.UNPUBLISHED;
+                    if (premise) {
+                        awaitNotNew(queued, "the other worker never took the queued jobs");
+                    }
+                    Spawns.sync();
+                    return premise + " " + newest.get();
+                }).value();
+                if (report.startsWith("true")) {
+                    assertEquals("true 1", report, "when the newest ran, its older siblings had been published");
+                    return;
+                }
+            }
+            throw new AssertionError("three children were never left unpublished in 100 runs");
+        }
+    }
+
     /**
      * A parent that runs unpublished on node A (its deque held three older jobs when it was spawned) spawns a
      * child once a thief on node B has taken those; the child is published, B steals it, and its result and
