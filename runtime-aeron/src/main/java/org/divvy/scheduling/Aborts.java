@@ -26,6 +26,10 @@ final class Aborts {
         for (Task child = frame.firstChildAcquire(); child != null; child = child.nextSibling) {
             for (;;) {
                 final int status = child.status;
+                if (status == Task.UNPUBLISHED) {
+                    child.endUnpublished(); // this thread is its parent's: nobody else can see it
+                    continue;
+                }
                 if (status == Task.NEW) {
                     if (child.tryCancel()) {
                         Worker.completeCancelledBeforeStart(child, true);

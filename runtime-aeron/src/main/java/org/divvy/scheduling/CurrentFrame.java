@@ -6,7 +6,9 @@ import org.divvy.DivvyException;
  * Spawn, sync and abort on the frame of the invocation running on the calling worker thread: the
  * scheduler's entry points for {@code org.divvy.codegen.Spawns} (what generated code calls) and
  * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and makes one
- * volatile read of node state (the parked-worker count).
+ * volatile read of node state (the parked-worker count). A spawn publishes its job on the worker's deque
+ * only while thieves could want it; otherwise the job stays {@link Task#UNPUBLISHED} in its parent's
+ * children list, and the parent's sync runs it (see {@link WorkStealingDeque}'s overview).
  */
 public final class CurrentFrame {
     private CurrentFrame() {
@@ -33,10 +35,14 @@ public final class CurrentFrame {
             throw new DivvyException("job `" + job.displayName() + "` spawned twice: a job record is spawned once");
         }
         frame.linkChild(job);
-        worker.deque.push(job);
         worker.jobsSpawned++;
         if (worker.scheduler.idleWorkers.get() != 0) {
+            worker.deque.push(job);
             worker.scheduler.wakeIdleWorker();
+        } else if (worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
+            job.holdUnpublished(); // thieves have older, larger jobs to take: the frame's sync runs it
+        } else {
+            worker.deque.push(job);
         }
     }
 

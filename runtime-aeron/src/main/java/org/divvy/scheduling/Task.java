@@ -56,6 +56,12 @@ public abstract class Task {
     // so state that few jobs need lives in JobExtras.
     // ---------------------------------------------------------------------------------------------
 
+    /**
+     * Spawned but not published: the job is in its parent's children list only, in no deque, so no thief
+     * can take it and only the thread running the parent touches its status; the parent's sync runs it
+     * (see WorkStealingDeque's overview: lazy task creation). Below NEW, so it counts as not done.
+     */
+    static final int UNPUBLISHED = -1;
     static final int NEW = 0;
     static final int RUNNING = 1;
     static final int DONE = 2;
@@ -72,7 +78,7 @@ public abstract class Task {
     int childIndex;
 
     /**
-     * NEW, RUNNING, DONE, FAILED or CANCELLED. Leaves NEW by CAS where two parties can race (a thief and
+     * UNPUBLISHED, NEW, RUNNING, DONE, FAILED or CANCELLED. Leaves NEW by CAS where two parties can race (a thief and
      * the parent's abort), so exactly one runs or cancels it; see WorkStealingDeque's overview.
      */
     volatile int status;
@@ -164,6 +170,22 @@ public abstract class Task {
     /** Publishes the final status; the result or exception was written before (release). */
     final void finish(final int outcome) {
         STATUS.setRelease(this, outcome);
+    }
+
+    /**
+     * Spawn, when the job is not published: it stays in its parent's children list only. Before the deque
+     * or anything else could see it.
+     */
+    final void holdUnpublished() {
+        status = UNPUBLISHED;
+    }
+
+    /**
+     * Owner (the thread running the parent), before it runs or cancels an unpublished job: makes it an
+     * ordinary NEW job, which the recovery hook may hand to the network agent and abort may race for.
+     */
+    final void endUnpublished() {
+        STATUS.setRelease(this, NEW);
     }
 
     /** Whether this job was never spawned nor started: the only state in which it may be spawned. */

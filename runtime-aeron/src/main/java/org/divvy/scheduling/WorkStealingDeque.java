@@ -42,6 +42,18 @@ import java.lang.invoke.VarHandle;
  *   the owner pops is started and counted complete with plain writes, while a thief starts a job with a
  *   CAS NEW→RUNNING that races only with that one canceller. So nothing is lost or run twice, and the
  *   common path (spawn, then pop in sync) costs one atomic instruction: the slot CAS of the pop.</li>
+ *   <li><b>Unpublished jobs (lazy task creation).</b> While this deque holds at least
+ *   {@link Worker#STEALABLE_SURPLUS} jobs and no worker of the node is parked, a spawn does not push its
+ *   job: the job stays {@link Task#UNPUBLISHED} in its parent's children list, where only the thread
+ *   running the parent can find it (Mohr, Kranz and Halstead's lazy task creation, in the form
+ *   ForkJoinPool's surplus heuristic takes). Thieves lose nothing they would take: they poll the base,
+ *   the oldest and largest jobs, and a new child would sit above those. The parent's sync runs its
+ *   unpublished children newest first, before it pops the deque (the order a pop would give), after
+ *   turning each to NEW; abort turns them to NEW and cancels them by the usual CAS. Such a job never
+ *   enters a deque, so it is neither stolen nor run twice, and it costs neither the push nor the pop's
+ *   CAS. When thieves have taken the surplus, a frame about to run its newest unpublished child first
+ *   pushes its older unpublished children (turned NEW), so thieves find the larger jobs again; these
+ *   are then ordinary queued jobs of a frame on the owner's stack.</li>
  * </ul>
  *
  * <p>Fields are padded so the owner's {@code top} and the thieves' {@code base} sit on different cache
@@ -135,6 +147,14 @@ final class WorkStealingDeque extends WorkStealingDequeBaseField {
     int size() {
         final int n = (int)TOP.getAcquire(this) - (int)BASE.getAcquire(this);
         return Math.max(n, 0);
+    }
+
+    /**
+     * Owner only: whether at least {@code jobs} jobs are queued. A hint (thieves may take some at once), for
+     * deciding whether a new job need be published at all.
+     */
+    boolean hasSurplus(final int jobs) {
+        return top - (int)BASE.getAcquire(this) >= jobs;
     }
 
     /** A hint: whether no job is queued, exact only when quiet. */

@@ -32,6 +32,14 @@ final class Worker extends Thread {
 
     final Scheduler scheduler;
     final int workerId;
+    /**
+     * A spawn leaves its job unpublished ({@link Task#UNPUBLISHED}) while this worker's deque offers thieves
+     * at least this many jobs and no worker is parked: thieves take the oldest, largest jobs, so a few
+     * suffice, and a job kept out of the deque saves its push and its pop's CAS. ForkJoinPool's
+     * documentation suggests the same bound for its surplus heuristic ({@code getSurplusQueuedTaskCount() > 3}).
+     */
+    static final int STEALABLE_SURPLUS = 3;
+
     final WorkStealingDeque deque = new WorkStealingDeque();
 
     /** The job this thread is executing; null between jobs. */
@@ -90,7 +98,8 @@ final class Worker extends Thread {
     }
 
     /**
-     * Runs a job popped from this worker's own deque. Its parent frame is on this thread's stack (a
+     * Runs a job popped from this worker's own deque, or an unpublished child of a frame syncing on this
+     * thread. Its parent frame is on this thread's stack (a
      * frame ends only after its children), and only a frame's own thread cancels its queued children,
      * so nobody races for this job: start and completion need no atomic instruction.
      */
@@ -170,7 +179,6 @@ final class Worker extends Thread {
     /** Starts (if local) and runs a job as the current frame; returns its outcome. */
     private int run(final Task job, final boolean local) {
         final Task saved = current;
-        Throwable failure = null;
         try {
             if (local) {
                 job.startLocally();
@@ -179,12 +187,10 @@ final class Worker extends Thread {
             if (job.parent != null) {
                 jobsExecuted++;
             }
-            final ComputeHook hook = scheduler.computeHook;
-            if (hook == null || job.parent == null || !hook.compute(job)) {
-                final RecoveryHook recovery;
-                if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
-                    job.compute();
-                }
+            if (scheduler.computeHook != null || job.restarted) {
+                computeWithHooks(job);
+            } else {
+                job.compute();
             }
             if (job.spawned != job.syncedSpawns && !job.cancelRequested && job.unsyncedSpawns() > 0) {
                 throw unsynced(job); // its children are aborted and waited for below, as for any failure
@@ -192,13 +198,27 @@ final class Worker extends Thread {
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
-        } catch (final Throwable t) {
-            failure = t;
+        } catch (final Throwable failure) {
+            current = saved;
+            return failed(job, failure); // kept out of this method, so the JIT inlines the common path
         }
         current = saved;
-        if (failure == null) {
-            return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+        return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+    }
+
+    /** Computes {@code job} through the checking mode's or recovery's hook, if one takes it. */
+    private void computeWithHooks(final Task job) throws Throwable {
+        final ComputeHook hook = scheduler.computeHook;
+        if (hook == null || job.parent == null || !hook.compute(job)) {
+            final RecoveryHook recovery;
+            if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
+                job.compute();
+            }
         }
+    }
+
+    /** The end of a job whose computation threw {@code failure}: quiesces its frame; returns its outcome. */
+    private int failed(final Task job, final Throwable failure) {
         try {
             if (!job.isQuiet()) {
                 quiesce(job); // keeps the finished children of an orphan's frame
@@ -272,10 +292,52 @@ final class Worker extends Thread {
 
     /**
      * The sync of frame {@code frame} (this thread's current job): runs inlets of finished children,
-     * helps with local work while children are pending, then rethrows failures.
+     * runs its unpublished children (newest first), helps with local work while children are pending,
+     * then rethrows failures.
      */
     void sync(final Task frame) {
+        // Fast path, small enough for the JIT to inline into the spawning method: while the newest
+        // children are unpublished and nothing else asks for attention (no finished child waiting with
+        // an inlet or a failure, no cancellation), run them here, newest first, exactly as the full loop
+        // would; the full loop takes over at the first thing it must handle.
+        Task child = frame.firstChild;
+        while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
+            final Task next = child.nextSibling;
+            if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                publishOlderSiblings(child); // thieves took what they had: offer them the rest of this frame
+            }
+            child.endUnpublished();
+            executeLocal(child);
+            child = next;
+        }
+        if (frame.isQuiet() && !frame.hasCompletions() && !frame.inletsRegistered && !frame.cancelRequested) {
+            frame.endSync(); // every child done, no inlet to run and no failure to throw
+            return;
+        }
+        syncFully(frame);
+    }
+
+    /**
+     * Pushes the unpublished children spawned before {@code child} on this worker's deque: when thieves
+     * have taken the jobs left for them, a frame about to run its newest unpublished child offers them its
+     * older ones, which are larger than anything that child will spawn. Pushed newest first (the list's
+     * order), so thieves take the newest of them first and this worker pops the oldest: siblings are of
+     * one size in divide and conquer, and the list is walked once.
+     */
+    private void publishOlderSiblings(final Task child) {
+        for (Task older = child.nextSibling; older != null; older = older.nextSibling) {
+            if (older.status == Task.UNPUBLISHED) {
+                older.endUnpublished();
+                deque.push(older);
+            }
+        }
+    }
+
+    /** {@link #sync}'s full loop: inlets, failures, cancellation, children out on other threads. */
+    private void syncFully(final Task frame) {
         Task failed = null; // failures without inlet, linked through nextCompletion
+        Task next = null; // where the search for UNPUBLISHED children goes on, in the children list
+        int unpublished = -1; // frame.spawned when that search started at the list's head
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
             if (frame.hasCompletions()) {
@@ -297,7 +359,22 @@ final class Worker extends Thread {
                 }
                 continue; // an inlet spawned more children
             }
-            if (!help()) {
+            if (unpublished != frame.spawned) { // new children since the last look: they are at the head
+                unpublished = frame.spawned;
+                next = frame.firstChild;
+            }
+            while (next != null && next.status != Task.UNPUBLISHED) {
+                next = next.nextSibling;
+            }
+            if (next != null) { // newest first, as a pop of the deque would take them
+                final Task child = next;
+                next = child.nextSibling;
+                if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                    publishOlderSiblings(child);
+                }
+                child.endUnpublished();
+                executeLocal(child);
+            } else if (!help()) {
                 idle(frame);
             }
         }

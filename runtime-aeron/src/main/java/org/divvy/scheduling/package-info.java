@@ -5,8 +5,10 @@
  * (thesis §1.2) and, while it runs, the frame of its own invocation: its spawn and completion counters,
  * its children list, its sync count. Its fields are package-private and change only through its own
  * methods. Spawn ({@link org.divvy.scheduling.CurrentFrame}) links the job into the current frame and
- * pushes it on the calling worker's {@link org.divvy.scheduling.WorkStealingDeque}; sync runs inlets, pops
- * local work, steals from other workers and finally parks until the frame's children are done; abort
+ * pushes it on the calling worker's {@link org.divvy.scheduling.WorkStealingDeque}, or, while that deque
+ * already offers thieves enough older jobs, leaves it unpublished in the frame (lazy task creation); sync
+ * runs inlets, runs unpublished children, pops local work, steals from other workers and finally parks
+ * until the frame's children are done; abort
  * cancels queued children and asks running ones to stop. Stamps ({@link org.divvy.scheduling.Stamp}) are
  * the reproducible job ids of the thesis (§2.4), derived lazily.
  *
