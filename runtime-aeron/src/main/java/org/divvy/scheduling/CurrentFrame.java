@@ -35,6 +35,7 @@ public final class CurrentFrame {
         frame.linkChild(job);
         worker.deque.push(job);
         worker.jobsSpawned++;
+        worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
         if (worker.scheduler.idleWorkers.get() != 0) {
             worker.scheduler.wakeIdleWorker();
         }
@@ -82,6 +83,16 @@ public final class CurrentFrame {
             throw new DivvyException("the root spawned no job: make it a single spawn call (e.g. () -> new Fib().spawnFib(40))");
         }
         return slot[0];
+    }
+
+    /**
+     * Applies the writes to shared objects that arrived from other nodes (an explicit safe point, for long
+     * loops that neither spawn nor sync); does nothing off a worker or on a node without shared objects.
+     */
+    public static void pollSharedObjects() {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.scheduler.safePoint();
+        }
     }
 
     /** See {@link org.divvy.Spawner#sync()}. */

@@ -133,6 +133,10 @@ final class Worker extends Thread {
         if (job.restarted && parent != null && fetchedFromHolder(job)) {
             return; // its result comes from an orphan holder and completes it like a stolen job's
         }
+        final SharingHook sharing;
+        if (parent == null && (sharing = scheduler.sharingHook) != null) {
+            sharing.beforeRemoteJob(job); // its replicas are here and its guard was checked (thesis §5.3)
+        }
         if (!job.tryStart()) {
             return; // cancelled while queued: the canceller has counted it complete
         }
@@ -187,6 +191,7 @@ final class Worker extends Thread {
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
+            scheduler.safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable t) {
             failure = t;
         }
@@ -256,6 +261,7 @@ final class Worker extends Thread {
      * helps with local work while children are pending, then rethrows failures.
      */
     void sync(final Task frame) {
+        scheduler.safePoint(); // a sync is a safe point for shared objects
         Task failed = null; // failures without inlet, linked through nextCompletion
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
@@ -379,6 +385,7 @@ final class Worker extends Thread {
 
     /** One step of backing off: spin, yield or park. {@code frame} is the frame waiting in sync, if any. */
     private void idle(final Task frame) {
+        scheduler.safePoint(); // an idle worker applies writes from other nodes too
         if (!idling) {
             idling = true;
             idleSinceNs = System.nanoTime();
