@@ -373,7 +373,7 @@ public final class NetworkNode implements AutoCloseable {
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
                 mastership.takeovers()), transport.authenticationCounters().lostInTransit.get(),
-            membership.lossesReported(), registry == null ? 0 : registry.removedForLoss());
+            membership.lossesReported(), registry == null ? 0 : registry.removedForLoss(), extensionStatistics());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */
