@@ -23,6 +23,7 @@ import org.divvy.agent.NetworkAgent;
 import org.divvy.agent.NetworkService;
 import org.divvy.agent.NodeIdleStrategy;
 import org.divvy.agent.Outbound;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.extension.ExtensionContext;
 import org.divvy.extension.NodeExtension;
 import org.divvy.lifecycle.LifecycleHandler;
@@ -93,6 +94,8 @@ public final class NetworkNode implements AutoCloseable {
     private final NetworkAgent agent;
     /** Mechanisms of other modules found on the class or module path (shared objects), one instance per node. */
     private final List<NodeExtension> extensions = new ArrayList<>();
+    /** This node's shared-object table (the shared-data module), or null without it. */
+    private final SharedObjectContext sharedObjectContext;
     /** Set once by {@link #start()}; read by application threads that wake the agent. */
     private volatile NetworkService service;
 
@@ -167,6 +170,8 @@ public final class NetworkNode implements AutoCloseable {
         }
         victim.sharedObjects(extensionContext.sharedObjectContext());
         thief.sharedObjects(extensionContext.sharedObjectContext());
+        mastership.sharedObjects(extensionContext.sharedObjectContext());
+        sharedObjectContext = extensionContext.sharedObjectContext();
 
         final Scheduler scheduler = b.scheduler;
         final NetworkAgent.Builder agentBuilder = NetworkAgent.builder()
@@ -234,6 +239,11 @@ public final class NetworkNode implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** This node's shared-object table, for roots this node sends (the shared-data module); null without it. */
+    public SharedObjectContext sharedObjectContext() {
+        return sharedObjectContext;
     }
 
     /** The statistics lines of the installed extensions, or an empty string. */

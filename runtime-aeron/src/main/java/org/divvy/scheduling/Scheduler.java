@@ -98,6 +98,17 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * A job that came from another node and runs outside the workers' loop (a root given to this node's master
+     * thread): waits for the replicas of its shared objects and checks its guard, as a worker does first.
+     */
+    public void awaitSharedObjects(final Task job) {
+        final SharingHook hook = sharingHook;
+        if (hook != null) {
+            hook.beforeRemoteJob(job);
+        }
+    }
+
     /** The installed recovery hook, or null. */
     public RecoveryHook recoveryHook() {
         return recoveryHook;

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
+import org.divvy.Root;
+import org.divvy.RunReport;
 import org.divvy.RunResult;
 import org.divvy.StealPolicy;
 import org.divvy.TestCluster;
@@ -104,7 +106,7 @@ class SharedObjectsNetworkTest {
         sharing(thief).dropNextUpdates(Integer.MAX_VALUE / 2); // every update to the thief is lost
         final GridShared grid = new GridShared(4096);
         final int rounds = 6;
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(1000).rounds(grid, rounds));
+        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
         long expected = 0;
         for (int round = 1; round <= rounds; round++) {
             expected += Grid.expectedSum(round, 4096);
@@ -123,7 +125,7 @@ class SharedObjectsNetworkTest {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 2);
         final GridShared grid = new GridShared(4096);
         final int rounds = 6;
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(1000).rounds(grid, rounds));
+        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
         long expected = 0;
         for (int round = 1; round <= rounds; round++) {
             expected += Grid.expectedSum(round, 4096);
@@ -138,10 +140,41 @@ class SharedObjectsNetworkTest {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 2);
         final int size = 200_000; // 1.6 MB of cells; a message at the tests' 64 KiB terms is at most 8 KiB
         final GridShared grid = new GridShared(size);
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(2000).rounds(grid, 2));
-        assertEquals(Grid.expectedSum(1, size) + Grid.expectedSum(2, size), result.value(), statistics(nodes));
+        final int rounds = 4; // 4 x 32 leaves of 5 ms: about 0.6 s of work on the master alone, long enough to be stolen from
+        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(5000).rounds(grid, rounds));
+        long expected = 0;
+        for (int round = 1; round <= rounds; round++) {
+            expected += Grid.expectedSum(round, size);
+        }
+        assertEquals(expected, result.value(), statistics(nodes));
+        assertTrue(nodes.get(1).networkStatistics().remoteJobsRun() > 0, "the thief ran jobs\n" + statistics(nodes));
         final SharingStatistics thief = sharing(nodes.get(1)).sharingStatistics();
         assertTrue(thief.replicasReceived() > 0 && thief.replicaBytesReceived() > 8L * size, "the thief fetched the whole grid\n"
             + statistics(nodes));
+    }
+
+    @Test
+    void shouldFetchTheSharedObjectsOfASubmittedRootFromTheSubmitter() {
+        final List<DivvyNode> nodes = start(3, StealPolicy.RS, 2);
+        final BestShared best = new BestShared();
+        best.offer(1500); // state the master must fetch: its own writes alone would leave 1000
+        final RunReport<Long> report = nodes.get(0).submit(Root.of(() -> new SharingJobs(1000).spawnExplore(6, 0, best)));
+        assertEquals(64, report.value());
+        final DivvyNode master = nodes.get(report.masterId());
+        assertTrue(report.masterId() != 0, "the registry chose another node as the master");
+        final BestShared mastersReplica = sharing(master).replicaOf(best);
+        assertEquals(1000, mastersReplica.value(), statistics(nodes));
+        assertTrue(sharing(master).sharingStatistics().replicasReceived() > 0, statistics(nodes));
+        Await.within(Duration.ofSeconds(20)).until(() -> best.value() == 1000, () -> "the submitter's replica got the master's "
+            + "writes\n" + statistics(nodes));
+    }
+
+    @Test
+    void shouldResolveSharedObjectsInCheckingModeToTheSameReplica() {
+        final DivvyNode node = cluster.add(DivvyNode.start(NodeConfig.builder().workers(2).checkCodecs(true).build()));
+        final BestShared best = new BestShared();
+        final RunResult<Long> result = node.run(() -> new SharingJobs(10).explore(6, 0, best));
+        assertEquals(64, result.value());
+        assertEquals(1000, best.value(), "every copy wrote to the one replica");
     }
 }
