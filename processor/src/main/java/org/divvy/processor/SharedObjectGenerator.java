@@ -157,11 +157,11 @@ final class SharedObjectGenerator {
             builder.addStatement("return");
         }
         return builder.endControlFlow()
-            .addStatement("core.readLock()")
+            .addStatement("final int token = core.readLock()")
             .beginControlFlow("try")
             .addStatement(call)
             .nextControlFlow("finally")
-            .addStatement("core.readUnlock()")
+            .addStatement("core.readUnlock(token)")
             .endControlFlow()
             .build();
     }

@@ -222,7 +222,7 @@ class GenerationTest {
         final String replica = generated(compilation, "p.BodiesShared");
         assertTrue(replica.contains("public class BodiesShared extends Bodies implements SharedReplica"), replica);
         assertTrue(replica.contains("final WireWriter writer = core.beginShip(0);"), replica);
-        assertTrue(replica.contains("core.readLock();"), "reads hold the read lock: " + replica);
+        assertTrue(replica.contains("final int token = core.readLock();"), "reads hold the read lock: " + replica);
         assertTrue(replica.contains("final int a0 = reader.readInt();"), "the applier decodes the arguments: " + replica);
         assertTrue(replica.contains("super.advance(a0);"), "and calls super's method, which is not shipped again: " + replica);
     }

@@ -1,7 +1,6 @@
 package org.divvy.codegen;
 
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The runtime state of one shared-object replica: its id, its read-write lock and the node its writes
@@ -10,8 +9,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Atomicity. Several workers of a node use one replica, and writes from other nodes are applied to it
  * while jobs run, so every method of the replica subclass holds this lock: the read lock around local
  * methods, the write lock around {@code @Write} methods and around writes and state that arrive from
- * other nodes. A read therefore never sees half a write, and two writes never interleave. The lock is
- * reentrant (a write may call reads and other writes; only the outermost call of a thread is shipped).
+ * other nodes. A read therefore never sees half a write, and two writes never interleave. A write may call
+ * reads and other writes (only the outermost call of a thread is shipped); a read must not call a write. The
+ * lock is a {@link ReplicaLock}, biased to readers (see there why and what it costs).
  *
  * <p>Identity. The id is 64 random bits drawn when the object is made, not a node id and counter: a user
  * makes shared objects before any node exists (on the application thread, before {@code run}), and a
@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link #writeLock}/{@link #writeUnlock}, {@link #beginShip}/{@link #endShip}. The rest is the runtime's.
  */
 public final class ReplicaCore {
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final ReplicaLock lock = new ReplicaLock();
     private final SharedObjectType<Object> type;
     private final Object replica;
     /** Set once, before the replica is published to other threads (a new replica takes the id it was sent under). */
@@ -50,22 +50,23 @@ public final class ReplicaCore {
 
     // ---- generated code ---------------------------------------------------------------------------
 
-    public void readLock() {
-        lock.readLock().lock();
+    /** Enters a read; pass the token to {@link #readUnlock}. */
+    public int readLock() {
+        return lock.readLock();
     }
 
-    public void readUnlock() {
-        lock.readLock().unlock();
+    public void readUnlock(final int token) {
+        lock.readUnlock(token);
     }
 
     public void writeLock() {
-        lock.writeLock().lock();
+        lock.writeLock();
         writeDepth++;
     }
 
     public void writeUnlock() {
         writeDepth--;
-        lock.writeLock().unlock();
+        lock.writeUnlock();
     }
 
     /**
@@ -132,7 +133,7 @@ public final class ReplicaCore {
 
     /** Applies a write shipped from another replica, under the write lock; it is not shipped again. */
     public void applyRemote(final int methodId, final WireReader arguments) {
-        lock.writeLock().lock();
+        lock.writeLock();
         applyingRemote = true;
         writeDepth++;
         try {
@@ -140,31 +141,31 @@ public final class ReplicaCore {
         } finally {
             writeDepth--;
             applyingRemote = false;
-            lock.writeLock().unlock();
+            lock.writeUnlock();
         }
     }
 
     /** Replaces the state with the one in {@code state} (a fetched replica), under the write lock. */
     public void readState(final WireReader state) {
-        lock.writeLock().lock();
+        lock.writeLock();
         try {
             type.readState(state, replica);
             awaitingState = false;
         } finally {
-            lock.writeLock().unlock();
+            lock.writeUnlock();
         }
     }
 
     /** Writes the state, under the read lock; false, writing nothing, when a write holds the lock (try again later). */
     public boolean tryWriteState(final WireWriter writer) {
-        if (!lock.readLock().tryLock()) {
+        if (!lock.tryReadLock()) {
             return false;
         }
         try {
             type.writeState(writer, replica);
             return true;
         } finally {
-            lock.readLock().unlock();
+            lock.tryReadUnlock();
         }
     }
 
