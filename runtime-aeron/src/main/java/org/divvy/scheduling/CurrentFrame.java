@@ -5,8 +5,9 @@ import org.divvy.DivvyException;
 /**
  * Spawn, sync and abort on the frame of the invocation running on the calling worker thread: the
  * scheduler's entry points for {@code org.divvy.codegen.Spawns} (what generated code calls) and
- * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and makes one
- * volatile read of node state (the parked-worker count).
+ * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and reads node
+ * state twice (the parked-worker count, and the shared-objects hook, which with shared-data installed reads
+ * its count of writes waiting: a plain load each on x86).
  */
 public final class CurrentFrame {
     private CurrentFrame() {
