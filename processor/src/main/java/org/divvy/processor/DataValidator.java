@@ -161,6 +161,14 @@ final class DataValidator {
                 reads.add(method);
             }
         }
+        final java.util.Set<String> writeNames = new java.util.HashSet<>();
+        for (final Model.WriteMethod write : writes) {
+            writeNames.add(write.element().getSimpleName().toString());
+        }
+        final ReadCallsWriteScanner readsCallingWrites = ReadCallsWriteScanner.create(env, reporter);
+        for (final ExecutableElement read : reads) {
+            readsCallingWrites.check(name, read, writeNames);
+        }
         if (state == null || reporter.errorCount() != errorsBefore) {
             return null;
         }

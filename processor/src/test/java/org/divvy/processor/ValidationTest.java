@@ -465,6 +465,16 @@ class ValidationTest {
     }
 
     @Test
+    void shouldRejectAReadMethodThatCallsAWrite() {
+        assertError(source("Best", "@SharedObject\npublic class Best {\n    int value;\n"
+                + "    @Write void offer(int v) { if (v < value) value = v; }\n"
+                + "    boolean tryImprove(int v) {\n        if (v >= value) return false;\n        this.offer(v);\n        return true;\n    }\n}\n"),
+            "method `tryImprove` of @SharedObject `Best` calls @Write `offer`, but it is not @Write itself: it runs under the "
+                + "replica's read lock, and a read cannot become a write; mark `tryImprove` @Write (the write it calls is then applied "
+                + "with it, not shipped again) or call `offer` from outside the shared object", "this.offer(v)");
+    }
+
+    @Test
     void shouldRejectGuardDeclaringCheckedExceptions() {
         assertError(fib("    @Spawnable long fib(int n) { return n; }\n"
                 + "    @Guard(\"fib\") boolean ok(int n) throws Exception { return true; }"),

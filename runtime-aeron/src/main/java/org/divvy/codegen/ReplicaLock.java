@@ -24,8 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * shared with another reader is counted then, and no reader enters under ACTIVE. Counter updates and
  * {@code state} are sequentially consistent (getAndAdd, volatile), so a reader either sees the writer's state or
  * the writer sees its count. A thread holding the write lock may read (token -1: not counted) and write again
- * (reentrant). A thread holding only a read must not write: it would wait for its own read (the generated code's
- * rule: a method that is not {@code @Write} must not call one). Readers that share a stripe (thread ids 32 apart)
+ * (reentrant). A thread holding only a read must not write: it would wait for its own read (the rule of shared
+ * classes: a method that is not {@code @Write} must not call one; the processor rejects such a call on {@code this}). Readers that share a stripe (thread ids 32 apart)
  * can keep a waiting writer out while they overlap, as readers of a reader-preferring lock can: a write waits for
  * a pause in the reads of that stripe.
  */
