@@ -16,7 +16,6 @@ import java.lang.annotation.Target;
  * within the node's combining delay travel together; other nodes apply them at safe points (a spawn, a sync,
  * the end of a job, an explicit poll, and while idle). A write may call other methods of its object; a method
  * that is not a write must not call a write (it would run under the read lock).
- 
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
