@@ -23,6 +23,13 @@ module org.divvy.runtime {
 
     exports org.divvy;
     exports org.divvy.codegen;
+    // The shared-data module is a mechanism of the node built outside this module: it installs itself through
+    // org.divvy.extension and names the agent's, the protocol's and the scheduler's types that a mechanism uses.
+    exports org.divvy.extension to org.divvy.sharing;
+    exports org.divvy.agent to org.divvy.sharing;
+    exports org.divvy.protocol to org.divvy.sharing;
+    exports org.divvy.scheduling to org.divvy.sharing;
 
     uses org.divvy.codegen.JobTypeProvider;
+    uses org.divvy.extension.NodeExtension;
 }

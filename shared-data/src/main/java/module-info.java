@@ -1,7 +1,13 @@
 /**
- * Shared objects. The package {@code org.divvy.sharing} holds no classes yet, and an empty package cannot
- * be exported: {@code exports org.divvy.sharing;} comes with the shared-objects work.
+ * Shared objects (divide-and-share, Satin++): replicas, write shipping with combining, replica transfer
+ * and guard evaluation. Installed on every networked node whose module or class path holds it, through
+ * runtime-aeron's extension point; user code needs only the generated replica classes and, for its
+ * statistics and tests, {@link org.divvy.sharing.SharedObjectsExtension}.
  */
 module org.divvy.sharing {
     requires org.divvy.runtime;
+
+    exports org.divvy.sharing;
+
+    provides org.divvy.extension.NodeExtension with org.divvy.sharing.SharedObjectsExtension;
 }

@@ -27,6 +27,8 @@ public final class NetworkStatistics {
     private final long mostAgentCycleCpuNs;
     private final long mostAgentCycleCpuAtNs;
     private final RecoveryStatistics recovery;
+    /** What extensions (shared objects) report, since the node started; empty when none did anything. */
+    private final String extensions;
     private final long messagesLostInTransit;
     private final long lossesReported;
     private final long removedForLoss;
@@ -60,6 +62,19 @@ public final class NetworkStatistics {
         final long longestAgentCycleCpuNs, final long mostAgentCycleCpuNs, final long mostAgentCycleCpuAtNs,
         final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery,
         final long messagesLostInTransit, final long lossesReported, final long removedForLoss) {
+        this(siteStealAttempts, siteSteals, wideAreaStealAttempts, wideAreaSteals, jobsGiven, remoteJobsRun, messagesSent, bytesSent,
+            typeNames, longestAgentCycleNs, longestAgentGapNs, longestAgentCycleCpuNs, mostAgentCycleCpuNs, mostAgentCycleCpuAtNs,
+            framesUnauthenticated, framesDropped, recovery, messagesLostInTransit, lossesReported, removedForLoss, "");
+    }
+
+    /** As the constructor above, with the lines extensions (shared objects) report since the node started. */
+    public NetworkStatistics(final long siteStealAttempts, final long siteSteals, final long wideAreaStealAttempts,
+        final long wideAreaSteals, final long jobsGiven, final long remoteJobsRun, final long[] messagesSent,
+        final long[] bytesSent, final String[] typeNames, final long longestAgentCycleNs, final long longestAgentGapNs,
+        final long longestAgentCycleCpuNs, final long mostAgentCycleCpuNs, final long mostAgentCycleCpuAtNs,
+        final long framesUnauthenticated, final long framesDropped, final RecoveryStatistics recovery,
+        final long messagesLostInTransit, final long lossesReported, final long removedForLoss, final String extensions) {
+        this.extensions = extensions;
         this.recovery = recovery;
         this.longestAgentCycleCpuNs = longestAgentCycleCpuNs;
         this.mostAgentCycleCpuNs = mostAgentCycleCpuNs;
@@ -212,7 +227,12 @@ public final class NetworkStatistics {
             longestAgentCycleNs, longestAgentGapNs, longestAgentCycleCpuNs, mostAgentCycleCpuNs,
             mostAgentCycleCpuAtNs, framesUnauthenticated - earlier.framesUnauthenticated, framesDropped - earlier.framesDropped,
             recovery.minus(earlier.recovery), messagesLostInTransit - earlier.messagesLostInTransit,
-            lossesReported - earlier.lossesReported, removedForLoss - earlier.removedForLoss);
+            lossesReported - earlier.lossesReported, removedForLoss - earlier.removedForLoss, extensions);
+    }
+
+    /** The lines extensions (shared objects) report, counted since the node started; empty when none did anything. */
+    public String extensions() {
+        return extensions;
     }
 
     /** A compact table: remote steals, received frames not heard (if any), then messages and bytes sent per type used. */
@@ -228,6 +248,9 @@ public final class NetworkStatistics {
             sb.append(String.format("  lost in transit: %d messages from peers; %d losses reported to the registry; " +
                 "%d members declared dead for lost messages by the registry here%n", messagesLostInTransit,
                 lossesReported, removedForLoss));
+        }
+        if (!extensions.isEmpty()) {
+            sb.append("  ").append(extensions.strip()).append(String.format(" (since start)%n"));
         }
         if (framesUnauthenticated != 0 || framesDropped != 0) {
             sb.append(String.format("  received frames not heard: %d failed authentication, %d dropped%n",

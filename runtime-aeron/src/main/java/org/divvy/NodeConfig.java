@@ -135,6 +135,26 @@ public final class NodeConfig {
         return get(NodeSettings.CHECK_CODECS);
     }
 
+    /** {@link NodeSettings#SHARED_WRITE_COMBINING_MS}: how long shared-object writes wait to be combined. */
+    public long sharedWriteCombiningMs() {
+        return get(NodeSettings.SHARED_WRITE_COMBINING_MS);
+    }
+
+    /** {@link NodeSettings#GUARD_WAIT_MS}: how long a failed guard waits for late updates. */
+    public long guardWaitMs() {
+        return get(NodeSettings.GUARD_WAIT_MS);
+    }
+
+    /** {@link NodeSettings#GUARD_FETCH}: whether a guard still failing fetches fresh replicas. */
+    public boolean guardFetch() {
+        return get(NodeSettings.GUARD_FETCH);
+    }
+
+    /** {@link NodeSettings#REPLICA_FETCH_TIMEOUT_MS}: how long a replica fetch waits before asking another holder. */
+    public long replicaFetchTimeoutMs() {
+        return get(NodeSettings.REPLICA_FETCH_TIMEOUT_MS);
+    }
+
     /** {@link NodeSettings#ORPHAN_SAVING}: whether finished orphans are kept and reused after a crash (false: the naive baseline). */
     public boolean orphanSaving() {
         return get(NodeSettings.ORPHAN_SAVING);
@@ -403,6 +423,26 @@ public final class NodeConfig {
         /** {@link NodeSettings#CHECK_CODECS}: true to send every spawn and result through the codecs on this node. */
         public Builder checkCodecs(final boolean checkCodecs) {
             return set(NodeSettings.CHECK_CODECS, checkCodecs);
+        }
+
+        /** {@link NodeSettings#SHARED_WRITE_COMBINING_MS}: >= 0 (0 sends at once). */
+        public Builder sharedWriteCombiningMs(final long delayMs) {
+            return set(NodeSettings.SHARED_WRITE_COMBINING_MS, delayMs);
+        }
+
+        /** {@link NodeSettings#GUARD_WAIT_MS}: >= 0. */
+        public Builder guardWaitMs(final long waitMs) {
+            return set(NodeSettings.GUARD_WAIT_MS, waitMs);
+        }
+
+        /** {@link NodeSettings#GUARD_FETCH}: false to run a job whose guard fails on the replicas at hand. */
+        public Builder guardFetch(final boolean fetch) {
+            return set(NodeSettings.GUARD_FETCH, fetch);
+        }
+
+        /** {@link NodeSettings#REPLICA_FETCH_TIMEOUT_MS}: > 0. */
+        public Builder replicaFetchTimeoutMs(final long timeoutMs) {
+            return set(NodeSettings.REPLICA_FETCH_TIMEOUT_MS, timeoutMs);
         }
 
         /** {@link NodeSettings#ORPHAN_SAVING}: false to discard orphaned work after a crash (the naive baseline). */

@@ -345,13 +345,50 @@ public final class NodeSettings {
     public static final Setting<Boolean> ORPHAN_SAVING = Setting.network("orphanSaving", BOOLEAN, true, any(),
         "orphan saving after a crash (thesis §3.3); false = discard orphaned work and recompute it (the naive baseline)");
 
+    /**
+     * How long writes to shared objects wait to be combined, in ms: every write made within this delay after the
+     * first travels in one SO_UPDATE message per peer (Satin++ combined writes; LocusRoute used 100 ms). 0 sends
+     * each agent cycle's writes at once. Default 2 ms: small next to a steal, and a burst of small writes (TSP's
+     * bound, a SAT clause) still shares a message.
+     * Property {@code divvy.sharedWriteCombiningMs}, flag {@code --shared-write-combining-ms}.
+     */
+    public static final Setting<Long> SHARED_WRITE_COMBINING_MS = Setting.network("sharedWriteCombiningMs", LONG, 2L,
+        atLeast(0, "0 sends at once"), "writes to shared objects made within this delay travel as one message per peer");
+
+    /**
+     * How long a job from another node whose guard fails waits for late updates before it fetches fresh replicas,
+     * in ms (thesis §5.3: "a certain amount of time"). Default 20 ms: a few combining delays and network round
+     * trips, short next to the jobs worth stealing.
+     * Property {@code divvy.guardWaitMs}, flag {@code --guard-wait-ms}.
+     */
+    public static final Setting<Long> GUARD_WAIT_MS = Setting.network("guardWaitMs", LONG, 20L, atLeast(0, "0 fetches at once"),
+        "a failed guard waits this long for late updates, then fetches fresh replicas");
+
+    /**
+     * Whether a guard that still fails after {@code guardWaitMs} fetches fresh replicas of the job's shared objects
+     * from the node the job came from before the job runs (thesis §5.3). False: the job runs on what is here
+     * (for measuring what the fetch costs). Default true.
+     * Property {@code divvy.guardFetch}, flag {@code --guard-fetch}.
+     */
+    public static final Setting<Boolean> GUARD_FETCH = Setting.network("guardFetch", BOOLEAN, true, any(),
+        "a guard still failing after the wait fetches fresh replicas from the job's source");
+
+    /**
+     * How long a replica fetch waits for its answer before it asks another node holding the object, in ms; a
+     * source that died or left is asked no longer. Default 2000 ms.
+     * Property {@code divvy.replicaFetchTimeoutMs}, flag {@code --replica-fetch-timeout-ms}.
+     */
+    public static final Setting<Long> REPLICA_FETCH_TIMEOUT_MS = Setting.network("replicaFetchTimeoutMs", LONG, 2000L,
+        greaterThan(0), "a replica fetch unanswered this long asks another node holding the object");
+
     /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING);
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
+        SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS);
 
     private NodeSettings() {
     }

@@ -3,6 +3,7 @@ package org.divvy;
 import java.util.Objects;
 
 import org.divvy.codegen.Job;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireWriter;
 import org.divvy.scheduling.CurrentFrame;
 
@@ -83,10 +84,11 @@ public final class Root<T> {
 
     /**
      * The root as it travels: its spawnable's name and its encoded receiver and arguments (by the
-     * generated codec). Throws {@link DivvyException} if they cannot be encoded.
+     * generated codec); its shared objects attach to {@code sharedObjects} (this node's replica table, or null),
+     * so the master can fetch them from here. Throws {@link DivvyException} if they cannot be encoded.
      */
-    byte[] encodeArguments() {
-        final WireWriter writer = new WireWriter(256);
+    byte[] encodeArguments(final SharedObjectContext sharedObjects) {
+        final WireWriter writer = new WireWriter(256).sharedObjects(sharedObjects);
         try {
             job.encodeArguments(writer);
         } catch (final RuntimeException e) {

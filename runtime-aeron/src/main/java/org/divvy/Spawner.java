@@ -4,7 +4,7 @@ import org.divvy.scheduling.CurrentFrame;
 
 /**
  * The base of every generated spawner interface ({@code FibSpawner} for a class {@code Fib}): gives
- * the class {@link #sync()} and {@link #abort()}.
+ * the class {@link #sync()}, {@link #abort()} and {@link #pollSharedObjects()}.
  */
 public interface Spawner {
     /**
@@ -25,5 +25,14 @@ public interface Spawner {
      */
     default void abort() {
         CurrentFrame.abort();
+    }
+
+    /**
+     * A safe point for shared objects: applies the writes that arrived from other nodes to this node's
+     * replicas now. Spawn, sync and the end of a job are safe points already; call this in long loops
+     * that do neither (Satin++'s explicit poll). Does nothing on a node without shared objects.
+     */
+    default void pollSharedObjects() {
+        CurrentFrame.pollSharedObjects();
     }
 }

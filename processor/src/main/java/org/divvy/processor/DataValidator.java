@@ -89,7 +89,13 @@ final class DataValidator {
         return record;
     }
 
-    void sharedObject(final TypeElement type) {
+    /**
+     * Validates a @SharedObject class: the class, its state (the fields sent to new replicas, as for a
+     * @Wire class: a non-private no-argument constructor, non-private non-final fields of types that can be
+     * sent and are not shared objects) and what its replica subclass overrides. Returns the model of the
+     * replica subclass, or null when anything is wrong (reported here or by {@link #write}).
+     */
+    Model.SharedClass sharedObject(final TypeElement type) {
         final String name = type.getSimpleName().toString();
         final String role = "@SharedObject `" + name + "`";
         if (type.getKind() != ElementKind.CLASS) {
@@ -99,20 +105,76 @@ final class DataValidator {
                 case ANNOTATION_TYPE -> "an annotation type";
                 default -> "an interface";
             } + "; make it a non-final class");
-            return;
+            return null;
         }
+        final int errorsBefore = reporter.errorCount();
         if (type.getModifiers().contains(Modifier.FINAL)) {
             reporter.error(type, role + " must not be final: remove final: Divvy generates a replica subclass");
         }
         if (Annotations.has(type, TypeAnalyzer.WIRE)) {
             reporter.error(type, role + " is also marked @Wire; a shared object travels as an id, never by value: remove @Wire");
         }
-        for (final VariableElement field : TypeAnalyzer.sentFields(type)) {
-            final TypeAnalyzer.Result result = TypeAnalyzer.analyze(
-                env, sources, Names.packageName(type), field.asType(), TypeAnalyzer.Use.FIELD);
-            reporter.typeProblems(field, "field `" + field.getSimpleName() + "` of " + role + " (sent to new replicas)",
-                field.asType(), result);
+        if (!type.getTypeParameters().isEmpty()) {
+            reporter.error(type, role + " must not be generic: a replica on another node cannot know its type arguments; "
+                + "remove the type parameters");
         }
+        if (type.getNestingKind() == NestingKind.MEMBER && !type.getModifiers().contains(Modifier.STATIC)
+            && type.getEnclosingElement().getKind().isClass()) {
+            reporter.error(type, role + " must not be an inner class: its replicas are made without an outer instance; "
+                + "make the nested class static");
+        }
+        for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+            if (e.getModifiers().contains(Modifier.PRIVATE)) {
+                reporter.error(type, role + ": `" + e.getSimpleName() + "` must not be private, its generated replica subclass "
+                    + "extends it; make it package-private or public");
+            }
+        }
+        final Model.CodecClass state = new FieldsValidator(env, sources, reporter).validate(
+            type, role + " (its state is sent to new replicas)", role + " (sent to new replicas)", false);
+        final java.util.List<ExecutableElement> constructors = new java.util.ArrayList<>();
+        for (final ExecutableElement constructor : javax.lang.model.util.ElementFilter.constructorsIn(type.getEnclosedElements())) {
+            if (!constructor.getModifiers().contains(Modifier.PRIVATE)) {
+                constructors.add(constructor);
+            }
+        }
+        final java.util.List<Model.WriteMethod> writes = new java.util.ArrayList<>();
+        final java.util.List<ExecutableElement> reads = new java.util.ArrayList<>();
+        for (final ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(type.getEnclosedElements())) {
+            final java.util.Set<Modifier> modifiers = method.getModifiers();
+            if (Annotations.has(method, Annotations.WRITE)) {
+                final java.util.List<WireType> parameterTypes = new java.util.ArrayList<>();
+                boolean sendable = true;
+                for (final VariableElement parameter : method.getParameters()) {
+                    final WireType wireType = TypeAnalyzer.analyze(
+                        env, sources, Names.packageName(type), parameter.asType(), TypeAnalyzer.Use.OTHER).type();
+                    sendable &= wireType != null;
+                    parameterTypes.add(wireType);
+                }
+                final boolean shaped = method.getReturnType().getKind() == TypeKind.VOID && !modifiers.contains(Modifier.PRIVATE)
+                    && !modifiers.contains(Modifier.STATIC) && !modifiers.contains(Modifier.FINAL) && method.getTypeParameters().isEmpty();
+                if (!sendable || !shaped) {
+                    return null; // reported by write()
+                }
+                writes.add(new Model.WriteMethod(method, java.util.List.copyOf(parameterTypes)));
+            } else if (!modifiers.contains(Modifier.PRIVATE) && !modifiers.contains(Modifier.STATIC) && !modifiers.contains(Modifier.FINAL)
+                && !modifiers.contains(Modifier.ABSTRACT)) {
+                reads.add(method);
+            }
+        }
+        final java.util.Set<String> writeNames = new java.util.HashSet<>();
+        for (final Model.WriteMethod write : writes) {
+            writeNames.add(write.element().getSimpleName().toString());
+        }
+        final ReadCallsWriteScanner readsCallingWrites = ReadCallsWriteScanner.create(env, reporter);
+        for (final ExecutableElement read : reads) {
+            readsCallingWrites.check(name, read, writeNames);
+        }
+        if (state == null || reporter.errorCount() != errorsBefore) {
+            return null;
+        }
+        return new Model.SharedClass(type, com.palantir.javapoet.ClassName.get(type), Names.sharedReplica(type),
+            env.getElementUtils().getBinaryName(type).toString(), java.util.List.copyOf(constructors), java.util.List.copyOf(writes),
+            java.util.List.copyOf(reads), state.fields());
     }
 
     private static String kindOf(final Element type) {

@@ -32,7 +32,8 @@ import com.palantir.javapoet.TypeSpec;
 /**
  * The Divvy annotation processor: validates {@code @Spawnable}, {@code @Guard}, {@code @Wire},
  * {@code @SharedObject} and {@code @Write}, reporting every problem as a javac error on its element,
- * then generates, for each clean class, its spawner interface, its jobs and its codecs.
+ * then generates, for each clean class, its spawner interface, its jobs and its codecs, and for each
+ * clean shared class its replica subclass.
  *
  * <p>Each class is validated whole before anything is generated for it, and one bad class never stops
  * the others. The spawner a class implements does not exist in the first round; it is recognised by
@@ -115,7 +116,11 @@ public final class DivvyProcessor extends AbstractProcessor {
         for (final Element type : annotated(round, TypeAnalyzer.SHARED_OBJECT)) {
             guarded(type, () -> {
                 if (processedTypes.add("shared:" + type)) {
-                    data.sharedObject((TypeElement)type);
+                    final Model.SharedClass shared = data.sharedObject((TypeElement)type);
+                    if (shared != null && generatedNames.claim((TypeElement)type, "@SharedObject `" + type.getSimpleName() + "`",
+                        List.of(shared.replica()))) {
+                        write(shared.replica().packageName(), SharedObjectGenerator.generate(shared), type);
+                    }
                 }
             });
         }

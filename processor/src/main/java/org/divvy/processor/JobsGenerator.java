@@ -12,20 +12,16 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import com.palantir.javapoet.TypeVariableName;
 
 /**
  * Generates {@code FibJobs}: one job class per spawnable method (its receiver and arguments, the call,
  * the guard, and the argument codec), and the {@code JobTypeProvider} that lets every node decode them.
  */
 final class JobsGenerator {
-    private static final String SHARED_OBJECT_FAILURE = "sharedObjectNotSupported";
-
     private final Model.SpawnableClass model;
     private final ClassName receiverCodec;
     private final List<WireType.Component> receiverFields;
     private final CodecEmitter emitter = new CodecEmitter();
-    private boolean usesSharedObjects;
 
     private JobsGenerator(final Model.SpawnableClass model, final Model.CodecClass receiver) {
         this.model = model;
@@ -62,16 +58,6 @@ final class JobsGenerator {
         }
         jobs.addMethods(emitter.helpers());
         jobs.addFields(emitter.nestedCodecs());
-        if (usesSharedObjects) {
-            final TypeVariableName t = TypeVariableName.get("T");
-            jobs.addMethod(MethodSpec.methodBuilder(SHARED_OBJECT_FAILURE)
-                .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-                .addTypeVariable(t)
-                .returns(t)
-                .addParameter(String.class, "message")
-                .addStatement("throw new $T(message)", Generated.DIVVY_EXCEPTION)
-                .build());
-        }
         return jobs.build();
     }
 
@@ -109,8 +95,8 @@ final class JobsGenerator {
             .addStatement("$T.write(writer, receiver)", receiverCodec);
         for (final Model.Parameter parameter : method.parameters()) {
             if (parameter.type() instanceof WireType.SharedObject) {
-                usesSharedObjects = true;
-                encode.addStatement("$N($S)", SHARED_OBJECT_FAILURE, sharedObjectMessage(method, parameter));
+                encode.addStatement("$T.write(writer, $N, $S)", SharedObjectGenerator.SHARED_OBJECTS, parameter.fieldName(),
+                    parameter.name());
             } else {
                 encode.addCode(emitter.write(parameter.type(), "writer", CodeBlock.of("$N", parameter.fieldName())));
             }
@@ -130,6 +116,7 @@ final class JobsGenerator {
         }
         job.addMethod(call.build());
 
+        SharedObjectGenerator.addSharedObjects(job, method);
         if (method.guard() != null) {
             job.addMethod(MethodSpec.methodBuilder("guard")
                 .addAnnotation(Override.class)
@@ -169,10 +156,9 @@ final class JobsGenerator {
         final List<CodeBlock> arguments = new ArrayList<>();
         arguments.add(CodeBlock.of("receiver"));
         for (final Model.Parameter parameter : method.parameters()) {
-            if (parameter.type() instanceof WireType.SharedObject) {
-                usesSharedObjects = true;
-                decode.addStatement("final $T $N = $N($S)", parameter.typeName(), parameter.fieldName(), SHARED_OBJECT_FAILURE,
-                    sharedObjectMessage(method, parameter));
+            if (parameter.type() instanceof WireType.SharedObject shared) {
+                decode.addStatement("final $T $N = $T.read(reader, $T.TYPE)", parameter.typeName(), parameter.fieldName(),
+                    SharedObjectGenerator.SHARED_OBJECTS, Names.sharedReplica(shared.typeName()));
             } else {
                 decode.addStatement("final $T $N = $L", parameter.typeName(), parameter.fieldName(),
                     emitter.read(parameter.type(), "reader"));
@@ -199,11 +185,6 @@ final class JobsGenerator {
         return FieldSpec.builder(Generated.JOB_TYPE, "TYPE", Modifier.STATIC, Modifier.FINAL)
             .initializer("$L", anonymous)
             .build();
-    }
-
-    private static String sharedObjectMessage(final Model.SpawnableMethod method, final Model.Parameter parameter) {
-        return "shared object parameter `" + parameter.name() + "` of `" + method.name() + "` cannot be sent to another node yet: "
-            + "shared objects arrive with the shared-data module";
     }
 
     private static javax.lang.model.type.TypeKind kindOf(final TypeName typeName) {

@@ -56,4 +56,23 @@ final class Model {
     /** A class sent field by field by a generated codec: a @Wire class, or the receiver of spawnables. */
     record CodecClass(TypeElement element, ClassName className, ClassName codec, List<WireType.Component> fields) {
     }
+
+    /**
+     * A clean @SharedObject class: its replica subclass mirrors {@code constructors}, ships {@code writes}
+     * (method id = index), wraps {@code reads} in the read lock, and sends {@code fields} as the state.
+     */
+    record SharedClass(
+        TypeElement element,
+        ClassName className,
+        ClassName replica,
+        String binaryName,
+        List<javax.lang.model.element.ExecutableElement> constructors,
+        List<WriteMethod> writes,
+        List<javax.lang.model.element.ExecutableElement> reads,
+        List<WireType.Component> fields) {
+    }
+
+    /** One @Write method: the element it overrides and the wire types of its parameters, in order. */
+    record WriteMethod(javax.lang.model.element.ExecutableElement element, List<WireType> parameterTypes) {
+    }
 }

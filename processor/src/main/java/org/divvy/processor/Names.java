@@ -52,6 +52,17 @@ final class Names {
         return ClassName.get(packageName(type), flatName(type) + "Codec");
     }
 
+    /** The replica subclass generated for a @SharedObject class: {@code BoundShared}. */
+    static ClassName sharedReplica(final TypeElement type) {
+        return ClassName.get(packageName(type), flatName(type) + "Shared");
+    }
+
+    /** As {@link #sharedReplica(TypeElement)}, from the shared class's name. */
+    static ClassName sharedReplica(final ClassName shared) {
+        return ClassName.get(shared.packageName(), String.join("_", shared.simpleNames().stream().map(n -> n.replace("_", "__")).toList())
+            + "Shared");
+    }
+
     static String capitalize(final String name) {
         return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }

@@ -205,9 +205,9 @@ class GenerationTest {
     }
 
     @Test
-    void shouldAcceptADirectSharedObjectParameterAndFailOnlyWhenSent() {
+    void shouldSendADirectSharedObjectParameterAsItsIdAndGenerateTheReplicaSubclass() {
         final JavaFileObject bodies = source("Bodies", "@SharedObject\npublic class Bodies {\n    int iteration;\n"
-            + "    @Write void advance(int to) { iteration = to; }\n}\n");
+            + "    @Write void advance(int to) { iteration = to; }\n    int iteration() { return iteration; }\n}\n");
         final JavaFileObject sim = source("Sim", "public class Sim implements SimSpawner {\n"
             + "    @Spawnable public double step(byte[] nodeId, int iteration, Bodies bodies) { return 0; }\n"
             + "    @Guard(\"step\") boolean current(byte[] nodeId, int iteration, Bodies bodies) { return bodies.iteration + 1 == iteration; }\n"
@@ -215,8 +215,15 @@ class GenerationTest {
         final Compilation compilation = compile(bodies, sim);
         assertThat(compilation).succeededWithoutWarnings();
         final String jobs = generated(compilation, "p.SimJobs");
-        assertTrue(jobs.contains("sharedObjectNotSupported(\"shared object parameter `bodies` of `step` cannot be sent to another node "
-            + "yet: shared objects arrive with the shared-data module\")"), jobs);
+        assertTrue(jobs.contains("SharedObjects.write(writer, bodies, \"bodies\");"), jobs);
+        assertTrue(jobs.contains("final Bodies bodies = SharedObjects.read(reader, BodiesShared.TYPE);"), jobs);
+        assertTrue(jobs.contains("return new Object[] {bodies};"), jobs);
         assertTrue(jobs.contains("return receiver.current(nodeId, iteration, bodies);"), jobs);
+        final String replica = generated(compilation, "p.BodiesShared");
+        assertTrue(replica.contains("public class BodiesShared extends Bodies implements SharedReplica"), replica);
+        assertTrue(replica.contains("final WireWriter writer = core.beginShip(0);"), replica);
+        assertTrue(replica.contains("final int token = core.readLock();"), "reads hold the read lock: " + replica);
+        assertTrue(replica.contains("final int a0 = reader.readInt();"), "the applier decodes the arguments: " + replica);
+        assertTrue(replica.contains("super.advance(a0);"), "and calls super's method, which is not shipped again: " + replica);
     }
 }

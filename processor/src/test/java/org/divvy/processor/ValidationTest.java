@@ -420,6 +420,61 @@ class ValidationTest {
     }
 
     @Test
+    void shouldRejectSharedObjectInsideARecordParameter() {
+        final JavaFileObject bodies = source("Bodies", "@SharedObject\npublic class Bodies {\n    int iteration;\n}\n");
+        final JavaFileObject sim = source("Sim", "public class Sim implements SimSpawner {\n"
+            + "    record Step(int n, Bodies bodies) { }\n"
+            + "    @Spawnable long step(Step step) { return 0; }\n}\n");
+        final Compilation compilation = compile(bodies, sim);
+        assertThat(compilation).hadErrorContaining("parameter `step` of @Spawnable `step` has type `Sim.Step` whose field `bodies` "
+            + "has type `p.Bodies`, which is a @SharedObject: shared objects travel only as direct parameters of a @Spawnable, never "
+            + "inside a value that is sent; pass it as a parameter of its own").inFile(sim).onLine(lineOf(sim, "Step step)"));
+    }
+
+    @Test
+    void shouldRejectSharedObjectInsideAnArrayParameter() {
+        final JavaFileObject bodies = source("Bodies", "@SharedObject\npublic class Bodies {\n    int iteration;\n}\n");
+        final JavaFileObject sim = source("Sim", "public class Sim implements SimSpawner {\n"
+            + "    @Spawnable long step(Bodies[] all) { return 0; }\n}\n");
+        final Compilation compilation = compile(bodies, sim);
+        assertThat(compilation).hadErrorContaining("parameter `all` of @Spawnable `step` has type `Bodies[]` whose element `[]` "
+            + "has type `p.Bodies`, which is a @SharedObject").inFile(sim).onLine(lineOf(sim, "Bodies[] all"));
+    }
+
+    @Test
+    void shouldRejectSharedObjectAsFieldOfASharedObject() {
+        final JavaFileObject bodies = source("Bodies", "@SharedObject\npublic class Bodies {\n    int iteration;\n    Bound bound;\n}\n");
+        final JavaFileObject bound = source("Bound", "@SharedObject\npublic class Bound {\n    int best;\n}\n");
+        final Compilation compilation = compile(bodies, bound);
+        assertThat(compilation).hadErrorContaining("field `bound` of @SharedObject `Bodies` (sent to new replicas) has type `Bound`, "
+            + "which is a @SharedObject: shared objects travel only as direct parameters of a @Spawnable, never inside a value that is "
+            + "sent; pass it as a parameter of its own").inFile(bodies).onLine(lineOf(bodies, "Bound bound"));
+    }
+
+    @Test
+    void shouldRejectSharedObjectStateTheReplicaCannotAssign() {
+        final JavaFileObject bodies = source("Bodies", "@SharedObject\npublic class Bodies {\n    private int iteration;\n"
+            + "    Bodies(int start) { iteration = start; }\n}\n");
+        final Compilation compilation = compile(bodies);
+        assertThat(compilation).hadErrorContaining("field `iteration` of @SharedObject `Bodies` (sent to new replicas) is private, "
+            + "but the generated codec assigns it directly; make it package-private and not final, or mark it transient")
+            .inFile(bodies).onLine(lineOf(bodies, "private int iteration"));
+        assertThat(compilation).hadErrorContaining("class @SharedObject `Bodies` (its state is sent to new replicas) has no non-private "
+            + "no-argument constructor, which Divvy needs to create it on the receiving node; add `Bodies() {}`")
+            .inFile(bodies).onLine(lineOf(bodies, "public class Bodies"));
+    }
+
+    @Test
+    void shouldRejectAReadMethodThatCallsAWrite() {
+        assertError(source("Best", "@SharedObject\npublic class Best {\n    int value;\n"
+                + "    @Write void offer(int v) { if (v < value) value = v; }\n"
+                + "    boolean tryImprove(int v) {\n        if (v >= value) return false;\n        this.offer(v);\n        return true;\n    }\n}\n"),
+            "method `tryImprove` of @SharedObject `Best` calls @Write `offer`, but it is not @Write itself: it runs under the "
+                + "replica's read lock, and a read cannot become a write; mark `tryImprove` @Write (the write it calls is then applied "
+                + "with it, not shipped again) or call `offer` from outside the shared object", "this.offer(v)");
+    }
+
+    @Test
     void shouldRejectGuardDeclaringCheckedExceptions() {
         assertError(fib("    @Spawnable long fib(int n) { return n; }\n"
                 + "    @Guard(\"fib\") boolean ok(int n) throws Exception { return true; }"),

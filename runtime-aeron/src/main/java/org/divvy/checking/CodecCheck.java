@@ -7,6 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.divvy.DivvyException;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
+import org.divvy.codegen.ReplicaCore;
+import org.divvy.codegen.SharedObjectContext;
+import org.divvy.codegen.SharedObjectType;
 import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.results.RemoteExceptions;
@@ -36,8 +39,25 @@ public final class CodecCheck implements ComputeHook {
 
     private final JobTypeRegistry jobTypes;
     private final RemoteExceptions exceptions;
-    private final ThreadLocal<WireWriter> writers = ThreadLocal.withInitial(WireWriter::new);
-    private final ThreadLocal<WireReader> readers = ThreadLocal.withInitial(WireReader::new);
+    /**
+     * Shared objects travel by id; the copy runs in this JVM, on this node, so an id resolves to the very replica
+     * that was sent (a thief's node resolves it to its own replica instead).
+     */
+    private final SharedObjectContext sameReplicas = new SharedObjectContext() {
+        private final ConcurrentHashMap<Long, Object> sent = new ConcurrentHashMap<>();
+
+        @Override
+        public void attach(final ReplicaCore core) {
+            sent.putIfAbsent(core.id(), core.replica());
+        }
+
+        @Override
+        public Object resolve(final long id, final SharedObjectType<?> type, final int sourceNodeId) {
+            return sent.get(id);
+        }
+    };
+    private final ThreadLocal<WireWriter> writers = ThreadLocal.withInitial(() -> new WireWriter().sharedObjects(sameReplicas));
+    private final ThreadLocal<WireReader> readers = ThreadLocal.withInitial(() -> new WireReader().sharedObjects(sameReplicas, -1));
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final AtomicLong jobsChecked = new AtomicLong();
     private volatile int nodeId;

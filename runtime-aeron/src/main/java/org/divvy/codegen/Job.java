@@ -15,8 +15,8 @@ import org.divvy.scheduling.Task;
  * and the victim reads it back into the job.
  *
  * <p>CONTRACT FOR GENERATED CODE (stable): {@link #type()}, {@link #encodeArguments(WireWriter)}, the
- * subclasses' {@code call()} (and {@code writeValue}/{@code readValue} of {@link ObjectJob}), and an
- * optional {@code guard()} override. Everything else is the runtime's and may change.
+ * subclasses' {@code call()} (and {@code writeValue}/{@code readValue} of {@link ObjectJob}), and
+ * optional {@code guard()} and {@link #sharedObjects()} overrides. Everything else is the runtime's and may change.
  */
 @SuppressWarnings("exports") // Task is the scheduler's and stays internal: generated code never names it
 public abstract class Job extends Task implements Handle {
@@ -60,6 +60,22 @@ public abstract class Job extends Task implements Handle {
      */
     public final void computeAsCopy() throws Throwable {
         compute();
+    }
+
+    private static final Object[] NO_SHARED_OBJECTS = new Object[0];
+
+    /**
+     * The shared objects this job's parameters hold (replicas of this node once decoded here), in parameter
+     * order; generated for spawnables with shared-object parameters. Called before a job from another node
+     * runs, to wait for replicas being fetched and to fetch fresh ones when its guard fails.
+     */
+    public Object[] sharedObjects() {
+        return NO_SHARED_OBJECTS;
+    }
+
+    /** Whether the spawnable's guard holds for this job ({@code true} when it has none): the shared-data module asks. */
+    public final boolean guardHolds() {
+        return guard();
     }
 
     /** The name of the job type. */

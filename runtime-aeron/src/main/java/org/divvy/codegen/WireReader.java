@@ -45,7 +45,31 @@ public final class WireReader {
     private String[] objectTypes = new String[0];
     private int objectCount;
 
+    /** The node's shared-object table, when this reader decodes jobs from other nodes; null otherwise. */
+    private SharedObjectContext sharedObjects;
+    private int sharedSourceNodeId = -1;
+
     public WireReader() {
+    }
+
+    /**
+     * Lets jobs read here carry shared objects: each resolves through {@code context} to this node's
+     * replica, fetched from {@code sourceNodeId} (the node the job came from) if it has none.
+     */
+    public WireReader sharedObjects(final SharedObjectContext context, final int sourceNodeId) {
+        sharedObjects = context;
+        sharedSourceNodeId = sourceNodeId;
+        return this;
+    }
+
+    /** See {@link #sharedObjects(SharedObjectContext, int)}; null when shared objects cannot be resolved here. */
+    public SharedObjectContext sharedObjects() {
+        return sharedObjects;
+    }
+
+    /** The node the message being read came from, as set with {@link #sharedObjects(SharedObjectContext, int)}. */
+    public int sharedSourceNodeId() {
+        return sharedSourceNodeId;
     }
 
     public WireReader(final byte[] bytes) {

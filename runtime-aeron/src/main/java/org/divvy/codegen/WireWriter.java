@@ -54,8 +54,22 @@ public final class WireWriter {
     private int depth;
     private final IdentityTable written = new IdentityTable();
 
+    /** The node's shared-object table, when this writer encodes jobs for other nodes; null otherwise. */
+    private SharedObjectContext sharedObjects;
+
     public WireWriter() {
         this(256);
+    }
+
+    /** Lets jobs written here carry shared objects: each is attached to {@code context}'s node, which ships its writes. */
+    public WireWriter sharedObjects(final SharedObjectContext context) {
+        sharedObjects = context;
+        return this;
+    }
+
+    /** See {@link #sharedObjects(SharedObjectContext)}; null when none is set. */
+    public SharedObjectContext sharedObjects() {
+        return sharedObjects;
     }
 
     public WireWriter(final int initialCapacity) {

@@ -24,6 +24,7 @@ import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.lifecycle.NodeLifecycle;
@@ -61,6 +62,8 @@ public final class Mastership implements Duty, MembershipListener {
     static final int MAX_VALUE_TEXT = 2_000;
 
     private final Scheduler scheduler;
+    /** Shared objects in roots given to this node resolve here (the shared-data module); null without it. */
+    private volatile SharedObjectContext sharedObjects;
     private final FrameSender sender;
     private final Supplier<String> registryEndpoint;
     private final JobTypeRegistry jobTypes;
@@ -143,6 +146,11 @@ public final class Mastership implements Duty, MembershipListener {
      * Runs {@code job} as the root of a run this node masters; the registry keeps {@code arguments} to give the
      * root to another node if this one dies. Application thread.
      */
+    /** Lets roots given to this node carry shared objects, resolved to this node's replicas through {@code context}. */
+    public void sharedObjects(final SharedObjectContext context) {
+        sharedObjects = context;
+    }
+
     public <T> RunResult<T> runAsMaster(final Job job, final byte[] arguments, final Runnable announce) {
         checkRootFits(job, arguments);
         final long runId = nextRunId();
@@ -357,7 +365,9 @@ public final class Mastership implements Duty, MembershipListener {
         }
         lifecycle.mastering(true);
         try {
-            final Job job = type.decode(new WireReader().wrap(arguments, 0, arguments.capacity()));
+            // shared objects in the root resolve to this node's replicas, fetched from whoever holds them (the submitter)
+            final Job job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
+            scheduler.awaitSharedObjects(job);
             if (!takeover) {
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
             } else {

@@ -1,8 +1,10 @@
 package org.divvy.node;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -15,11 +17,15 @@ import org.divvy.NodeConfig;
 import org.divvy.RecoveryStatistics;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.DeepIdle;
+import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.NetworkAgent;
 import org.divvy.agent.NetworkService;
 import org.divvy.agent.NodeIdleStrategy;
 import org.divvy.agent.Outbound;
+import org.divvy.codegen.SharedObjectContext;
+import org.divvy.extension.ExtensionContext;
+import org.divvy.extension.NodeExtension;
 import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.mastership.Mastership;
@@ -86,6 +92,10 @@ public final class NetworkNode implements AutoCloseable {
     private final CodecThread codec;
     private final DeepIdle deepIdle;
     private final NetworkAgent agent;
+    /** Mechanisms of other modules found on the class or module path (shared objects), one instance per node. */
+    private final List<NodeExtension> extensions = new ArrayList<>();
+    /** This node's shared-object table (the shared-data module), or null without it. */
+    private final SharedObjectContext sharedObjectContext;
     /** Set once by {@link #start()}; read by application threads that wake the agent. */
     private volatile NetworkService service;
 
@@ -152,6 +162,17 @@ public final class NetworkNode implements AutoCloseable {
         lifecycleHandler.register(dispatcher);
         mastership.register(dispatcher);
 
+        final ExtensionContext extensionContext = new ExtensionContext(config, dispatcher, outbound, members, b.scheduler,
+            this::onError, this::wakeAgent);
+        for (final NodeExtension extension : ServiceLoader.load(NodeExtension.class)) {
+            extension.install(extensionContext);
+            extensions.add(extension);
+        }
+        victim.sharedObjects(extensionContext.sharedObjectContext());
+        thief.sharedObjects(extensionContext.sharedObjectContext());
+        mastership.sharedObjects(extensionContext.sharedObjectContext());
+        sharedObjectContext = extensionContext.sharedObjectContext();
+
         final Scheduler scheduler = b.scheduler;
         final NetworkAgent.Builder agentBuilder = NetworkAgent.builder()
             .transport(transport)
@@ -165,9 +186,12 @@ public final class NetworkNode implements AutoCloseable {
             // large message partly received (a thief that idled into deep idle while its job was on the way
             // took 64 fragments per 100 ms park: a 100 MB job took minutes)
             .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty() &&
-                orphans.isEmpty() && outbound.isIdle() && !transport.isReceivingLargeMessage());
+                orphans.isEmpty() && outbound.isIdle() && !transport.isReceivingLargeMessage() && extensionContext.isQuiescent());
         if (registry != null) {
             agentBuilder.duty(registry);
+        }
+        for (final Duty duty : extensionContext.duties()) {
+            agentBuilder.duty(duty);
         }
         agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(departure).duty(victim).duty(thief)
             .build();
@@ -197,6 +221,38 @@ public final class NetworkNode implements AutoCloseable {
             config.effectiveDeepIdleParkNs()), agent::onError);
         codec.waker(service::wake);
         mastership.waker(service::wake);
+    }
+
+    /** Wakes the agent from an idle park; nothing before {@link #start()} (a stepped agent is not parked). */
+    private void wakeAgent() {
+        final NetworkService s = service;
+        if (s != null) {
+            s.wake();
+        }
+    }
+
+    /** The installed extension of {@code type} (e.g. the shared-data module's), or null. */
+    public <T extends NodeExtension> T extension(final Class<T> type) {
+        for (final NodeExtension extension : extensions) {
+            if (type.isInstance(extension)) {
+                return type.cast(extension);
+            }
+        }
+        return null;
+    }
+
+    /** This node's shared-object table, for roots this node sends (the shared-data module); null without it. */
+    public SharedObjectContext sharedObjectContext() {
+        return sharedObjectContext;
+    }
+
+    /** The statistics lines of the installed extensions, or an empty string. */
+    public String extensionStatistics() {
+        final StringBuilder text = new StringBuilder();
+        for (final NodeExtension extension : extensions) {
+            text.append(extension.statistics());
+        }
+        return text.toString();
     }
 
     /** The agent, to step it on a test's thread instead of {@link #start()}. */
@@ -331,7 +387,7 @@ public final class NetworkNode implements AutoCloseable {
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
                 mastership.takeovers()), transport.authenticationCounters().lostInTransit.get(),
-            membership.lossesReported(), registry == null ? 0 : registry.removedForLoss());
+            membership.lossesReported(), registry == null ? 0 : registry.removedForLoss(), extensionStatistics());
     }
 
     /** Whether a job of this node is out on a thief or a job of a peer's runs here; agent thread only (tests). */

@@ -5,8 +5,9 @@ import org.divvy.DivvyException;
 /**
  * Spawn, sync and abort on the frame of the invocation running on the calling worker thread: the
  * scheduler's entry points for {@code org.divvy.codegen.Spawns} (what generated code calls) and
- * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and makes one
- * volatile read of node state (the parked-worker count). A spawn publishes its job on the worker's deque
+ * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and reads node
+ * state twice (the parked-worker count, and the shared-objects hook, which with shared-data installed reads
+ * its count of writes waiting: a plain load each on x86). A spawn publishes its job on the worker's deque
  * only while thieves could want it; otherwise the job stays {@link Task#UNPUBLISHED} in its parent's
  * children list, and the parent's sync runs it (see {@link WorkStealingDeque}'s overview).
  */
@@ -36,6 +37,7 @@ public final class CurrentFrame {
         }
         frame.linkChild(job);
         worker.jobsSpawned++;
+        worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
         if (worker.scheduler.idleWorkers.get() != 0) {
             worker.deque.push(job);
             worker.scheduler.wakeIdleWorker();
@@ -88,6 +90,16 @@ public final class CurrentFrame {
             throw new DivvyException("the root spawned no job: make it a single spawn call (e.g. () -> new Fib().spawnFib(40))");
         }
         return slot[0];
+    }
+
+    /**
+     * Applies the writes to shared objects that arrived from other nodes (an explicit safe point, for long
+     * loops that neither spawn nor sync); does nothing off a worker or on a node without shared objects.
+     */
+    public static void pollSharedObjects() {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.scheduler.safePoint();
+        }
     }
 
     /** See {@link org.divvy.Spawner#sync()}. */

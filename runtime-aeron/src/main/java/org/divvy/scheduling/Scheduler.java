@@ -56,6 +56,9 @@ public final class Scheduler implements AutoCloseable {
     /** Fault tolerance's view of restarted and orphaned jobs; null on a node without a network half. */
     volatile RecoveryHook recoveryHook;
 
+    /** Shared objects' safe points and guards; null on a node without the shared-data module. */
+    volatile SharingHook sharingHook;
+
     /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
     public Scheduler(final NodeConfig config, final String nodeName) {
         this(config, nodeName, null);
@@ -80,6 +83,30 @@ public final class Scheduler implements AutoCloseable {
     /** Installs fault tolerance's hook (the network half does, before any run). */
     public void recoveryHook(final RecoveryHook hook) {
         recoveryHook = hook;
+    }
+
+    /** Installs the shared-data module's hook (the network half does, before any run). */
+    public void sharingHook(final SharingHook hook) {
+        sharingHook = hook;
+    }
+
+    /** A safe point for shared objects, on a worker: writes from other nodes that arrived are applied. */
+    void safePoint() {
+        final SharingHook hook = sharingHook;
+        if (hook != null) {
+            hook.safePoint();
+        }
+    }
+
+    /**
+     * A job that came from another node and runs outside the workers' loop (a root given to this node's master
+     * thread): waits for the replicas of its shared objects and checks its guard, as a worker does first.
+     */
+    public void awaitSharedObjects(final Task job) {
+        final SharingHook hook = sharingHook;
+        if (hook != null) {
+            hook.beforeRemoteJob(job);
+        }
     }
 
     /** The installed recovery hook, or null. */

@@ -144,6 +144,10 @@ final class Worker extends Thread {
         if (job.restarted && parent != null && fetchedFromHolder(job)) {
             return; // its result comes from an orphan holder and completes it like a stolen job's
         }
+        final SharingHook sharing;
+        if (parent == null && (sharing = scheduler.sharingHook) != null) {
+            sharing.beforeRemoteJob(job); // its replicas are here and its guard was checked (thesis §5.3)
+        }
         if (!job.tryStart()) {
             return; // cancelled while queued: the canceller has counted it complete
         }
@@ -198,6 +202,7 @@ final class Worker extends Thread {
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
+            scheduler.safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable failure) {
             current = saved;
             return failed(job, failure); // kept out of this method, so the JIT inlines the common path
@@ -296,6 +301,7 @@ final class Worker extends Thread {
      * then rethrows failures.
      */
     void sync(final Task frame) {
+        scheduler.safePoint(); // a sync is a safe point for shared objects
         // Fast path, small enough for the JIT to inline into the spawning method: while the newest
         // children are unpublished and nothing else asks for attention (no finished child waiting with
         // an inlet or a failure, no cancellation), run them here, newest first, exactly as the full loop
@@ -475,6 +481,7 @@ final class Worker extends Thread {
 
     /** One step of backing off: spin, yield or park. {@code frame} is the frame waiting in sync, if any. */
     private void idle(final Task frame) {
+        scheduler.safePoint(); // an idle worker applies writes from other nodes too
         if (!idling) {
             idling = true;
             idleSinceNs = System.nanoTime();

@@ -13,6 +13,7 @@ import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireReader;
 import org.divvy.lifecycle.NodeLifecycle;
 import org.divvy.membership.Member;
@@ -52,6 +53,8 @@ public final class Thief implements Duty, MembershipListener {
     private final StealRequestFlyweight request = new StealRequestFlyweight();
     private final StealReplyFlyweight reply = new StealReplyFlyweight();
     private final WireReader reader = new WireReader();
+    /** Shared objects in stolen jobs resolve here (the shared-data module); null without it. */
+    private SharedObjectContext sharedObjects;
     private final CodecThread codec;
     /** Large jobs decoded on the codec thread; drained by the duty. */
     private final ConcurrentLinkedQueue<DecodedJob> decodedInbox = new ConcurrentLinkedQueue<>();
@@ -101,6 +104,11 @@ public final class Thief implements Duty, MembershipListener {
     }
 
     /** Registers STEAL_REPLY. */
+    /** Lets stolen jobs carry shared objects, resolved to this node's replicas through {@code context}. */
+    public void sharedObjects(final SharedObjectContext context) {
+        sharedObjects = context;
+    }
+
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(StealReplyFlyweight.TYPE, "STEAL_REPLY", new StealReplyFlyweight(),
             StealReplyFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onStealReply);
@@ -182,7 +190,7 @@ public final class Thief implements Duty, MembershipListener {
             try {
                 reader.wrap(buffer, offset + reply.stampOffset(), reply.stampLength());
                 stamp = StampCodec.decode(reader);
-                reader.wrap(buffer, offset + reply.argumentsOffset(), reply.argumentsLength());
+                reader.wrap(buffer, offset + reply.argumentsOffset(), reply.argumentsLength()).sharedObjects(sharedObjects, victimId);
                 job = type.decode(reader);
             } catch (final RuntimeException e) {
                 problem = "job `" + jobTypeName + "` from node " + victimId + " could not be decoded on node " +
@@ -216,9 +224,10 @@ public final class Thief implements Duty, MembershipListener {
         foreign.expect(victimId, ownerJobId);
         final DecodedJob decoded = new DecodedJob(victimId, ownerJobId, reply.restarted());
         final int selfId = members.selfId();
+        final SharedObjectContext context = sharedObjects;
         codec.submit(() -> {
             try {
-                final WireReader r = new WireReader().wrap(buffer, stampAt, stampLength);
+                final WireReader r = new WireReader().sharedObjects(context, victimId).wrap(buffer, stampAt, stampLength);
                 decoded.stamp = StampCodec.decode(r);
                 r.wrap(buffer, argumentsAt, argumentsLength);
                 decoded.job = type.decode(r);

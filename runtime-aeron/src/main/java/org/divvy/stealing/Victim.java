@@ -11,6 +11,7 @@ import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
@@ -79,6 +80,8 @@ public final class Victim implements Duty {
     private final StealReplyFlyweight reply = new StealReplyFlyweight();
     private final WireWriter stampWriter = new WireWriter(64);
     private final WireWriter argumentsWriter = new WireWriter(256);
+    /** Shared objects in jobs given away attach here (the shared-data module); null without it. */
+    private SharedObjectContext sharedObjects;
     private int victimCursor;
 
     public Victim(final Scheduler scheduler, final GivenJobs given, final Orphans orphans, final FrameSender sender,
@@ -94,6 +97,12 @@ public final class Victim implements Duty {
     }
 
     /** Registers STEAL_REQUEST. */
+    /** Lets jobs given away carry shared objects, attached to {@code context}'s node (the shared-data module). */
+    public void sharedObjects(final SharedObjectContext context) {
+        sharedObjects = context;
+        argumentsWriter.sharedObjects(context);
+    }
+
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(StealRequestFlyweight.TYPE, "STEAL_REQUEST", new StealRequestFlyweight(),
             StealRequestFlyweight.MIN_BODY_LENGTH, Senders.MEMBERS, this::onStealRequest);
@@ -199,9 +208,9 @@ public final class Victim implements Duty {
      */
     private void encodeLarge(final EncodedReply r) {
         try {
-            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).sharedObjects(sharedObjects);
             writeReply(sizer, r);
-            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
+            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes).sharedObjects(sharedObjects);
             writeReply(w, r);
             final StealReplyFlyweight frame = new StealReplyFlyweight();
             frame.wrap(w.buffer(), 0, w.length());

@@ -1,0 +1,113 @@
+package org.divvy.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The replica lock: readers never see half a write under contention; nested reads and writes do not deadlock. */
+@Timeout(60)
+class ReplicaLockTest {
+    private final ReplicaLock lock = new ReplicaLock();
+    /** Two halves a write changes together; a read that sees them differ saw half a write. */
+    private long a;
+    private long b;
+
+    @Test
+    void shouldNeverLetAReaderSeeHalfAWrite() throws InterruptedException {
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicLong torn = new AtomicLong();
+        final AtomicLong reads = new AtomicLong();
+        final List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                long n = 0;
+                while (!stop.get()) {
+                    final int token = lock.readLock();
+                    try {
+                        if (a != b) {
+                            torn.incrementAndGet();
+                        }
+                        final int inner = lock.readLock(); // a read method calling another
+                        lock.readUnlock(inner);
+                    } finally {
+                        lock.readUnlock(token);
+                    }
+                    n++;
+                }
+                reads.addAndGet(n);
+            }));
+        }
+        final Thread writer = new Thread(() -> {
+            for (int i = 0; i < 20_000; i++) {
+                lock.writeLock();
+                try {
+                    a++;
+                    Thread.onSpinWait();
+                    b++;
+                    lock.writeLock(); // a write calling another
+                    final int read = lock.readLock(); // and a read, inside the write
+                    lock.readUnlock(read);
+                    lock.writeUnlock();
+                } finally {
+                    lock.writeUnlock();
+                }
+            }
+        });
+        threads.forEach(Thread::start);
+        writer.start();
+        writer.join();
+        stop.set(true);
+        for (final Thread t : threads) {
+            t.join();
+        }
+        assertEquals(20_000, a);
+        assertEquals(a, b);
+        assertEquals(0, torn.get(), "reads that saw half a write, of " + reads.get());
+        assertTrue(reads.get() > 0);
+    }
+
+    @Test
+    void shouldLetANestedReadInWhileAWriterWaitsForTheOuterOne() throws InterruptedException {
+        final int outer = lock.readLock();
+        final CountDownLatch writing = new CountDownLatch(1);
+        final AtomicBoolean wrote = new AtomicBoolean();
+        final Thread writer = new Thread(() -> {
+            writing.countDown();
+            lock.writeLock();
+            wrote.set(true);
+            lock.writeUnlock();
+        });
+        writer.start();
+        writing.await();
+        Thread.sleep(50); // the writer now waits for the outer read
+        assertFalse(wrote.get(), "a writer waits for the readers inside");
+        final int nested = lock.readLock(); // would deadlock if a waiting writer kept it out
+        lock.readUnlock(nested);
+        lock.readUnlock(outer);
+        writer.join(TimeUnit.SECONDS.toMillis(10));
+        assertTrue(wrote.get());
+    }
+
+    @Test
+    void shouldRefuseATryReadWhileAWriteIsIn() throws InterruptedException {
+        lock.writeLock();
+        final AtomicBoolean got = new AtomicBoolean(true);
+        final Thread agent = new Thread(() -> got.set(lock.tryReadLock()));
+        agent.start();
+        agent.join();
+        assertFalse(got.get());
+        lock.writeUnlock();
+        assertTrue(lock.tryReadLock());
+        lock.tryReadUnlock();
+    }
+}

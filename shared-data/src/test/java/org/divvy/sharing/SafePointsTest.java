@@ -1,0 +1,140 @@
+package org.divvy.sharing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.agrona.ExpandableArrayBuffer;
+import org.divvy.codegen.ReplicaCore;
+import org.divvy.codegen.WireWriter;
+import org.divvy.protocol.HeaderFlyweight;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The workers' side without a network: writes that arrived are applied at a safe point; a job whose guard fails
+ * waits for late updates, then has its replicas fetched (here a test thread plays the agent) and runs on them.
+ */
+@Timeout(30)
+class SafePointsTest {
+    private final List<Throwable> errors = new ArrayList<>();
+    private final SharingStatistics statistics = new SharingStatistics();
+    private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
+    private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
+
+    private SafePoints safePoints(final long guardWaitMs, final boolean guardFetch) {
+        return new SafePoints(replicas, statistics, errors::add, TimeUnit.MILLISECONDS.toNanos(guardWaitMs), guardFetch,
+            TimeUnit.SECONDS.toNanos(10));
+    }
+
+    /** A grid as another node's replica of it: registered here under the id it came with. */
+    private GridShared replicaOf(final GridShared original) {
+        final WireWriter state = new WireWriter();
+        assertTrue(original.divvyReplica().tryWriteState(state));
+        final GridShared replica = (GridShared)replicas.resolve(original.divvyReplica().id(), GridShared.TYPE, 3);
+        assertSame(replica.divvyReplica(), replicas.pollFetch(), "a new replica is fetched");
+        replica.divvyReplica().readState(new org.divvy.codegen.WireReader(state.toByteArray()));
+        return replica;
+    }
+
+    /** The body of an SO_UPDATE (from the write count on) carrying {@code grid.advance(version)}. */
+    private static byte[] advance(final ReplicaCore grid, final int version) {
+        final ExpandableArrayBuffer body = new ExpandableArrayBuffer(64);
+        body.putInt(0, 1, HeaderFlyweight.BYTE_ORDER);
+        body.putLong(4, grid.id(), HeaderFlyweight.BYTE_ORDER);
+        body.putInt(12, 0, HeaderFlyweight.BYTE_ORDER); // advance is the first (only) write method
+        body.putInt(16, 4, HeaderFlyweight.BYTE_ORDER);
+        body.putInt(20, version, HeaderFlyweight.BYTE_ORDER);
+        final byte[] bytes = new byte[24];
+        body.getBytes(0, bytes);
+        return bytes;
+    }
+
+    @Test
+    void shouldApplyArrivedWritesOnlyAtASafePoint() {
+        final SafePoints safePoints = safePoints(20, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        safePoints.addUpdate(advance(grid.divvyReplica(), 3));
+        assertEquals(0, grid.version(), "not before a safe point");
+        safePoints.safePoint();
+        assertEquals(3, grid.version());
+        assertEquals(3 * 36, grid.sum(0, 8));
+        assertEquals(1, statistics.writesApplied());
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    @Test
+    void shouldSkipWritesToObjectsWithoutReplicaHere() {
+        final SafePoints safePoints = safePoints(20, true);
+        safePoints.addUpdate(advance(new GridShared(4).divvyReplica(), 1));
+        safePoints.safePoint();
+        assertEquals(1, statistics.writesWithoutReplica());
+        assertTrue(safePoints.isEmpty());
+    }
+
+    @Test
+    void shouldRunAJobWhoseGuardHoldsAtOnce() {
+        final GridShared grid = replicaOf(new GridShared(8));
+        safePoints(20, true).beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 0, 0, 8, grid));
+        assertEquals(0, statistics.guardFailures());
+        assertNull(replicas.pollFetch());
+    }
+
+    @Test
+    void shouldWaitForALateUpdateWhenTheGuardFails() throws InterruptedException {
+        final SafePoints safePoints = safePoints(5_000, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        final Thread agent = new Thread(() -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            safePoints.addUpdate(advance(grid.divvyReplica(), 1));
+        });
+        agent.start();
+        safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 1, 0, 8, grid));
+        agent.join();
+        assertEquals(1, grid.version());
+        assertEquals(1, statistics.guardFailures());
+        assertEquals(1, statistics.guardsHeldAfterWait());
+        assertEquals(0, statistics.guardFetches());
+        assertNull(replicas.pollFetch(), "no fetch: the update came in time");
+    }
+
+    @Test
+    void shouldFetchFreshReplicasWhenTheGuardStillFailsAfterTheWait() throws InterruptedException {
+        final SafePoints safePoints = safePoints(10, true);
+        final GridShared original = new GridShared(8);
+        final GridShared grid = replicaOf(original);
+        original.advance(2); // the source's replica moved on; the update to this one was lost
+        final Thread agent = new Thread(() -> {
+            ReplicaCore asked;
+            while ((asked = replicas.pollFetch()) == null) {
+                LockSupport.parkNanos(100_000);
+            }
+            final WireWriter state = new WireWriter();
+            assertTrue(original.divvyReplica().tryWriteState(state));
+            safePoints.addState(asked, state.toByteArray());
+        });
+        agent.start();
+        safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 2, 0, 8, grid));
+        agent.join();
+        assertEquals(2, grid.version(), "the job runs on the fetched replica");
+        assertFalse(grid.divvyReplica().isAwaitingState());
+        assertEquals(1, statistics.guardFetches());
+        assertEquals(0, statistics.guardsFailingAfterFetch());
+    }
+
+    @Test
+    void shouldRunOnTheReplicaAtHandWhenFetchingIsOff() {
+        final GridShared grid = replicaOf(new GridShared(8));
+        safePoints(1, false).beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 5, 0, 8, grid));
+        assertEquals(1, statistics.guardFailures());
+        assertEquals(0, statistics.guardFetches());
+        assertNull(replicas.pollFetch());
+    }
+}
