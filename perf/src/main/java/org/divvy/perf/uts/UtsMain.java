@@ -101,7 +101,7 @@ public final class UtsMain {
                         + "cold: bin/divvy uts %s --workers 1 [--sequential]",
                     tree.flags(), r.sequentialMedian() / 1e6, r.divvyMedian() / 1e6, r.sequentialFirst() / 1e6,
                     r.divvyFirst() / 1e6, KERNEL_TARGET_M_NODES_PER_S, tree.flags()));
-                chart(csvPath, "kernel", "UTS kernel on one core: " + tree.flags() + " (" + r.counts().nodes() + " nodes)",
+                chart(csvPath, "kernel", "UTS kernel on one core, -d " + depth + " (" + r.counts().nodes() + " nodes)",
                     "the JDK's SHA-1; first run (JIT compiling) and median after warm-up; target >= 25 M nodes/s",
                     "M nodes/s", List.of("first run", "median after warm-up"),
                     List.of(new BarSeries("sequential", new Color(0x1f77b4), new double[] {r.sequentialFirst() / 1e6,
@@ -140,7 +140,7 @@ public final class UtsMain {
                         + "master's run %.2f) | target >= %.1f | %s vs --nodes 1",
                     tree.flags(), wallRatio, KernelRate.median(oneWall), KernelRate.median(twoWall), runRatio, SPEEDUP_TARGET,
                     "bin/divvy " + String.join(" ", runArgs(2, tree))));
-                chart(csvPath, "speedup", "UTS " + tree.flags() + ": 2 node processes x 1 worker vs 1 x 1",
+                chart(csvPath, "speedup", "UTS -d " + bigDepth + ": 2 node processes x 1 worker vs 1 x 1",
                     "speedup (1-node time / 2-node time), medians of " + rounds + " alternating runs; target >= 1.9",
                     "speedup", List.of("wall time (node 0)", "the master's run"),
                     List.of(new BarSeries("2 nodes vs 1", new Color(0x9467bd), new double[] {wallRatio, runRatio})),
@@ -160,7 +160,7 @@ public final class UtsMain {
                 summary.add(String.format(Locale.ROOT, "peak RSS of a node process, %d nodes x 1 worker, %s: at most %.0f MiB "
                         + "(each: %s); idle once joined: at most %.0f MiB | target <= %.0f, idle <= 128 | %s",
                     r.peakRssMiB().size(), tree.flags(), peak, format(r.peakRssMiB()), idle, PEAK_RSS_TARGET_MIB, r.command()));
-                chart(csvPath, "memory", "Resident memory of each node process: " + r.command(),
+                chart(csvPath, "memory", "Resident memory of each node process, " + nodes + " nodes x 1 worker, UTS -d " + depth,
                     "VmHWM over the run, and VmRSS once all nodes joined; target peak <= 192 MiB, idle <= 128 MiB",
                     "MiB", names,
                     List.of(new BarSeries("peak RSS (VmHWM)", new Color(0xd62728), toArray(r.peakRssMiB())),
