@@ -75,6 +75,15 @@ public final class AeronTransport implements Transport {
      */
     static final long EMBEDDED_CLIENT_LIVENESS_NS = TimeUnit.HOURS.toNanos(1);
 
+    /**
+     * The embedded driver's counters: 1 MiB of values (Aeron's minimum; its default is 8 MiB), room for 8,192
+     * counters, where a node uses about 40 of its own and about 10 per peer. Aeron fills its CnC file with zeros,
+     * so every byte of it is resident: with the default values and their 4x metadata the file was 46 MiB of each
+     * node's RSS, 10 MiB now (the rest of the file, the command ring to the driver, the broadcast back and the error
+     * log, are at Aeron's minimums already: 1, 1 and 4 MiB). Aeron's {@code aeron.counters.buffer.length} overrides it.
+     */
+    static final int COUNTERS_VALUES_BYTES = Configuration.COUNTERS_VALUES_BUFFER_LENGTH_MIN;
+
     /** The frame type of a stream probe (STREAM_PROBE, 25): handled here, never delivered; see {@code Link.checkConnection}. */
     public static final int PROBE_TYPE = Link.PROBE_TYPE;
 
@@ -154,6 +163,9 @@ public final class AeronTransport implements Transport {
                     .publicationTermBufferLength(termLengthBytes)
                     .ipcTermBufferLength(termLengthBytes)
                     .errorHandler(errorHandler);
+                if (System.getProperty(Configuration.COUNTERS_VALUES_BUFFER_LENGTH_PROP_NAME) == null) {
+                    driverContext.counterValuesBufferLength(COUNTERS_VALUES_BYTES);
+                }
                 // Only frames a Divvy publication sends reach the driver, and at most maxInboundStreams images:
                 // garbage sent to the port can neither size images nor have the driver throw per datagram.
                 // Receiver windows are a quarter term, so a stream that lost its last window is repaired.

@@ -58,8 +58,14 @@ import picocli.CommandLine.Option;
         "  two machines: on 192.168.1.10  divvy run --nodes 1 --bind 192.168.1.10 --port 40123 --await 1 uts",
         "                on the other     divvy node --join 192.168.1.10:40123 --bind <its address> --site B"})
 public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
-    /** Ordinary JVM options of each child: a small serial-GC heap, so dozens of nodes fit in memory. */
-    public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xmx512m");
+    /**
+     * Ordinary JVM options of each child, so dozens of nodes fit in memory: the serial collector (G1's own
+     * structures were ~50 MiB of a node), a heap that starts at 16 MiB and grows only as the live data needs (at
+     * the JVM's default start, 1/64 of the machine's memory, the young generation alone is over 100 MiB, and all of
+     * it becomes resident once the node has allocated that much), and at most 512 MiB (a 10M-int mergesort's
+     * arrays fit). README, "Memory of a node".
+     */
+    public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m");
 
     @Option(names = "--nodes", paramLabel = "N",
         description = "nodes on this machine, this process included (default: ${DEFAULT-VALUE})")
@@ -86,7 +92,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
 
     @Option(names = "--jvm-opt", paramLabel = "OPT",
         description = "a JVM option of each child node, repeatable; replaces the default "
-            + "-XX:+UseSerialGC -Xmx512m")
+            + "-XX:+UseSerialGC -Xms16m -Xmx512m")
     List<String> childJvmOptions = new ArrayList<>();
 
     @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",

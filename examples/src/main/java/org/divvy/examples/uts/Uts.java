@@ -9,8 +9,8 @@ import org.divvy.annotations.Spawnable;
 import org.divvy.examples.simulated.SimulatedLeaf;
 
 /**
- * UTS with Divvy: {@link UtsSequential#search(UtsTree, int[], int)} with one spawn per child for nodes
- * above {@code spawnDepth}; deeper subtrees are searched sequentially. The tree is not known in
+ * UTS with Divvy: {@link UtsSequential#search(UtsTree)} with one spawn per child for nodes above
+ * {@code spawnDepth}; deeper subtrees are searched sequentially by the same kernel ({@link SubtreeSearch}). The tree is not known in
  * advance (that is the benchmark's point), so the load balance comes from stealing.
  */
 public class Uts implements UtsSpawner {
@@ -23,6 +23,12 @@ public class Uts implements UtsSpawner {
      * instead of searching its subtree ({@link UtsSequential#searchTruncated}). Sent with the job.
      */
     int simulatedLeafUs;
+    /**
+     * The tree's child-count table, built by the first job that needs it on this node and shared by the node's
+     * workers (immutable, with final fields, so a worker that sees it sees it whole; two that race build it twice).
+     * Not sent: a stolen copy builds its own.
+     */
+    private transient ChildCountTable table;
 
     /** For the generated receiver codec. */
     public Uts() {
@@ -53,11 +59,15 @@ public class Uts implements UtsSpawner {
                 SimulatedLeaf.park(simulatedLeafUs);
                 return Counts.leaf(height);
             }
-            return UtsSequential.search(tree, state, height);
+            return new SubtreeSearch(table()).search(state, height);
         }
-        final int children = tree.numChildren(state, height);
+        final ChildCountTable table = table();
+        final int children = table.numChildren(Sha1Rng.rand(state), height);
         if (children == 0) {
             return Counts.leaf(height);
+        }
+        if (children > 0 && table.isAlwaysLeaf(height + 1)) {
+            return new Counts(1 + children, children, height + 1);
         }
         // A child that is a leaf is counted here: a job for it would cost more than its one SHA-1.
         // (Most nodes are leaves: 80% of T1, 88% of T3.)
@@ -65,7 +75,7 @@ public class Uts implements UtsSpawner {
         final List<Spawn<Counts>> subtrees = new ArrayList<>(children);
         for (int i = 0; i < children; i++) {
             final int[] child = Sha1Rng.spawn(state, i);
-            if (tree.numChildren(child, height + 1) == 0) {
+            if (table.numChildren(Sha1Rng.rand(child), height + 1) == 0) {
                 counts = counts.plus(Counts.leaf(height + 1));
             } else {
                 subtrees.add(spawnSearch(child, height + 1));
@@ -76,5 +86,14 @@ public class Uts implements UtsSpawner {
             counts = counts.plus(subtree.get());
         }
         return counts;
+    }
+
+    private ChildCountTable table() {
+        ChildCountTable built = table;
+        if (built == null) {
+            built = ChildCountTable.of(tree);
+            table = built;
+        }
+        return built;
     }
 }

@@ -30,16 +30,27 @@ public record UtsTree(int type, int shape, int maxDepth, double rootBranching, i
 
     /** The number of children of the node with {@code state} at {@code height} (root: 0). */
     public int numChildren(final int[] state, final int height) {
+        return numChildren(Sha1Rng.rand(state), height);
+    }
+
+    /**
+     * The number of children of a node at {@code height} whose random number ({@code rng_rand} of its state, 31
+     * bits) is {@code random}: the reference's rule, evaluated as written. {@link ChildCountTable} gives the same
+     * numbers from a table.
+     */
+    public int numChildren(final int random, final int height) {
         int children;
         switch (type) {
             case BINOMIAL:
-                children = height == 0 ? (int)Math.floor(rootBranching) : binomialChildren(state);
+                children = height == 0 ? (int)Math.floor(rootBranching) : binomialChildren(random);
                 break;
             case GEOMETRIC:
-                children = geometricChildren(state, height);
+                children = geometricChildren(geometricBranching(height), random);
                 break;
             case HYBRID:
-                children = height < shiftDepth * maxDepth ? geometricChildren(state, height) : binomialChildren(state);
+                children = isGeometricAt(height)
+                    ? geometricChildren(geometricBranching(height), random)
+                    : binomialChildren(random);
                 break;
             default:
                 throw new IllegalStateException("tree type=" + type + ", must be 0, 1 or 2");
@@ -50,39 +61,43 @@ public record UtsTree(int type, int shape, int maxDepth, double rootBranching, i
         return Math.min(children, MAX_CHILDREN);
     }
 
-    private int binomialChildren(final int[] state) {
-        return Sha1Rng.toProbability(state) < nonLeafProbability ? nonLeafChildren : 0;
+    /** Whether a node at {@code height} draws its children from the geometric distribution (else binomial). */
+    boolean isGeometricAt(final int height) {
+        return type == GEOMETRIC || (type == HYBRID && height < shiftDepth * maxDepth);
+    }
+
+    private int binomialChildren(final int random) {
+        return Sha1Rng.toProbability(random) < nonLeafProbability ? nonLeafChildren : 0;
+    }
+
+    /** The shape's target branching factor (mean number of children) at {@code height}. */
+    double geometricBranching(final int height) {
+        if (height == 0) {
+            return rootBranching;
+        }
+        switch (shape) {
+            case EXPDEC:
+                return rootBranching * StrictMath.pow(height, -StrictMath.log(rootBranching) / StrictMath.log(maxDepth));
+            case CYCLIC:
+                return height > 5 * maxDepth
+                    ? 0.0
+                    : StrictMath.pow(rootBranching, StrictMath.sin(2.0 * 3.141592653589793 * height / maxDepth));
+            case FIXED:
+                return height < maxDepth ? rootBranching : 0;
+            case LINEAR:
+            default:
+                return rootBranching * (1.0 - (double)height / maxDepth);
+        }
     }
 
     /**
-     * A geometric number of children whose mean is the shape's target branching factor at this depth.
-     * StrictMath (fdlibm), so every node and JIT tier computes the same count.
+     * A geometric number of children with mean {@code branching} for a node with random number {@code random},
+     * capped at {@link #MAX_CHILDREN}. StrictMath (fdlibm), so every node and JIT tier computes the same count.
      */
-    private int geometricChildren(final int[] state, final int height) {
-        double branching = rootBranching;
-        if (height > 0) {
-            switch (shape) {
-                case EXPDEC:
-                    branching = rootBranching * StrictMath.pow(height,
-                        -StrictMath.log(rootBranching) / StrictMath.log(maxDepth));
-                    break;
-                case CYCLIC:
-                    branching = height > 5 * maxDepth
-                        ? 0.0
-                        : StrictMath.pow(rootBranching, StrictMath.sin(2.0 * 3.141592653589793 * height / maxDepth));
-                    break;
-                case FIXED:
-                    branching = height < maxDepth ? rootBranching : 0;
-                    break;
-                case LINEAR:
-                default:
-                    branching = rootBranching * (1.0 - (double)height / maxDepth);
-                    break;
-            }
-        }
+    static int geometricChildren(final double branching, final int random) {
         final double p = 1.0 / (1.0 + branching);
-        final double u = Sha1Rng.toProbability(state);
-        return (int)Math.floor(StrictMath.log(1 - u) / StrictMath.log(1 - p));
+        final double u = Sha1Rng.toProbability(random);
+        return Math.min((int)Math.floor(StrictMath.log(1 - u) / StrictMath.log(1 - p)), MAX_CHILDREN);
     }
 
     /** The command-line flags of the reference code that describe this tree. */

@@ -66,6 +66,28 @@ class UtsTest {
         assertEquals(new Counts(4_130_071, 3_305_118, 10), Nodes.run(workers, new Uts(tree, 6).searchTree()));
     }
 
+    /** Every published sample (geometric of each shape, binomial, hybrid) with the kernel, sequentially. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"T1", "T2", "T3", "T4", "T5"})
+    void shouldCountEveryPublishedSampleSequentially(final String name) {
+        final UtsSamples.Sample sample = UtsSamples.byName(name).orElseThrow();
+        assertEquals(sample.expected(), UtsSequential.search(sample.tree()));
+    }
+
+    /**
+     * Every published sample on 2 workers: spawning down to height 3, then the kernel per job (so the
+     * stolen and the local jobs both run it), and with the example's default spawn depth.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"T1", "T2", "T3", "T4", "T5"})
+    void shouldCountEveryPublishedSampleInParallel(final String name) {
+        final UtsSamples.Sample sample = UtsSamples.byName(name).orElseThrow();
+        assertEquals(sample.expected(), Nodes.run(2, new Uts(sample.tree(), 3).searchTree()), "spawn depth 3");
+        final int defaultDepth = new UtsApp(name, null).spawnDepth(sample.tree());
+        assertEquals(sample.expected(), Nodes.run(2, new Uts(sample.tree(), defaultDepth).searchTree()),
+            "spawn depth " + defaultDepth);
+    }
+
     @ParameterizedTest(name = "{0} workers")
     @ValueSource(ints = {1, 2})
     void shouldCountSmallTreesOfEveryTypeAsTheSequentialSearchDoes(final int workers) {

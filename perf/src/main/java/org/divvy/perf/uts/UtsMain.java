@@ -1,0 +1,252 @@
+package org.divvy.perf.uts;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.divvy.examples.uts.Counts;
+import org.divvy.examples.uts.UtsTree;
+import org.divvy.perf.chart.BarSeries;
+import org.divvy.perf.chart.GroupedBarChart;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code java -jar divvy-perf.jar uts [--kernel] [--speedup] [--memory] [--quick] [--rounds N] [--out CSV]}: the UTS
+ * rows of issue 10 side by side in one run, each printed with the command that reproduces it, one CSV plus a PNG per
+ * section beside it. No section flag = all three:
+ * <ul>
+ *   <li>kernel: {@code uts -t 1 -a 3 -d 12 -b 4 -r 19} (66,106,929 nodes) on one core, sequential and one Divvy
+ *       worker, M nodes/s (target 25);</li>
+ *   <li>speedup: the same tree with {@code -d 13} (264,459,392 nodes), {@code divvy run --nodes 2 --workers 1} against
+ *       {@code --nodes 1}, node 0's wall time (no JVM start-up, no joining), alternating runs, medians (target 1.9);</li>
+ *   <li>memory: {@code divvy run --nodes 4 --workers 1} on the {@code -d 12} tree, every node process's peak RSS
+ *       (target 192 MiB) and its RSS once all joined (idle; target 128 MiB).</li>
+ * </ul>
+ * Measurements only mean something on a machine with nothing else running: run it under the machine's lock.
+ */
+public final class UtsMain {
+    static final String DEFAULT_OUT = "perf/results/uts.csv";
+    static final String HEADER = "section,case,metric,value,unit,note";
+    private static final double KERNEL_TARGET_M_NODES_PER_S = 25;
+    private static final double SPEEDUP_TARGET = 1.9;
+    private static final double PEAK_RSS_TARGET_MIB = 192;
+
+    private UtsMain() {
+    }
+
+    /** Parses {@code args} (after the {@code uts} word) and runs; returns the exit code (0 ok, 1 failed, 2 usage). */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        final CommandLine commandLine = new CommandLine(spec());
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        final ParseResult parsed;
+        try {
+            parsed = commandLine.parseArgs(args);
+            if (parsed.isUsageHelpRequested()) {
+                commandLine.usage(out);
+                return 0;
+            }
+        } catch (final CommandLine.ParameterException ex) {
+            err.println("divvy-perf uts: " + ex.getMessage());
+            commandLine.usage(err);
+            return 2;
+        }
+        final boolean quick = parsed.hasMatchedOption("--quick");
+        boolean kernel = parsed.hasMatchedOption("--kernel");
+        boolean speedup = parsed.hasMatchedOption("--speedup");
+        boolean memory = parsed.hasMatchedOption("--memory");
+        if (!kernel && !speedup && !memory) {
+            kernel = true;
+            speedup = true;
+            memory = true;
+        }
+        final int rounds = parsed.matchedOptionValue("--rounds", quick ? 1 : 3);
+        if (rounds < 1) {
+            err.println("divvy-perf uts: --rounds=" + rounds + ", must be >= 1");
+            return 2;
+        }
+        final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
+        final int depth = quick ? 8 : 12;
+        final int bigDepth = quick ? 9 : 13;
+        final int nodes = quick ? 2 : 4;
+        final double deadlineS = quick ? 120 : 600;
+        final List<String> csv = new ArrayList<>();
+        final List<String> summary = new ArrayList<>();
+        out.println("divvy-perf uts " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
+            + " cores | load average at start " + loadAverage());
+        try {
+            if (kernel) {
+                final UtsTree tree = geometric(depth);
+                final KernelRate.Result r = KernelRate.measure(tree, 6, quick ? 0 : 2, quick ? 1 : 2 * rounds + 1, out);
+                final String note = r.counts().nodes() + " nodes; in one JVM; median after warm-up";
+                add(csv, "kernel", "sequential", "first_run", r.sequentialFirst() / 1e6, "M nodes/s", "JIT compiling");
+                add(csv, "kernel", "sequential", "median", r.sequentialMedian() / 1e6, "M nodes/s", note);
+                add(csv, "kernel", "divvy-1-worker", "first_run", r.divvyFirst() / 1e6, "M nodes/s", "JIT compiling");
+                add(csv, "kernel", "divvy-1-worker", "median", r.divvyMedian() / 1e6, "M nodes/s", note);
+                summary.add(String.format(Locale.ROOT, "UTS kernel, one core, %s: sequential %.1f, Divvy 1 worker %.1f M nodes/s "
+                        + "(first runs %.1f / %.1f) | target >= %.0f | java -jar perf/target/divvy-perf.jar uts --kernel; "
+                        + "cold: bin/divvy uts %s --workers 1 [--sequential]",
+                    tree.flags(), r.sequentialMedian() / 1e6, r.divvyMedian() / 1e6, r.sequentialFirst() / 1e6,
+                    r.divvyFirst() / 1e6, KERNEL_TARGET_M_NODES_PER_S, tree.flags()));
+                chart(csvPath, "kernel", "UTS kernel on one core, -d " + depth + " (" + r.counts().nodes() + " nodes)",
+                    "the JDK's SHA-1; first run (JIT compiling) and median after warm-up; target >= 25 M nodes/s",
+                    "M nodes/s", List.of("first run", "median after warm-up"),
+                    List.of(new BarSeries("sequential", new Color(0x1f77b4), new double[] {r.sequentialFirst() / 1e6,
+                            r.sequentialMedian() / 1e6}),
+                        new BarSeries("Divvy, 1 worker", new Color(0x2ca02c), new double[] {r.divvyFirst() / 1e6,
+                            r.divvyMedian() / 1e6})), KERNEL_TARGET_M_NODES_PER_S);
+            }
+            if (speedup) {
+                final UtsTree tree = geometric(bigDepth);
+                final double[] oneWall = new double[rounds];
+                final double[] twoWall = new double[rounds];
+                final double[] oneRun = new double[rounds];
+                final double[] twoRun = new double[rounds];
+                Counts counts = null;
+                for (int i = 0; i < rounds; i++) {
+                    for (final int n : new int[] {1, 2}) {
+                        final NodeRun.Result r = NodeRun.run(runArgs(n, tree), deadlineS);
+                        if (counts != null && !counts.equals(r.counts())) {
+                            throw new IllegalStateException(r.command() + " counted " + r.counts() + ", an earlier run " + counts);
+                        }
+                        counts = r.counts();
+                        (n == 1 ? oneWall : twoWall)[i] = r.wallS();
+                        (n == 1 ? oneRun : twoRun)[i] = r.masterRunMs() / 1e3;
+                        out.printf(Locale.ROOT, "speedup round %d: %s: wall %.3f s, master's run %.3f s%n", i + 1, r.command(),
+                            r.wallS(), r.masterRunMs() / 1e3);
+                    }
+                }
+                final double wallRatio = KernelRate.median(oneWall) / KernelRate.median(twoWall);
+                final double runRatio = KernelRate.median(oneRun) / KernelRate.median(twoRun);
+                final String note = counts.nodes() + " nodes; separate processes; medians of " + rounds;
+                add(csv, "speedup", "1-node-1-worker", "wall", KernelRate.median(oneWall), "s", note);
+                add(csv, "speedup", "2-nodes-1-worker", "wall", KernelRate.median(twoWall), "s", note);
+                add(csv, "speedup", "ratio", "wall", wallRatio, "ratio", note);
+                add(csv, "speedup", "ratio", "master_run", runRatio, "ratio", note);
+                summary.add(String.format(Locale.ROOT, "UTS %s, 2 nodes x 1 worker / 1 node x 1 worker: %.2f (wall %.2f s / %.2f s; "
+                        + "master's run %.2f) | target >= %.1f | %s vs --nodes 1",
+                    tree.flags(), wallRatio, KernelRate.median(oneWall), KernelRate.median(twoWall), runRatio, SPEEDUP_TARGET,
+                    "bin/divvy " + String.join(" ", runArgs(2, tree))));
+                chart(csvPath, "speedup", "UTS -d " + bigDepth + ": 2 node processes x 1 worker vs 1 x 1",
+                    "speedup (1-node time / 2-node time), medians of " + rounds + " alternating runs; target >= 1.9",
+                    "speedup", List.of("wall time (node 0)", "the master's run"),
+                    List.of(new BarSeries("2 nodes vs 1", new Color(0x9467bd), new double[] {wallRatio, runRatio})),
+                    SPEEDUP_TARGET);
+            }
+            if (memory) {
+                final UtsTree tree = geometric(depth);
+                final NodeRun.Result r = NodeRun.run(runArgs(nodes, tree), deadlineS);
+                final List<String> names = new ArrayList<>();
+                for (int i = 0; i < r.peakRssMiB().size(); i++) {
+                    names.add("node " + i);
+                    add(csv, "memory", "node-" + i, "peak_rss", r.peakRssMiB().get(i), "MiB", "VmHWM; " + r.counts().nodes() + " nodes");
+                    add(csv, "memory", "node-" + i, "idle_rss", r.idleRssMiB().get(i), "MiB", "VmRSS once all joined");
+                }
+                final double peak = r.peakRssMiB().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+                final double idle = r.idleRssMiB().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+                summary.add(String.format(Locale.ROOT, "peak RSS of a node process, %d nodes x 1 worker, %s: at most %.0f MiB "
+                        + "(each: %s); idle once joined: at most %.0f MiB | target <= %.0f, idle <= 128 | %s",
+                    r.peakRssMiB().size(), tree.flags(), peak, format(r.peakRssMiB()), idle, PEAK_RSS_TARGET_MIB, r.command()));
+                chart(csvPath, "memory", "Resident memory of each node process, " + nodes + " nodes x 1 worker, UTS -d " + depth,
+                    "VmHWM over the run, and VmRSS once all nodes joined; target peak <= 192 MiB, idle <= 128 MiB",
+                    "MiB", names,
+                    List.of(new BarSeries("peak RSS (VmHWM)", new Color(0xd62728), toArray(r.peakRssMiB())),
+                        new BarSeries("RSS once joined", new Color(0x7f7f7f), toArray(r.idleRssMiB()))),
+                    PEAK_RSS_TARGET_MIB);
+            }
+            write(csvPath, csv);
+            out.println();
+            out.println("row | measured | target | command");
+            summary.forEach(out::println);
+            out.println("wrote " + csvPath + " (" + csv.size() + " rows) | load average at end " + loadAverage());
+            return 0;
+        } catch (final RuntimeException ex) {
+            err.println("divvy-perf uts: FAILED: " + ex.getMessage());
+            write(csvPath, csv);
+            return 1;
+        }
+    }
+
+    /** The geometric fixed-shape tree of T1 ({@code -t 1 -a 3 -b 4 -r 19}) at target depth {@code depth}. */
+    static UtsTree geometric(final int depth) {
+        return new UtsTree(UtsTree.GEOMETRIC, UtsTree.FIXED, depth, 4, 19, 0.0, 0, 0.5);
+    }
+
+    private static List<String> runArgs(final int nodes, final UtsTree tree) {
+        final List<String> args = new ArrayList<>(List.of("run", "--nodes", Integer.toString(nodes), "--workers", "1", "uts"));
+        args.addAll(List.of(tree.flags().split(" ")));
+        return args;
+    }
+
+    private static void add(final List<String> csv, final String section, final String caseName, final String metric,
+        final double value, final String unit, final String note) {
+        csv.add(String.join(",", section, caseName, metric, String.format(Locale.ROOT, "%.4f", value), unit,
+            "\"" + note + "\""));
+    }
+
+    private static void write(final Path path, final List<String> rows) {
+        final List<String> lines = new ArrayList<>();
+        lines.add(HEADER);
+        lines.addAll(rows);
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            Files.write(path, lines, StandardCharsets.UTF_8);
+        } catch (final IOException ex) {
+            throw new UncheckedIOException("cannot write " + path, ex);
+        }
+    }
+
+    private static void chart(final Path csvPath, final String section, final String title, final String subtitle,
+        final String yAxis, final List<String> categories, final List<BarSeries> series, final double reference) {
+        final String name = csvPath.getFileName().toString().replaceFirst("\\.csv$", "");
+        new GroupedBarChart(title, subtitle, yAxis, categories, series, reference)
+            .writePng(csvPath.resolveSibling(name + "-" + section + ".png"));
+    }
+
+    private static double[] toArray(final List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static String format(final List<Double> values) {
+        return values.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).reduce((a, b) -> a + ", " + b).orElse("");
+    }
+
+    private static String loadAverage() {
+        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static CommandSpec spec() {
+        final CommandSpec spec = CommandSpec.create().name("divvy-perf uts");
+        spec.usageMessage().description("The UTS rows: the kernel on one core, 2 node processes vs 1, the memory of "
+            + "each node process. No section flag = all three.");
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
+        spec.addOption(flag("--kernel", "The kernel's rate on one core, sequential and one Divvy worker (-d 12)."));
+        spec.addOption(flag("--speedup", "divvy run --nodes 2 vs --nodes 1, one worker each (-d 13)."));
+        spec.addOption(flag("--memory", "Peak and idle RSS of every node process of divvy run --nodes 4 (-d 12)."));
+        spec.addOption(flag("--quick", "Tiny trees (-d 8 and 9, 2 nodes): a smoke test; the numbers mean nothing."));
+        spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
+            .description("Alternating runs per node count in --speedup (default 3); --kernel times 2N+1 of each.").build());
+        spec.addOption(OptionSpec.builder("--out").type(Path.class).paramLabel("CSV")
+            .description("CSV (default " + DEFAULT_OUT + "); <name>-<section>.png go beside it.").build());
+        return spec;
+    }
+
+    private static OptionSpec flag(final String name, final String description) {
+        return OptionSpec.builder(name).type(boolean.class).arity("0").description(description).build();
+    }
+}
