@@ -449,8 +449,7 @@ public final class ChildNodes implements AutoCloseable {
                     + describeExit(child.process.exitValue()) + " before the computation ended");
                 case RUNNING -> {
                     child.endedDuringRun = true;
-                    // exit 0 before the end: it left on the registry's order (divvy leave)
-                    child.leaving |= child.process.exitValue() == 0;
+                    child.leaving = leftGracefully(child);
                 }
                 case ENDING -> {
                     // an exit node 0 asked for, unless expectExits() found it dead or killed already
@@ -469,14 +468,23 @@ public final class ChildNodes implements AutoCloseable {
         child.deleteAeronDir(out);
     }
 
+    /**
+     * Whether a child that ended mid-run left gracefully: exit 0 (it left on the registry's order, divvy leave), or
+     * the exit of a SIGTERM this launcher sent to make it leave (its exit hook left, then the JVM ended with 143). A
+     * child asked to leave that ended any other way (killed, crashed while leaving) died.
+     */
+    private boolean leftGracefully(final Child child) {
+        final int code = child.process.exitValue();
+        return code == 0 || (child.leaving && code == SIGNAL_EXIT_BASE + 15);
+    }
+
     /** Tells {@link #exitedDuringRun} of the child's exit if the run is under way and its node id is known. */
     private boolean tellExitDuringRun(final Child child) {
         final boolean tell;
         final boolean afterLeaving;
         synchronized (this) {
             tell = phase == Phase.RUNNING && child.joined();
-            // exit 0 mid-run: it left on the registry's order (divvy leave); else the launcher asked it to leave
-            afterLeaving = child.leaving || child.process.exitValue() == 0;
+            afterLeaving = leftGracefully(child);
         }
         if (tell) {
             exitedDuringRun.exited(child.nodeId, afterLeaving);

@@ -168,6 +168,35 @@ class ChildNodesTest {
         }
     }
 
+    /** A child that prints it joined as node id {@code id}, then ends with {@code onSigterm}'s exit code on SIGTERM. */
+    private static List<String> joinedNode(final int id, final int onSigterm) {
+        return List.of("sh", "-c", "trap 'exit " + onSigterm + "' TERM; echo '" + WorkerNode.joinedLine(id, "127.0.0.1:" + id,
+            "A", 1, "127.0.0.1:1") + "'; sleep 30 & wait");
+    }
+
+    @Test
+    void shouldTellTheRegistryALeaverLeftButALeaverThatCrashedDied() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
+            children.start(1, "A", nodeUntilEnd("true"));
+            children.start(2, "A", joinedNode(7, 143)); // leaves as a node's exit hook does: the JVM ends with 143
+            children.start(3, "A", joinedNode(8, 1)); // crashes while leaving
+            awaitOutput("[node 2] node id 7");
+            awaitOutput("[node 3] node id 8");
+            children.startRun();
+            children.stop(FaultSchedule.Stop.LEAVE, 2, names -> { });
+            children.stop(FaultSchedule.Stop.LEAVE, 3, names -> { });
+            Await.within(Duration.ofSeconds(10)).until(() -> told.size() == 2, () -> "told " + told);
+            assertEquals(java.util.Set.of("7 left", "8 died"), java.util.Set.copyOf(told));
+            awaitOutput("node 2 (pid " + children.pid(2).orElseThrow() + ", site A, node id 7) left (SIGTERM (exit 143))");
+            awaitOutput("node 3 (pid " + children.pid(3).orElseThrow() + ", site A, node id 8) died with exit code 1");
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+        }
+    }
+
     @Test
     void shouldStopALateJoinerThatHadNotJoinedWhenTheComputationEnded() throws Exception {
         try (ChildNodes children = new ChildNodes(out)) {
