@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
@@ -31,7 +32,7 @@ class SafePointsTest {
 
     private SafePoints safePoints(final long guardWaitMs, final boolean guardFetch) {
         return new SafePoints(replicas, statistics, errors::add, TimeUnit.MILLISECONDS.toNanos(guardWaitMs), guardFetch,
-            TimeUnit.SECONDS.toNanos(10));
+            TimeUnit.SECONDS.toNanos(10), 1L << 30);
     }
 
     /** A grid as another node's replica of it: registered here under the id it came with. */
@@ -61,7 +62,7 @@ class SafePointsTest {
     void shouldApplyArrivedWritesOnlyAtASafePoint() {
         final SafePoints safePoints = safePoints(20, true);
         final GridShared grid = replicaOf(new GridShared(8));
-        safePoints.addUpdate(advance(grid.divvyReplica(), 3));
+        safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 3)));
         assertEquals(0, grid.version(), "not before a safe point");
         safePoints.safePoint();
         assertEquals(3, grid.version());
@@ -73,7 +74,7 @@ class SafePointsTest {
     @Test
     void shouldSkipWritesToObjectsWithoutReplicaHere() {
         final SafePoints safePoints = safePoints(20, true);
-        safePoints.addUpdate(advance(new GridShared(4).divvyReplica(), 1));
+        safePoints.addUpdate(new UnsafeBuffer(advance(new GridShared(4).divvyReplica(), 1)));
         safePoints.safePoint();
         assertEquals(1, statistics.writesWithoutReplica());
         assertTrue(safePoints.isEmpty());
@@ -93,7 +94,7 @@ class SafePointsTest {
         final GridShared grid = replicaOf(new GridShared(8));
         final Thread agent = new Thread(() -> {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            safePoints.addUpdate(advance(grid.divvyReplica(), 1));
+            safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 1)));
         });
         agent.start();
         safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 1, 0, 8, grid));
@@ -118,7 +119,7 @@ class SafePointsTest {
             }
             final WireWriter state = new WireWriter();
             assertTrue(original.divvyReplica().tryWriteState(state));
-            safePoints.addState(asked, state.toByteArray());
+            safePoints.addState(asked, new UnsafeBuffer(state.toByteArray()));
         });
         agent.start();
         safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 2, 0, 8, grid));
