@@ -23,6 +23,7 @@ import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.extension.ExtensionContext;
+import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * The agent's side of shared objects: broadcasts the combined writes (SO_UPDATE), queues the writes that
@@ -104,6 +105,8 @@ final class SharingAgent implements Duty {
     private int holdersEpoch;
     /** Requests whose replica a write held locked, or whose node's queue was full: answered in a later cycle, in order. */
     private final LinkedHashMap<Unanswered, Unanswered> unanswered = new LinkedHashMap<>();
+    /** Whether a write too large to send was reported (once per node: the count says how many followed). */
+    private boolean reportedTooLarge;
     /** The current cycle's clock reading, for handlers. */
     private long cycleNowNs;
     /** Tests: how many SO_UPDATEs to drop on arrival, as if lost. */
@@ -183,20 +186,62 @@ final class SharingAgent implements Duty {
         if (count == 0) {
             return 0;
         }
+        // the writes of a batch go in as few frames as fit: a write larger than a frame alone is not sent
+        final MutableDirectBuffer taken = outbox.taken();
         final int length = outbox.takenLength();
-        final long frameLength = (long)SharedUpdateFlyweight.WRITES_OFFSET + length;
-        if (frameLength > sender.maxFrameBytes()) {
-            return 0; // larger than any message: best effort, the guards repair what is lost (never with the default 1 GiB)
+        final long room = (long)sender.maxFrameBytes() - SharedUpdateFlyweight.WRITES_OFFSET;
+        int start = 0;
+        int at = 0;
+        int inFrame = 0;
+        while (at < length) {
+            final int writeLength = SharedUpdateFlyweight.WRITE_HEADER_LENGTH + taken.getInt(at + 12, HeaderFlyweight.BYTE_ORDER);
+            if (writeLength > room) {
+                broadcast(taken, start, at - start, inFrame);
+                tooLarge(taken, at, writeLength);
+                at += writeLength;
+                start = at;
+                inFrame = 0;
+                continue;
+            }
+            if (at + writeLength - start > room) {
+                broadcast(taken, start, at - start, inFrame);
+                start = at;
+                inFrame = 0;
+            }
+            at += writeLength;
+            inFrame++;
         }
-        final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
+        broadcast(taken, start, at - start, inFrame);
+        return 1;
+    }
+
+    private void broadcast(final MutableDirectBuffer writes, final int offset, final int length, final int count) {
+        if (count == 0) {
+            return;
+        }
+        final MutableDirectBuffer frame = sender.frameBuffer((long)SharedUpdateFlyweight.WRITES_OFFSET + length);
         update.wrap(frame, 0, frame.capacity());
         update.headerDefaults(SharedUpdateFlyweight.TYPE);
-        final int sent = update.putWrites(count, outbox.taken(), length);
+        final int sent = update.putWrites(count, writes, offset, length);
         final int peers = sender.broadcast(sent);
         statistics.updateBroadcasts.increment();
         statistics.updateMessages.add(peers);
         statistics.updateBytes.add((long)peers * sent);
-        return 1;
+    }
+
+    /** A write larger than any message: not sent (the other replicas miss it; their guards repair); counted, said once. */
+    private void tooLarge(final MutableDirectBuffer writes, final int at, final int writeLength) {
+        statistics.writesTooLarge.increment();
+        if (!reportedTooLarge) {
+            reportedTooLarge = true;
+            final ReplicaCore core = replicas.get(writes.getLong(at, HeaderFlyweight.BYTE_ORDER));
+            final int methodId = writes.getInt(at + 8, HeaderFlyweight.BYTE_ORDER);
+            final String write = core == null ? "a write" : "write `" + core.type().writeName(methodId) + "` to " + core;
+            errorHandler.onError(new DivvyException(write + " was not sent to the other replicas: with its arguments it takes "
+                + writeLength + " bytes, more than a message carries (maxMessageBytes=" + sender.maxFrameBytes()
+                + "); raise maxMessageBytes on every node (--max-message-bytes) or make the write's arguments smaller"
+                + " (counted as writes too large to send; reported once)"));
+        }
     }
 
     private int onUpdate(final int senderId, final DirectBuffer buffer, final int offset, final int length) {

@@ -65,6 +65,7 @@ class SharingBoundsTest {
     /** Sends attempted, refused ones included: (node, a copy of the frame). */
     private final List<Integer> attemptedTo = new ArrayList<>();
     private final List<byte[]> attempted = new ArrayList<>();
+    private final List<byte[]> broadcasts = new ArrayList<>();
     private boolean refuse;
     private long queuedBulkBytes;
     private int maxFrameBytes = 1 << 30;
@@ -97,7 +98,10 @@ class SharingBoundsTest {
 
         @Override
         public int broadcast(final int frameLength) {
-            return 0;
+            final byte[] copy = new byte[frameLength];
+            frame.getBytes(0, copy);
+            broadcasts.add(copy);
+            return 1;
         }
 
         @Override
@@ -289,5 +293,42 @@ class SharingBoundsTest {
         assertFalse(reply.held(), "the requester asks another node");
         assertEquals(1, errors.size(), errors.toString());
         assertTrue(errors.get(0).getMessage().contains("maxMessageBytes"), errors.get(0).getMessage());
+    }
+
+    /** Ships a write of {@code grid} with {@code longs} longs of arguments through the outbox, as a replica would. */
+    private void write(final GridShared grid, final int longs) {
+        final org.divvy.codegen.WireWriter arguments = outbox.beginShip(grid.divvyReplica(), 0);
+        for (int i = 0; i < longs; i++) {
+            arguments.writeLong(i);
+        }
+        outbox.endShip(grid.divvyReplica(), arguments, true);
+    }
+
+    @Test
+    void shouldSendWhatFitsInFramesAndCountAndReportOnceAWriteLargerThanAMessage() {
+        maxFrameBytes = 4096;
+        agent();
+        final GridShared grid = held(4);
+        write(grid, 1);
+        write(grid, 600); // 4.8 KB: more than a frame carries
+        write(grid, 300);
+        write(grid, 300); // 2.4 KB each: one frame each
+        agent.doWork(System.nanoTime() + TimeUnit.SECONDS.toNanos(1)); // past the combining delay
+        final SharedUpdateFlyweight update = new SharedUpdateFlyweight();
+        final List<Integer> counts = new ArrayList<>();
+        for (final byte[] sent : broadcasts) {
+            assertTrue(sent.length <= maxFrameBytes, sent.length + " bytes");
+            update.wrap(new UnsafeBuffer(sent), 0, sent.length);
+            counts.add(update.count());
+        }
+        assertEquals(List.of(1, 1, 1), counts, "every write that fits went out, in order, as few frames as fit");
+        assertEquals(1, statistics.writesTooLarge());
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).getMessage().contains("maxMessageBytes=4096"), errors.get(0).getMessage());
+        write(grid, 600);
+        agent.doWork(System.nanoTime() + TimeUnit.SECONDS.toNanos(1)); // past the combining delay
+        assertEquals(2, statistics.writesTooLarge(), "counted");
+        assertEquals(1, errors.size(), "reported once");
+        assertTrue(statistics.toString().contains("2 too large to send"), statistics.toString());
     }
 }
