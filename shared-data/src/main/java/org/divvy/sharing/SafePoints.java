@@ -158,7 +158,10 @@ final class SafePoints implements SharingHook {
         if (shared.length == 0) {
             return;
         }
-        awaitReplicas(shared);
+        // each wait gives up as soon as the job's owner cancels it: the worker then cancels the job instead of running it
+        if (!awaitReplicas(job, shared)) {
+            return;
+        }
         safePoint();
         if (guardHolds(job)) {
             return;
@@ -166,6 +169,9 @@ final class SafePoints implements SharingHook {
         statistics.guardFailures.increment();
         final long waitUntilNs = System.nanoTime() + guardWaitNs;
         while (System.nanoTime() - waitUntilNs < 0) {
+            if (job.isCancelRequested()) {
+                return;
+            }
             LockSupport.parkNanos(WAIT_STEP_NS);
             safePoint();
             if (guardHolds(job)) {
@@ -173,7 +179,7 @@ final class SafePoints implements SharingHook {
                 return;
             }
         }
-        if (!guardFetch) {
+        if (!guardFetch || job.isCancelRequested()) {
             return;
         }
         statistics.guardFetches.increment();
@@ -182,7 +188,9 @@ final class SafePoints implements SharingHook {
                 replicas.fetch(((SharedReplica)o).divvyReplica());
             }
         }
-        awaitReplicas(shared);
+        if (!awaitReplicas(job, shared)) {
+            return;
+        }
         safePoint();
         if (!guardHolds(job)) {
             statistics.guardsFailingAfterFetch.increment(); // best effort: the job runs on the freshest replicas there are
@@ -197,8 +205,11 @@ final class SafePoints implements SharingHook {
         }
     }
 
-    /** Waits (applying what arrives) until every replica the job uses has its state, or the wait's bound passed. */
-    private void awaitReplicas(final Object[] shared) {
+    /**
+     * Waits (applying what arrives) until every replica the job uses has its state, or the wait's bound passed; false
+     * when the job was cancelled meanwhile.
+     */
+    private boolean awaitReplicas(final Job job, final Object[] shared) {
         final long deadlineNs = System.nanoTime() + replicaWaitNs;
         for (final Object o : shared) {
             if (o == null) {
@@ -210,6 +221,9 @@ final class SafePoints implements SharingHook {
                 if (!core.isAwaitingState()) {
                     break;
                 }
+                if (job.isCancelRequested()) {
+                    return false;
+                }
                 if (System.nanoTime() - deadlineNs > 0) {
                     errorHandler.onError(new DivvyException("no node sent the replica of " + core + " within " +
                         TimeUnit.NANOSECONDS.toMillis(replicaWaitNs) + " ms; the job runs on the replica as it is"));
@@ -218,5 +232,6 @@ final class SafePoints implements SharingHook {
                 LockSupport.parkNanos(WAIT_STEP_NS);
             }
         }
+        return !job.isCancelRequested();
     }
 }

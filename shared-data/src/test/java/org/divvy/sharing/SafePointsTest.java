@@ -16,6 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.scheduling.TaskAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -136,6 +137,48 @@ class SafePointsTest {
         safePoints(1, false).beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 5, 0, 8, grid));
         assertEquals(1, statistics.guardFailures());
         assertEquals(0, statistics.guardFetches());
+        assertNull(replicas.pollFetch());
+    }
+
+    /** Cancels {@code job} after 50 ms from another thread, as its owner's abort would reach this node. */
+    private static Thread cancelSoon(final SharingJobsJobs.SumAtJob job) {
+        final Thread owner = new Thread(() -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            TaskAccess.requestCancel(job);
+        });
+        owner.start();
+        return owner;
+    }
+
+    @Test
+    void shouldStopWaitingForAReplicaWhenTheJobIsCancelled() throws InterruptedException {
+        final SafePoints safePoints = safePoints(20, true); // a replica's state is waited for 10 s
+        final GridShared grid = (GridShared)replicas.resolve(new GridShared(8).divvyReplica().id(), GridShared.TYPE, 3);
+        assertTrue(grid.divvyReplica().isAwaitingState(), "its state never comes");
+        final SharingJobsJobs.SumAtJob job = new SharingJobsJobs.SumAtJob(new SharingJobs(), 0, 0, 8, grid);
+        final Thread owner = cancelSoon(job);
+        final long startNs = System.nanoTime();
+        safePoints.beforeRemoteJob(job);
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        owner.join();
+        assertTrue(waitedMs < 5_000, "gave up when cancelled, not after the 10 s wait: " + waitedMs + " ms");
+        assertEquals(0, statistics.guardFailures(), "nor checked its guard");
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    @Test
+    void shouldStopWaitingForTheGuardAndNotFetchWhenTheJobIsCancelled() throws InterruptedException {
+        final SafePoints safePoints = safePoints(20_000, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        final SharingJobsJobs.SumAtJob job = new SharingJobsJobs.SumAtJob(new SharingJobs(), 7, 0, 8, grid); // never version 7
+        final Thread owner = cancelSoon(job);
+        final long startNs = System.nanoTime();
+        safePoints.beforeRemoteJob(job);
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        owner.join();
+        assertTrue(waitedMs < 10_000, "gave up when cancelled, not after guardWaitMs=20000: " + waitedMs + " ms");
+        assertEquals(1, statistics.guardFailures());
+        assertEquals(0, statistics.guardFetches(), "a cancelled job fetches nothing");
         assertNull(replicas.pollFetch());
     }
 }
