@@ -155,6 +155,11 @@ public final class NodeConfig {
         return get(NodeSettings.REPLICA_FETCH_TIMEOUT_MS);
     }
 
+    /** {@link NodeSettings#MAX_SHARED_INBOX_BYTES}: bytes of writes from other nodes waiting for a safe point. */
+    public long maxSharedInboxBytes() {
+        return get(NodeSettings.MAX_SHARED_INBOX_BYTES);
+    }
+
     /** {@link NodeSettings#ORPHAN_SAVING}: whether finished orphans are kept and reused after a crash (false: the naive baseline). */
     public boolean orphanSaving() {
         return get(NodeSettings.ORPHAN_SAVING);
@@ -443,6 +448,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#REPLICA_FETCH_TIMEOUT_MS}: > 0. */
         public Builder replicaFetchTimeoutMs(final long timeoutMs) {
             return set(NodeSettings.REPLICA_FETCH_TIMEOUT_MS, timeoutMs);
+        }
+
+        /** {@link NodeSettings#MAX_SHARED_INBOX_BYTES}: at least 64 KiB. */
+        public Builder maxSharedInboxBytes(final long maxBytes) {
+            return set(NodeSettings.MAX_SHARED_INBOX_BYTES, maxBytes);
         }
 
         /** {@link NodeSettings#ORPHAN_SAVING}: false to discard orphaned work after a crash (the naive baseline). */

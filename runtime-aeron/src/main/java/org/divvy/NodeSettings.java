@@ -381,6 +381,18 @@ public final class NodeSettings {
     public static final Setting<Long> REPLICA_FETCH_TIMEOUT_MS = Setting.network("replicaFetchTimeoutMs", LONG, 2000L,
         greaterThan(0), "a replica fetch unanswered this long asks another node holding the object");
 
+    /**
+     * The bytes of writes to shared objects (SO_UPDATE) that arrived from other nodes and wait for a worker's safe
+     * point, with the fetched replica states among them. A node whose workers run long loops that neither spawn nor
+     * sync applies nothing meanwhile; beyond this bound an SO_UPDATE is dropped on arrival and counted (writes are
+     * best effort: a job's guard waits, then fetches a fresh replica). Replica states this node asked for are
+     * counted but never dropped. Default 256 MiB.
+     * Property {@code divvy.maxSharedInboxBytes}, flag {@code --max-shared-inbox-bytes}.
+     */
+    public static final Setting<Long> MAX_SHARED_INBOX_BYTES = Setting.network("maxSharedInboxBytes", LONG, 256L << 20,
+        atLeast(64 * KIB, null), "bytes of writes from other nodes waiting for a safe point; beyond it an SO_UPDATE is dropped "
+            + "(counted; guards repair)");
+
     /** Every row, in the order of the README, {@link NodeConfig#describe()} and usage help. */
     public static final List<Setting<?>> ALL = List.of(
         WORKERS, IDLE_SPIN_COUNT, IDLE_YIELD_COUNT, IDLE_PARK_MIN_NS, IDLE_PARK_MAX_NS, IDLE_DEEP_PARK_NS,
@@ -388,7 +400,7 @@ public final class NodeSettings {
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
         DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
-        SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS);
+        SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS, MAX_SHARED_INBOX_BYTES);
 
     private NodeSettings() {
     }

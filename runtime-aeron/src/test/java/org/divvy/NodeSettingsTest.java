@@ -40,7 +40,7 @@ class NodeSettingsTest {
         Map.entry("deepIdleParkMs", 50L), Map.entry("deepIdleStealBackoffMs", 300L),
         Map.entry("peerRoutes", Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001")),
         Map.entry("sharedWriteCombiningMs", 100L), Map.entry("guardWaitMs", 50L), Map.entry("guardFetch", false),
-        Map.entry("replicaFetchTimeoutMs", 500L));
+        Map.entry("replicaFetchTimeoutMs", 500L), Map.entry("maxSharedInboxBytes", 1L << 20));
 
     @Test
     void everyConstantShouldBeARowOfAllInDeclarationOrder() throws IllegalAccessException {

@@ -1,6 +1,7 @@
 package org.divvy.agent;
 
 import org.agrona.DirectBuffer;
+import org.divvy.transport.FrameHandler;
 
 /**
  * What a mechanism registers for one message type: called on the agent thread with a frame whose
@@ -10,8 +11,15 @@ import org.agrona.DirectBuffer;
 @FunctionalInterface
 public interface MessageHandler {
     /**
+     * Frames longer than this (64 KiB) come in a buffer of their own, which the handler may keep after the call
+     * (see {@link FrameHandler#OWN_BUFFER_MIN_BYTES}); for mechanisms outside this module, which cannot see the transport.
+     */
+    int OWN_BUFFER_MIN_BYTES = FrameHandler.OWN_BUFFER_MIN_BYTES;
+
+    /**
      * @param senderId the header's sender id.
-     * @param buffer   holds the frame only for the duration of the call: decode or copy what is needed.
+     * @param buffer   holds the frame only for the duration of the call: decode or copy what is needed; a frame
+     *                 longer than {@link #OWN_BUFFER_MIN_BYTES} is the buffer's own, which the handler may keep.
      * @return work done for the computation (a job given or adopted, a result applied, a member
      * changed): more than 0 keeps the node out of deep idle; 0 for housekeeping (a heartbeat, a steal
      * that found nothing).

@@ -171,6 +171,7 @@ public final class NetworkNode implements AutoCloseable {
         victim.sharedObjects(extensionContext.sharedObjectContext());
         thief.sharedObjects(extensionContext.sharedObjectContext());
         mastership.sharedObjects(extensionContext.sharedObjectContext());
+        departure.sharedObjects(extensionContext.sharedObjectContext());
         sharedObjectContext = extensionContext.sharedObjectContext();
 
         final Scheduler scheduler = b.scheduler;

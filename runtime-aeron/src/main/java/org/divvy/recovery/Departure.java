@@ -18,6 +18,7 @@ import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
+import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Members;
@@ -56,6 +57,10 @@ public final class Departure implements Duty {
     private final OrphanResultsAckFlyweight ack = new OrphanResultsAckFlyweight();
     private final WireWriter arguments = new WireWriter(256);
     private final WireWriter value = new WireWriter(256);
+    /** Decodes handed-over jobs; resolves the shared objects in them to this node's replicas (set at assembly). */
+    private final WireReader reader = new WireReader();
+    /** The node's shared-object table (the shared-data module), or null without it. */
+    private SharedObjectContext sharedObjects;
     private volatile boolean requested;
     private volatile boolean handedOver;
     private long unwindDeadlineNs;
@@ -82,6 +87,17 @@ public final class Departure implements Duty {
         this.orphans = orphans;
         this.jobTypes = jobTypes;
         this.counters = counters;
+    }
+
+    /**
+     * The node's shared-object table: a handed-over job's shared objects travel as ids, resolved to this node's
+     * replicas like a stolen job's (without it such a job could not be decoded and would be recomputed). Set
+     * once while the node is assembled, before the agent runs.
+     */
+    public void sharedObjects(final SharedObjectContext context) {
+        sharedObjects = context;
+        arguments.sharedObjects(context);
+        value.sharedObjects(context);
     }
 
     /** Registers ORPHAN_RESULTS and ORPHAN_RESULTS_ACK. */
@@ -214,7 +230,7 @@ public final class Departure implements Duty {
             return 1;
         }
         results.wrap(buffer, offset, length);
-        final WireReader reader = new WireReader();
+        reader.sharedObjects(sharedObjects, senderId); // the leaver held replicas consistent for its jobs
         int kept = 0;
         int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
         for (int i = 0, n = results.count(); i < n; i++, at = results.nextEntry(at)) {

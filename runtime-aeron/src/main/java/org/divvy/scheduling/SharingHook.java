@@ -14,7 +14,9 @@ public interface SharingHook {
     /**
      * A job that came from another node is about to start: wait until the replicas of its shared objects
      * are here, apply the writes that arrived, and evaluate its guard (waiting for late updates, then
-     * fetching fresh replicas from the job's source when it fails). Returns when the job may run.
+     * fetching fresh replicas from the job's source when it fails). Returns when the job may run, or at once
+     * when the job's cancellation is requested ({@link Task#isCancelRequested()}: its owner aborted it), so a
+     * cancelled job does not hold the worker for the waits; the worker then cancels it.
      */
     void beforeRemoteJob(Task job);
 }

@@ -266,6 +266,11 @@ public abstract class Task {
     }
 
     /** Any thread: asks this job to stop at its next spawn or sync. */
+    /** Whether this job was asked to stop (its owner aborted it, or a failure ended its frame); any thread. */
+    public final boolean isCancelRequested() {
+        return cancelRequested;
+    }
+
     final void markCancelRequested() {
         cancelRequested = true;
     }

@@ -147,6 +147,12 @@ final class Worker extends Thread {
         final SharingHook sharing;
         if (parent == null && (sharing = scheduler.sharingHook) != null) {
             sharing.beforeRemoteJob(job); // its replicas are here and its guard was checked (thesis §5.3)
+            if (job.cancelRequested) { // its owner aborted it while it waited: the hook gave up at once
+                if (job.tryCancel()) {
+                    completeCancelledBeforeStart(job, false);
+                }
+                return;
+            }
         }
         if (!job.tryStart()) {
             return; // cancelled while queued: the canceller has counted it complete

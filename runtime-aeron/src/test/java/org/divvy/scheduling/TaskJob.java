@@ -24,6 +24,11 @@ public final class TaskJob<T> extends ObjectJob<T> {
         this.body = body;
     }
 
+    /** A job of the spawnable method {@code name} running {@code body}, not spawned: as one that arrives from another node. */
+    public static <T> TaskJob<T> of(final String name, final Body<T> body) {
+        return new TaskJob<>(name, body);
+    }
+
     /** Spawns {@code body} as a job of the spawnable method {@code name}. */
     public static <T> Spawn<T> spawn(final String name, final Body<T> body) {
         return Spawns.spawn(new TaskJob<>(name, body));

@@ -3,10 +3,13 @@ package org.divvy.sharing;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.ReplicaCore;
@@ -18,7 +21,8 @@ import org.divvy.scheduling.Task;
 
 /**
  * The workers' side of shared objects: writes and states that arrived from other nodes wait in a queue
- * (the agent fills it, copying each message once) and are applied at safe points, each under its
+ * (the agent fills it: a copy of a small message, a view of a large one the transport handed over; its bytes
+ * bounded by {@code maxSharedInboxBytes}) and are applied at safe points, each under its
  * replica's write lock, by whichever worker reaches one first (one at a time, so a replica's writes are
  * applied in the order they came); and a job from another node is held back until its replicas are here
  * and its guard holds, or fresh replicas were fetched (thesis §5.3).
@@ -30,16 +34,19 @@ final class SafePoints implements SharingHook {
     /** How often a worker waiting for a replica or a guard looks again. */
     private static final long WAIT_STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
-    /** A message from another node: the body of an SO_UPDATE, or a fetched replica's state. */
-    record Incoming(ReplicaCore stateOf, byte[] bytes) {
+    /** A message from another node: the body of an SO_UPDATE, or a fetched replica's state; {@code bytes} is all of it. */
+    record Incoming(ReplicaCore stateOf, DirectBuffer bytes) {
     }
 
     private final ConcurrentLinkedQueue<Incoming> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
+    /** Bytes of the queued messages: the agent adds (checking the bound), workers subtract as they apply. */
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final long maxQueuedBytes;
     private final ReentrantLock applying = new ReentrantLock();
     private final WireReader reader = new WireReader();
     private final WireReader arguments = new WireReader();
-    private final org.agrona.concurrent.UnsafeBuffer buffer = new org.agrona.concurrent.UnsafeBuffer(0, 0);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private final ReplicaTable replicas;
     private final SharingStatistics statistics;
     private final ErrorHandler errorHandler;
@@ -48,7 +55,8 @@ final class SafePoints implements SharingHook {
     private final long replicaWaitNs;
 
     SafePoints(final ReplicaTable replicas, final SharingStatistics statistics, final ErrorHandler errorHandler, final long guardWaitNs,
-        final boolean guardFetch, final long replicaWaitNs) {
+        final boolean guardFetch, final long replicaWaitNs, final long maxQueuedBytes) {
+        this.maxQueuedBytes = maxQueuedBytes;
         this.replicas = replicas;
         this.statistics = statistics;
         this.errorHandler = errorHandler;
@@ -57,16 +65,31 @@ final class SafePoints implements SharingHook {
         this.replicaWaitNs = replicaWaitNs;
     }
 
+    /**
+     * Agent: whether writes of {@code length} bytes fit under the bound now (only the agent adds, so they still fit
+     * when it adds them next). Checked before copying anything.
+     */
+    boolean hasRoomFor(final int length) {
+        return queuedBytes.get() + length <= maxQueuedBytes;
+    }
+
     /** Agent: queues the writes of an SO_UPDATE (its bytes from the write count on) for the next safe point. */
-    void addUpdate(final byte[] writes) {
+    void addUpdate(final DirectBuffer writes) {
+        queuedBytes.addAndGet(writes.capacity());
         queue.add(new Incoming(null, writes));
         queued.incrementAndGet();
     }
 
-    /** Agent: queues a fetched replica's state; applying it ends the replica's wait. */
-    void addState(final ReplicaCore core, final byte[] state) {
+    /** Agent: queues a fetched replica's state (asked for, so never refused); applying it ends the replica's wait. */
+    void addState(final ReplicaCore core, final DirectBuffer state) {
+        queuedBytes.addAndGet(state.capacity());
         queue.add(new Incoming(core, state));
         queued.incrementAndGet();
+    }
+
+    /** Bytes waiting for a safe point. */
+    long queuedBytes() {
+        return queuedBytes.get();
     }
 
     boolean isEmpty() {
@@ -82,6 +105,7 @@ final class SafePoints implements SharingHook {
             Incoming incoming;
             while ((incoming = queue.poll()) != null) {
                 queued.decrementAndGet();
+                queuedBytes.addAndGet(-incoming.bytes().capacity());
                 apply(incoming);
             }
         } finally {
@@ -92,7 +116,7 @@ final class SafePoints implements SharingHook {
     private void apply(final Incoming incoming) {
         if (incoming.stateOf() != null) {
             try {
-                incoming.stateOf().readState(reader.wrap(incoming.bytes()));
+                incoming.stateOf().readState(reader.wrap(incoming.bytes(), 0, incoming.bytes().capacity()));
             } catch (final RuntimeException e) {
                 statistics.applyFailures.increment();
                 incoming.stateOf().awaitingState(false); // a broken state must not hold jobs forever
@@ -100,8 +124,7 @@ final class SafePoints implements SharingHook {
             }
             return;
         }
-        final byte[] bytes = incoming.bytes();
-        buffer.wrap(bytes);
+        buffer.wrap(incoming.bytes(), 0, incoming.bytes().capacity());
         final int count = buffer.getInt(0, HeaderFlyweight.BYTE_ORDER);
         int at = 4;
         for (int i = 0; i < count; i++) {
@@ -112,7 +135,9 @@ final class SafePoints implements SharingHook {
             at = argumentsAt + length;
             final ReplicaCore core = replicas.get(id);
             if (core == null || core.isAwaitingState()) {
-                statistics.writesWithoutReplica.increment(); // its state, when it comes, is newer than this write
+                // skipped: best effort. The state on its way may lack this write (lost here) or, had it come first, hold it
+                // already (applied twice); guards repair what a job cannot live with (README, "best effort" precisely)
+                statistics.writesWithoutReplica.increment();
                 continue;
             }
             try {
@@ -135,7 +160,10 @@ final class SafePoints implements SharingHook {
         if (shared.length == 0) {
             return;
         }
-        awaitReplicas(shared);
+        // each wait gives up as soon as the job's owner cancels it: the worker then cancels the job instead of running it
+        if (!awaitReplicas(job, shared)) {
+            return;
+        }
         safePoint();
         if (guardHolds(job)) {
             return;
@@ -143,6 +171,9 @@ final class SafePoints implements SharingHook {
         statistics.guardFailures.increment();
         final long waitUntilNs = System.nanoTime() + guardWaitNs;
         while (System.nanoTime() - waitUntilNs < 0) {
+            if (job.isCancelRequested()) {
+                return;
+            }
             LockSupport.parkNanos(WAIT_STEP_NS);
             safePoint();
             if (guardHolds(job)) {
@@ -150,7 +181,7 @@ final class SafePoints implements SharingHook {
                 return;
             }
         }
-        if (!guardFetch) {
+        if (!guardFetch || job.isCancelRequested()) {
             return;
         }
         statistics.guardFetches.increment();
@@ -159,7 +190,9 @@ final class SafePoints implements SharingHook {
                 replicas.fetch(((SharedReplica)o).divvyReplica());
             }
         }
-        awaitReplicas(shared);
+        if (!awaitReplicas(job, shared)) {
+            return;
+        }
         safePoint();
         if (!guardHolds(job)) {
             statistics.guardsFailingAfterFetch.increment(); // best effort: the job runs on the freshest replicas there are
@@ -174,8 +207,11 @@ final class SafePoints implements SharingHook {
         }
     }
 
-    /** Waits (applying what arrives) until every replica the job uses has its state, or the wait's bound passed. */
-    private void awaitReplicas(final Object[] shared) {
+    /**
+     * Waits (applying what arrives) until every replica the job uses has its state, or the wait's bound passed; false
+     * when the job was cancelled meanwhile.
+     */
+    private boolean awaitReplicas(final Job job, final Object[] shared) {
         final long deadlineNs = System.nanoTime() + replicaWaitNs;
         for (final Object o : shared) {
             if (o == null) {
@@ -187,6 +223,9 @@ final class SafePoints implements SharingHook {
                 if (!core.isAwaitingState()) {
                     break;
                 }
+                if (job.isCancelRequested()) {
+                    return false;
+                }
                 if (System.nanoTime() - deadlineNs > 0) {
                     errorHandler.onError(new DivvyException("no node sent the replica of " + core + " within " +
                         TimeUnit.NANOSECONDS.toMillis(replicaWaitNs) + " ms; the job runs on the replica as it is"));
@@ -195,5 +234,6 @@ final class SafePoints implements SharingHook {
                 LockSupport.parkNanos(WAIT_STEP_NS);
             }
         }
+        return !job.isCancelRequested();
     }
 }

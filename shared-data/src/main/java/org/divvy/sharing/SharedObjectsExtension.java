@@ -31,7 +31,8 @@ public final class SharedObjectsExtension implements NodeExtension {
         replicas = new ReplicaTable(outbox, context::wakeAgent);
         final SafePoints safePoints = new SafePoints(replicas, statistics, context.errorHandler(),
             TimeUnit.MILLISECONDS.toNanos(config.guardWaitMs()), config.guardFetch(),
-            TimeUnit.MILLISECONDS.toNanos(Math.max(10_000, REPLICA_WAIT_TIMEOUTS * config.replicaFetchTimeoutMs())));
+            TimeUnit.MILLISECONDS.toNanos(Math.max(10_000, REPLICA_WAIT_TIMEOUTS * config.replicaFetchTimeoutMs())),
+            config.maxSharedInboxBytes());
         agent = new SharingAgent(context, replicas, outbox, safePoints, statistics);
         agent.register(context);
         context.duty(agent);

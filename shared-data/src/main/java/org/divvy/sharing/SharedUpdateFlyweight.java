@@ -59,10 +59,13 @@ public final class SharedUpdateFlyweight extends HeaderFlyweight {
         return at + WRITE_HEADER_LENGTH + argumentsLength(at);
     }
 
-    /** Copies {@code length} bytes of encoded writes (as an outbox holds them) in after the count; returns the frame length. */
-    public int putWrites(final int count, final DirectBuffer writes, final int length) {
+    /**
+     * Copies {@code length} bytes of {@code count} encoded writes (as an outbox holds them, from {@code offset}) in after
+     * the count; returns the frame length.
+     */
+    public int putWrites(final int count, final DirectBuffer writes, final int offset, final int length) {
         count(count);
-        buffer.putBytes(WRITES_OFFSET, writes, 0, length);
+        buffer.putBytes(WRITES_OFFSET, writes, offset, length);
         final int frameLength = WRITES_OFFSET + length;
         frameLength(frameLength);
         return frameLength;

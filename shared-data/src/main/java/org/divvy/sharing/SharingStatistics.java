@@ -26,6 +26,9 @@ public final class SharingStatistics {
     final LongAdder replicaBytesReceived = new LongAdder();
     final LongAdder replicasServed = new LongAdder();
     final LongAdder applyFailures = new LongAdder();
+    final LongAdder updatesOverBound = new LongAdder();
+    final LongAdder requestsDropped = new LongAdder();
+    final LongAdder writesTooLarge = new LongAdder();
 
     /** Writes made here and shipped (outermost calls of @Write methods on replicas other nodes know). */
     public long writes() {
@@ -119,14 +122,29 @@ public final class SharingStatistics {
         return applyFailures.sum();
     }
 
+    /** SO_UPDATE messages dropped on arrival because the writes waiting for a safe point reached {@code maxSharedInboxBytes}. */
+    public long updatesOverBound() {
+        return updatesOverBound.sum();
+    }
+
+    /** Replica requests dropped because too many waited for an answer already (the requester asks another node). */
+    public long requestsDropped() {
+        return requestsDropped.sum();
+    }
+
+    /** Writes made here that were not sent: their SO_UPDATE would have been larger than {@code maxMessageBytes}. */
+    public long writesTooLarge() {
+        return writesTooLarge.sum();
+    }
+
     @Override
     public String toString() {
-        return String.format("shared objects: %d writes shipped in %d broadcasts (combining ratio %.1f), %d messages, %d bytes sent;"
-                + " %d writes received, %d applied, %d without replica, %d updates dropped;"
+        return String.format("shared objects: %d writes shipped in %d broadcasts (combining ratio %.1f), %d messages, %d bytes sent,"
+                + " %d too large to send; %d writes received, %d applied, %d without replica, %d updates dropped, %d over the inbox bound;"
                 + " guards: %d failed, %d held after the wait, %d fetched fresh replicas, %d still failing;"
-                + " replicas: %d fetches (%d retried), %d received (%d bytes), %d served%n",
-            writes(), updateBroadcasts(), combiningRatio(), updateMessages(), updateBytes(), writesReceived(), writesApplied(),
-            writesWithoutReplica(), updatesDropped(), guardFailures(), guardsHeldAfterWait(), guardFetches(), guardsFailingAfterFetch(),
-            replicaFetches(), replicaFetchRetries(), replicasReceived(), replicaBytesReceived(), replicasServed());
+                + " replicas: %d fetches (%d retried), %d received (%d bytes), %d served, %d requests dropped%n",
+            writes(), updateBroadcasts(), combiningRatio(), updateMessages(), updateBytes(), writesTooLarge(), writesReceived(), writesApplied(),
+            writesWithoutReplica(), updatesDropped(), updatesOverBound(), guardFailures(), guardsHeldAfterWait(), guardFetches(), guardsFailingAfterFetch(),
+            replicaFetches(), replicaFetchRetries(), replicasReceived(), replicaBytesReceived(), replicasServed(), requestsDropped());
     }
 }

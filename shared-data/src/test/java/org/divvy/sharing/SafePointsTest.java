@@ -12,9 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.WireWriter;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.scheduling.TaskAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,7 +33,7 @@ class SafePointsTest {
 
     private SafePoints safePoints(final long guardWaitMs, final boolean guardFetch) {
         return new SafePoints(replicas, statistics, errors::add, TimeUnit.MILLISECONDS.toNanos(guardWaitMs), guardFetch,
-            TimeUnit.SECONDS.toNanos(10));
+            TimeUnit.SECONDS.toNanos(10), 1L << 30);
     }
 
     /** A grid as another node's replica of it: registered here under the id it came with. */
@@ -61,7 +63,7 @@ class SafePointsTest {
     void shouldApplyArrivedWritesOnlyAtASafePoint() {
         final SafePoints safePoints = safePoints(20, true);
         final GridShared grid = replicaOf(new GridShared(8));
-        safePoints.addUpdate(advance(grid.divvyReplica(), 3));
+        safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 3)));
         assertEquals(0, grid.version(), "not before a safe point");
         safePoints.safePoint();
         assertEquals(3, grid.version());
@@ -73,7 +75,7 @@ class SafePointsTest {
     @Test
     void shouldSkipWritesToObjectsWithoutReplicaHere() {
         final SafePoints safePoints = safePoints(20, true);
-        safePoints.addUpdate(advance(new GridShared(4).divvyReplica(), 1));
+        safePoints.addUpdate(new UnsafeBuffer(advance(new GridShared(4).divvyReplica(), 1)));
         safePoints.safePoint();
         assertEquals(1, statistics.writesWithoutReplica());
         assertTrue(safePoints.isEmpty());
@@ -93,7 +95,7 @@ class SafePointsTest {
         final GridShared grid = replicaOf(new GridShared(8));
         final Thread agent = new Thread(() -> {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            safePoints.addUpdate(advance(grid.divvyReplica(), 1));
+            safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 1)));
         });
         agent.start();
         safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 1, 0, 8, grid));
@@ -118,7 +120,7 @@ class SafePointsTest {
             }
             final WireWriter state = new WireWriter();
             assertTrue(original.divvyReplica().tryWriteState(state));
-            safePoints.addState(asked, state.toByteArray());
+            safePoints.addState(asked, new UnsafeBuffer(state.toByteArray()));
         });
         agent.start();
         safePoints.beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 2, 0, 8, grid));
@@ -135,6 +137,48 @@ class SafePointsTest {
         safePoints(1, false).beforeRemoteJob(new SharingJobsJobs.SumAtJob(new SharingJobs(), 5, 0, 8, grid));
         assertEquals(1, statistics.guardFailures());
         assertEquals(0, statistics.guardFetches());
+        assertNull(replicas.pollFetch());
+    }
+
+    /** Cancels {@code job} after 50 ms from another thread, as its owner's abort would reach this node. */
+    private static Thread cancelSoon(final SharingJobsJobs.SumAtJob job) {
+        final Thread owner = new Thread(() -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            TaskAccess.requestCancel(job);
+        });
+        owner.start();
+        return owner;
+    }
+
+    @Test
+    void shouldStopWaitingForAReplicaWhenTheJobIsCancelled() throws InterruptedException {
+        final SafePoints safePoints = safePoints(20, true); // a replica's state is waited for 10 s
+        final GridShared grid = (GridShared)replicas.resolve(new GridShared(8).divvyReplica().id(), GridShared.TYPE, 3);
+        assertTrue(grid.divvyReplica().isAwaitingState(), "its state never comes");
+        final SharingJobsJobs.SumAtJob job = new SharingJobsJobs.SumAtJob(new SharingJobs(), 0, 0, 8, grid);
+        final Thread owner = cancelSoon(job);
+        final long startNs = System.nanoTime();
+        safePoints.beforeRemoteJob(job);
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        owner.join();
+        assertTrue(waitedMs < 5_000, "gave up when cancelled, not after the 10 s wait: " + waitedMs + " ms");
+        assertEquals(0, statistics.guardFailures(), "nor checked its guard");
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    @Test
+    void shouldStopWaitingForTheGuardAndNotFetchWhenTheJobIsCancelled() throws InterruptedException {
+        final SafePoints safePoints = safePoints(20_000, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        final SharingJobsJobs.SumAtJob job = new SharingJobsJobs.SumAtJob(new SharingJobs(), 7, 0, 8, grid); // never version 7
+        final Thread owner = cancelSoon(job);
+        final long startNs = System.nanoTime();
+        safePoints.beforeRemoteJob(job);
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        owner.join();
+        assertTrue(waitedMs < 10_000, "gave up when cancelled, not after guardWaitMs=20000: " + waitedMs + " ms");
+        assertEquals(1, statistics.guardFailures());
+        assertEquals(0, statistics.guardFetches(), "a cancelled job fetches nothing");
         assertNull(replicas.pollFetch());
     }
 }

@@ -22,7 +22,7 @@ class SharingFlyweightsTest {
         final SharedUpdateFlyweight update = new SharedUpdateFlyweight();
         update.wrap(frame, 0, frame.capacity());
         update.headerDefaults(SharedUpdateFlyweight.TYPE);
-        final int length = update.putWrites(1, writes, 20);
+        final int length = update.putWrites(1, writes, 0, 20);
         assertTrue(update.isBodyWellFormed(length));
         final int at = SharedUpdateFlyweight.WRITES_OFFSET;
         assertEquals(42L, update.objectId(at));
