@@ -39,11 +39,18 @@ public final class CurrentFrame {
         worker.jobsSpawned++;
         worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
         if (worker.scheduler.idleWorkers.get() != 0) {
+            if (worker.mayHoldChildren && !worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
+                worker.publishHeldChildren(); // the woken worker takes the oldest, largest jobs
+            }
             worker.deque.push(job);
             worker.scheduler.wakeIdleWorker();
         } else if (worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
             job.holdUnpublished(); // thieves have older, larger jobs to take: the frame's sync runs it
+            worker.mayHoldChildren = true;
         } else {
+            if (worker.mayHoldChildren) {
+                worker.publishHeldChildren(); // thieves took the surplus: older frames' held-back jobs first
+            }
             worker.deque.push(job);
         }
     }

@@ -135,6 +135,14 @@ public abstract class Task {
     /** The next older sibling in the parent's {@link #firstChild} list; fixed before publication. */
     Task nextSibling;
 
+    /**
+     * While this job runs: the frame below it on its worker's stack (the job that was running there when this
+     * one started), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
+     * children ({@link Worker#publishHeldChildren}). Written by that worker only, and cleared when the job ends
+     * so a finished handle retains no frames.
+     */
+    Task frameBelow;
+
     /** Rarely needed state (failure inlet, remote stamp, completion stack, waiter); null until needed. */
     volatile JobExtras extras;
 
