@@ -199,7 +199,7 @@ final class Worker extends Thread {
             if (local) {
                 job.startLocally();
             }
-            job.frameBelow = saved;
+            job.enterFrame(saved);
             current = job;
             if (job.parent != null) {
                 jobsExecuted++;
@@ -218,11 +218,11 @@ final class Worker extends Thread {
             scheduler.safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable failure) {
             current = saved;
-            job.frameBelow = null;
+            job.leaveFrame();
             return failed(job, failure); // kept out of this method, so the JIT inlines the common path
         }
         current = saved;
-        job.frameBelow = null;
+        job.leaveFrame();
         return job.cancelRequested ? Task.CANCELLED : Task.DONE;
     }
 
