@@ -9,7 +9,8 @@ import org.divvy.DivvyException;
  * state twice (the parked-worker count, and the shared-objects hook, which with shared-data installed reads
  * its count of writes waiting: a plain load each on x86). A spawn publishes its job on the worker's deque
  * only while thieves could want it; otherwise the job stays {@link Task#UNPUBLISHED} in its parent's
- * children list, and the parent's sync runs it (see {@link WorkStealingDeque}'s overview).
+ * children list, and the parent's sync runs it, unless the worker's deque runs short first: then the worker
+ * publishes the held-back jobs of its oldest frames (see {@link WorkStealingDeque}'s overview).
  */
 public final class CurrentFrame {
     private CurrentFrame() {
