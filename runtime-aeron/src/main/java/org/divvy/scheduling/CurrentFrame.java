@@ -9,7 +9,8 @@ import org.divvy.DivvyException;
  * state twice (the parked-worker count, and the shared-objects hook, which with shared-data installed reads
  * its count of writes waiting: a plain load each on x86). A spawn publishes its job on the worker's deque
  * only while thieves could want it; otherwise the job stays {@link Task#UNPUBLISHED} in its parent's
- * children list, and the parent's sync runs it (see {@link WorkStealingDeque}'s overview).
+ * children list, and the parent's sync runs it, unless the worker's deque runs short first: then the worker
+ * publishes the held-back jobs of its oldest frames (see {@link WorkStealingDeque}'s overview).
  */
 public final class CurrentFrame {
     private CurrentFrame() {
@@ -39,11 +40,18 @@ public final class CurrentFrame {
         worker.jobsSpawned++;
         worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
         if (worker.scheduler.idleWorkers.get() != 0) {
+            if (worker.mayHoldChildren && !worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
+                worker.publishHeldChildren(); // the woken worker takes the oldest, largest jobs
+            }
             worker.deque.push(job);
             worker.scheduler.wakeIdleWorker();
         } else if (worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
             job.holdUnpublished(); // thieves have older, larger jobs to take: the frame's sync runs it
+            worker.mayHoldChildren = true;
         } else {
+            if (worker.mayHoldChildren) {
+                worker.publishHeldChildren(); // thieves took the surplus: older frames' held-back jobs first
+            }
             worker.deque.push(job);
         }
     }

@@ -58,8 +58,9 @@ public abstract class Task {
 
     /**
      * Spawned but not published: the job is in its parent's children list only, in no deque, so no thief
-     * can take it and only the thread running the parent touches its status; the parent's sync runs it
-     * (see WorkStealingDeque's overview: lazy task creation). Below NEW, so it counts as not done.
+     * can take it and only the thread running the parent touches its status; the parent's sync runs it, or
+     * that thread publishes it (pushes it, NEW) once its deque runs short (see WorkStealingDeque's overview:
+     * lazy task creation). Below NEW, so it counts as not done.
      */
     static final int UNPUBLISHED = -1;
     static final int NEW = 0;
@@ -135,6 +136,14 @@ public abstract class Task {
     /** The next older sibling in the parent's {@link #firstChild} list; fixed before publication. */
     Task nextSibling;
 
+    /**
+     * While this job runs: the frame below it on its worker's stack (the job that was running there when this
+     * one started), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
+     * children ({@link Worker#publishHeldChildren}). Written by that worker only, and cleared when the job ends
+     * so a finished handle retains no frames.
+     */
+    Task frameBelow;
+
     /** Rarely needed state (failure inlet, remote stamp, completion stack, waiter); null until needed. */
     volatile JobExtras extras;
 
@@ -160,6 +169,16 @@ public abstract class Task {
     /** NEW to RUNNING without CAS: for a job its parent's own thread took, which nobody else can cancel. */
     final void startLocally() {
         STATUS.setRelease(this, RUNNING);
+    }
+
+    /** Its worker, as this job starts running there: {@code below} is the frame under it on that worker's stack. */
+    final void enterFrame(final Task below) {
+        frameBelow = below;
+    }
+
+    /** Its worker, as this job ends: it is off the stack, and its handle retains no frame. */
+    final void leaveFrame() {
+        frameBelow = null;
     }
 
     /** NEW to RUNNING; false if the job was cancelled first (the canceller has counted it complete). */

@@ -47,13 +47,20 @@ import java.lang.invoke.VarHandle;
  *   job: the job stays {@link Task#UNPUBLISHED} in its parent's children list, where only the thread
  *   running the parent can find it (Mohr, Kranz and Halstead's lazy task creation, in the form
  *   ForkJoinPool's surplus heuristic takes). Thieves lose nothing they would take: they poll the base,
- *   the oldest and largest jobs, and a new child would sit above those. The parent's sync runs its
+ *   the oldest and largest jobs, and a new child would sit above those (see below for when they run short). The parent's sync runs its
  *   unpublished children newest first, before it pops the deque (the order a pop would give), after
  *   turning each to NEW; abort turns them to NEW and cancels them by the usual CAS. Such a job never
  *   enters a deque, so it is neither stolen nor run twice, and it costs neither the push nor the pop's
- *   CAS. When thieves have taken the surplus, a frame about to run its newest unpublished child first
- *   pushes its older unpublished children (turned NEW), so thieves find the larger jobs again; these
- *   are then ordinary queued jobs of a frame on the owner's stack.</li>
+ *   CAS. A held-back job must not stay hidden once thieves want work, wherever its frame is on the
+ *   owner's stack: whenever the deque no longer offers the surplus (at a spawn, at a sync about to run
+ *   its next unpublished child, and at a sync about to help or park), the owner walks its stack (each
+ *   running job links the frame below it, {@code Task.frameBelow}) and pushes the held-back children
+ *   (turned NEW) of the <em>oldest</em> frames first, frame by frame, until the surplus is back. So
+ *   thieves, at the base, find the largest jobs again, not the smaller ones the frame running now spawns
+ *   next; and a worker waiting in a deep sync for a stolen child helps with an ancestor's held-back
+ *   children instead of parking beside them. The pushed jobs are then ordinary queued jobs of frames on
+ *   the owner's stack. A worker flag, set by each spawn that holds a job back and cleared when a walk
+ *   published everything, spares the walk while nothing is held.</li>
  * </ul>
  *
  * <p>Fields are padded so the owner's {@code top} and the thieves' {@code base} sit on different cache

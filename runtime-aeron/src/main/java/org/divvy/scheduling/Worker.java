@@ -2,6 +2,7 @@ package org.divvy.scheduling;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.UnsyncedSpawnException;
@@ -44,6 +45,16 @@ final class Worker extends Thread {
 
     /** The job this thread is executing; null between jobs. */
     Task current;
+
+    /**
+     * Whether a frame on this thread's stack may hold back children ({@link Task#UNPUBLISHED}): set by every
+     * spawn that holds one back, cleared when {@link #publishHeldChildren} has published them all. It spares
+     * spawns and syncs the walk down the stack while nothing is held (a plain field: no fence, no barrier).
+     */
+    boolean mayHoldChildren;
+
+    /** Scratch for {@link #publishHeldChildren}: the frames of this thread's stack, newest first. */
+    private Task[] stackFrames = new Task[64];
 
     /** ACTIVE, PARKED (counted in the scheduler's idle count) or WOKEN (a spawner took it out). */
     volatile int parkState;
@@ -182,6 +193,7 @@ final class Worker extends Thread {
         } catch (final Throwable t) {
             job.cancelRequested = true; // its children, if any, stop when they look
             job.exception = t;
+            job.frameBelow = null;
             return Task.FAILED;
         }
     }
@@ -193,6 +205,7 @@ final class Worker extends Thread {
             if (local) {
                 job.startLocally();
             }
+            job.enterFrame(saved);
             current = job;
             if (job.parent != null) {
                 jobsExecuted++;
@@ -211,9 +224,11 @@ final class Worker extends Thread {
             scheduler.safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable failure) {
             current = saved;
+            job.leaveFrame();
             return failed(job, failure); // kept out of this method, so the JIT inlines the common path
         }
         current = saved;
+        job.leaveFrame();
         return job.cancelRequested ? Task.CANCELLED : Task.DONE;
     }
 
@@ -315,10 +330,10 @@ final class Worker extends Thread {
         Task child = frame.firstChild;
         while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
             final Task next = child.nextSibling;
+            child.endUnpublished(); // first, so the publishing below leaves it to this thread
             if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
-                publishOlderSiblings(child); // thieves took what they had: offer them the rest of this frame
+                publishHeldChildren(); // thieves took what they had: offer them the oldest held-back jobs
             }
-            child.endUnpublished();
             executeLocal(child);
             child = next;
         }
@@ -330,18 +345,39 @@ final class Worker extends Thread {
     }
 
     /**
-     * Pushes the unpublished children spawned before {@code child} on this worker's deque: when thieves
-     * have taken the jobs left for them, a frame about to run its newest unpublished child offers them its
-     * older ones, which are larger than anything that child will spawn. Pushed newest first (the list's
-     * order), so thieves take the newest of them first and this worker pops the oldest: siblings are of
-     * one size in divide and conquer, and the list is walked once.
+     * The deque no longer offers thieves {@link #STEALABLE_SURPLUS} jobs: pushes the held-back
+     * ({@link Task#UNPUBLISHED}) children of the frames on this thread's stack, oldest frame first, until it
+     * does again (or nothing is held back any more). The oldest frames' children are the largest jobs, so
+     * thieves, who poll the base, get those and not what the frame running now spawns next; and a worker that
+     * waits in a deeper sync finds them in its own deque instead of parking beside them. A frame's children
+     * are pushed newest first (its list's order), all at once: siblings are of one size in divide and
+     * conquer, and the list is walked once. Owner only; every frame walked is on this thread's stack, so
+     * the jobs pushed keep the deque's rule that its jobs belong to frames of its owner.
      */
-    private void publishOlderSiblings(final Task child) {
-        for (Task older = child.nextSibling; older != null; older = older.nextSibling) {
-            if (older.status == Task.UNPUBLISHED) {
-                older.endUnpublished();
-                deque.push(older);
+    void publishHeldChildren() {
+        Task[] frames = stackFrames;
+        int count = 0;
+        for (Task frame = current; frame != null; frame = frame.frameBelow) {
+            if (count == frames.length) {
+                frames = stackFrames = Arrays.copyOf(frames, count * 2);
             }
+            frames[count++] = frame;
+        }
+        int oldest = count - 1;
+        while (oldest >= 0 && !deque.hasSurplus(STEALABLE_SURPLUS)) {
+            final Task frame = frames[oldest];
+            frames[oldest--] = null;
+            for (Task child = frame.firstChild; child != null; child = child.nextSibling) {
+                if (child.status == Task.UNPUBLISHED) {
+                    child.endUnpublished();
+                    deque.push(child);
+                }
+            }
+        }
+        if (oldest < 0) {
+            mayHoldChildren = false; // every frame was emptied
+        } else {
+            Arrays.fill(frames, 0, oldest + 1, null); // retain no finished frames
         }
     }
 
@@ -381,13 +417,18 @@ final class Worker extends Thread {
             if (next != null) { // newest first, as a pop of the deque would take them
                 final Task child = next;
                 next = child.nextSibling;
-                if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
-                    publishOlderSiblings(child);
-                }
                 child.endUnpublished();
+                if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                    publishHeldChildren();
+                }
                 executeLocal(child);
-            } else if (!help()) {
-                idle(frame);
+            } else {
+                if (mayHoldChildren && !deque.hasSurplus(STEALABLE_SURPLUS)) {
+                    publishHeldChildren(); // an older frame's held-back children: help with them, never park beside them
+                }
+                if (!help()) {
+                    idle(frame);
+                }
             }
         }
         endIdle();
