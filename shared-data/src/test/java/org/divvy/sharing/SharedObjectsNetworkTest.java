@@ -41,6 +41,20 @@ class SharedObjectsNetworkTest {
         return cluster.nodeSettings().policy(policy).acceptableHeartbeatPauseMs(3000).sharedWriteCombiningMs(combiningMs);
     }
 
+    /**
+     * Runs {@code attempt} (a run on node 0 that checks its own answer) again, with fresh shared objects, while
+     * {@code thief} has run no job from it yet, at most 5 times: whether a peer steals from a run of a few hundred
+     * ms depends on how a busy machine schedules the nodes' threads, and these tests are about what happens to
+     * stolen jobs.
+     */
+    private static <T> T untilStolen(final DivvyNode thief, final java.util.function.Supplier<T> attempt) {
+        T value = attempt.get();
+        for (int i = 1; i < 5 && thief.networkStatistics().remoteJobsRun() == 0; i++) {
+            value = attempt.get();
+        }
+        return value;
+    }
+
     private static String statistics(final List<DivvyNode> nodes) {
         final StringBuilder text = new StringBuilder();
         for (final DivvyNode node : nodes) {
@@ -85,8 +99,11 @@ class SharedObjectsNetworkTest {
     @Test
     void shouldCombineWritesMadeWithinTheDelayIntoOneMessagePerPeer() {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 200);
-        final BestShared best = new BestShared();
-        nodes.get(0).run(() -> new SharingJobs(1000).explore(4, 0, best));
+        final BestShared best = untilStolen(nodes.get(1), () -> {
+            final BestShared attempt = new BestShared();
+            nodes.get(0).run(() -> new SharingJobs(1000).explore(4, 0, attempt));
+            return attempt;
+        });
         final Await await = Await.within(Duration.ofSeconds(20));
         await.until(() -> sharing(nodes.get(1)).replicaOf(best) != null, () -> "node 1 got a replica\n" + statistics(nodes));
         final long broadcastsBefore = sharing(nodes.get(0)).sharingStatistics().updateBroadcasts();
@@ -104,14 +121,18 @@ class SharedObjectsNetworkTest {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 2);
         final DivvyNode thief = nodes.get(1);
         sharing(thief).dropNextUpdates(Integer.MAX_VALUE / 2); // every update to the thief is lost
-        final GridShared grid = new GridShared(4096);
         final int rounds = 6;
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
         long expected = 0;
         for (int round = 1; round <= rounds; round++) {
             expected += Grid.expectedSum(round, 4096);
         }
-        assertEquals(expected, result.value(), "every job ran on the round's data\n" + statistics(nodes));
+        final long sum = expected;
+        untilStolen(thief, () -> {
+            final GridShared grid = new GridShared(4096);
+            final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
+            assertEquals(sum, result.value(), "every job ran on the round's data\n" + statistics(nodes));
+            return result;
+        });
         final SharingStatistics stolen = sharing(thief).sharingStatistics();
         assertTrue(thief.networkStatistics().remoteJobsRun() > 0, "the thief ran jobs\n" + statistics(nodes));
         assertTrue(stolen.updatesDropped() > 0, "updates were lost\n" + statistics(nodes));
@@ -123,14 +144,18 @@ class SharedObjectsNetworkTest {
     @Test
     void shouldRunGuardedJobsOnFreshDataWhenUpdatesArrive() {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 2);
-        final GridShared grid = new GridShared(4096);
         final int rounds = 6;
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
         long expected = 0;
         for (int round = 1; round <= rounds; round++) {
             expected += Grid.expectedSum(round, 4096);
         }
-        assertEquals(expected, result.value(), statistics(nodes));
+        final long sum = expected;
+        untilStolen(nodes.get(1), () -> {
+            final GridShared grid = new GridShared(4096);
+            final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(3000).rounds(grid, rounds));
+            assertEquals(sum, result.value(), statistics(nodes));
+            return result;
+        });
         assertTrue(nodes.get(1).networkStatistics().remoteJobsRun() > 0, "the thief ran jobs\n" + statistics(nodes));
         assertTrue(sharing(nodes.get(1)).sharingStatistics().writesApplied() > 0, "updates reached the thief\n" + statistics(nodes));
     }
@@ -139,14 +164,18 @@ class SharedObjectsNetworkTest {
     void shouldFetchAReplicaLargerThanOneMessageInChunks() {
         final List<DivvyNode> nodes = start(2, StealPolicy.RS, 2);
         final int size = 200_000; // 1.6 MB of cells; a message at the tests' 64 KiB terms is at most 8 KiB
-        final GridShared grid = new GridShared(size);
         final int rounds = 4; // 4 x 32 leaves of 5 ms: about 0.6 s of work on the master alone, long enough to be stolen from
-        final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(5000).rounds(grid, rounds));
         long expected = 0;
         for (int round = 1; round <= rounds; round++) {
             expected += Grid.expectedSum(round, size);
         }
-        assertEquals(expected, result.value(), statistics(nodes));
+        final long sum = expected;
+        untilStolen(nodes.get(1), () -> {
+            final GridShared grid = new GridShared(size);
+            final RunResult<Long> result = nodes.get(0).run(() -> new SharingJobs(5000).rounds(grid, rounds));
+            assertEquals(sum, result.value(), statistics(nodes));
+            return result;
+        });
         assertTrue(nodes.get(1).networkStatistics().remoteJobsRun() > 0, "the thief ran jobs\n" + statistics(nodes));
         final SharingStatistics thief = sharing(nodes.get(1)).sharingStatistics();
         assertTrue(thief.replicasReceived() > 0 && thief.replicaBytesReceived() > 8L * size, "the thief fetched the whole grid\n"
