@@ -2,7 +2,6 @@ package org.divvy.perf.lanwan;
 
 import java.awt.Color;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,10 +12,10 @@ import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.perf.BenchmarkSecret;
 import org.divvy.StealPolicy;
+import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
@@ -37,21 +36,11 @@ public final class LanWanMain {
 
     /** Parses {@code args} (after the {@code lanwan} word) and runs; returns the exit code (0 ok, 1 failed, 2 usage). */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
-        final CommandLine commandLine = new CommandLine(spec());
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        final ParseResult parsed;
-        try {
-            parsed = commandLine.parseArgs(args);
-            if (parsed.isUsageHelpRequested()) {
-                commandLine.usage(out);
-                return 0;
-            }
-        } catch (final CommandLine.ParameterException ex) {
-            err.println("divvy-perf lanwan: " + ex.getMessage());
-            commandLine.usage(err);
-            return 2;
+        final SubcommandArgs subcommand = SubcommandArgs.parse("lanwan", spec(), args, out, err);
+        if (subcommand.parsed() == null) {
+            return subcommand.exitCode();
         }
+        final ParseResult parsed = subcommand.parsed();
         final boolean quick = parsed.hasMatchedOption("--quick");
         boolean rtt = parsed.hasMatchedOption("--steal-rtt");
         boolean efficiency = parsed.hasMatchedOption("--efficiency");

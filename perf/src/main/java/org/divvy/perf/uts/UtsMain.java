@@ -3,7 +3,6 @@ package org.divvy.perf.uts;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +14,10 @@ import java.util.Locale;
 
 import org.divvy.examples.uts.Counts;
 import org.divvy.examples.uts.UtsTree;
+import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
@@ -49,21 +48,11 @@ public final class UtsMain {
 
     /** Parses {@code args} (after the {@code uts} word) and runs; returns the exit code (0 ok, 1 failed, 2 usage). */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
-        final CommandLine commandLine = new CommandLine(spec());
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        final ParseResult parsed;
-        try {
-            parsed = commandLine.parseArgs(args);
-            if (parsed.isUsageHelpRequested()) {
-                commandLine.usage(out);
-                return 0;
-            }
-        } catch (final CommandLine.ParameterException ex) {
-            err.println("divvy-perf uts: " + ex.getMessage());
-            commandLine.usage(err);
-            return 2;
+        final SubcommandArgs subcommand = SubcommandArgs.parse("uts", spec(), args, out, err);
+        if (subcommand.parsed() == null) {
+            return subcommand.exitCode();
         }
+        final ParseResult parsed = subcommand.parsed();
         final boolean quick = parsed.hasMatchedOption("--quick");
         boolean kernel = parsed.hasMatchedOption("--kernel");
         boolean speedup = parsed.hasMatchedOption("--speedup");
