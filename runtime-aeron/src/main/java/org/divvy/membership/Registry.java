@@ -84,7 +84,7 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
     private final PhiAccrualFailureDetector detector;
     private final OwnPauseDetector ownPause;
     /** Asks whether a silent member's process still holds its port; see {@link #PROBE_AFTER_SILENT_INTERVALS}. */
-    private final ExitProbe exitProbe = new ExitProbe();
+    private final ExitProbe exitProbe;
     private final long probeAfterNs;
     private final IntConsumer onPortClosed = this::onPortClosed;
     /** Members declared dead because a probe found their port closed; read by any thread. */
@@ -129,9 +129,12 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
     /** Whether {@link #nextHeartbeatNs} was set: deadlines start from the first clock reading, whatever its origin. */
     private boolean heartbeating;
 
-    /** A registry whose run's build is fixed by the first member that runs jobs (a standalone registry; tests). */
+    /**
+     * A registry whose run's build is fixed by the first member that runs jobs, and that does not probe silent
+     * members (tests whose endpoints name no socket).
+     */
     public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint) {
-        this(config, sender, selfEndpoint, new byte[0]);
+        this(config, sender, selfEndpoint, new byte[0], false);
     }
 
     /**
@@ -139,12 +142,16 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
      * @param selfEndpoint where the registry is reached: told to joiners, who send there from then on.
      * @param hostDigest   the build digest of the node that hosts the registry (it fixes the run's, so a
      *                     joiner of another build that comes first cannot lock the host out); empty: none.
+     * @param probeExits   whether members' endpoints are real UDP ports that a silent member is probed at
+     *                     ({@link ExitProbe}; {@code Transport.endpointsAreUdpPorts()}).
      */
-    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint, final byte[] hostDigest) {
+    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint, final byte[] hostDigest,
+        final boolean probeExits) {
         this.selfEndpoint = selfEndpoint;
         this.runDigest = hostDigest.length == 0 ? null : hostDigest.clone();
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
         this.probeAfterNs = PROBE_AFTER_SILENT_INTERVALS * heartbeatIntervalNs;
+        this.exitProbe = probeExits ? new ExitProbe() : null;
         this.sender = sender;
         this.detector = PhiAccrualFailureDetector.of(config);
         this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(detector.acceptablePauseNs(), heartbeatIntervalNs));
@@ -545,7 +552,9 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
         if (!ownLosses.isEmpty()) {
             work += declareOwnLosses();
         }
-        work += exitProbe.pollGone(onPortClosed);
+        if (exitProbe != null) {
+            work += exitProbe.pollGone(onPortClosed);
+        }
         if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
             heartbeating = true;
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;
@@ -557,7 +566,9 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
                     header.headerDefaults(MembershipMessages.HEARTBEAT).senderId(REGISTRY_ID).epoch(epoch);
                     sender.sendToEndpoint(member.endpoint(), HeaderFlyweight.HEADER_LENGTH);
                     work++;
-                    probeIfSilent(member, nowNs);
+                    if (exitProbe != null) {
+                        probeIfSilent(member, nowNs);
+                    }
                 }
             }
         }
@@ -604,13 +615,15 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
 
     /** Whether member {@code id} is being probed (it is silent); for tests. */
     boolean exitProbeOpen(final int id) {
-        return exitProbe.isProbing(id);
+        return exitProbe != null && exitProbe.isProbing(id);
     }
 
     /** Closes the sockets of probes still open; the agent has stopped. */
     @Override
     public void close() {
-        exitProbe.close();
+        if (exitProbe != null) {
+            exitProbe.close();
+        }
     }
 
     /**
@@ -660,7 +673,9 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
     }
 
     private void changeState(final int id, final MemberState state) {
-        exitProbe.forget(id);
+        if (exitProbe != null) {
+            exitProbe.forget(id);
+        }
         final Member member = members.get(id);
         members.set(id, member.withState(state));
         epoch++;

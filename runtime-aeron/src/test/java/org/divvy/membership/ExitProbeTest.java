@@ -35,7 +35,7 @@ class ExitProbeTest {
     void shouldDeclareASilentMemberWhosePortIsClosedDeadAndKeepAStoppedOneWhosePortIsOpen() throws Exception {
         try (DatagramChannel stopped = bound(); DatagramChannel killed = bound()) {
             final RecordingSender outbox = new RecordingSender();
-            final Registry registry = new Registry(settings, outbox, "r:1");
+            final Registry registry = new Registry(settings, outbox, "r:1", new byte[0], true);
             try {
                 admit(registry, outbox, "a", endpoint(stopped), 0);
                 admit(registry, outbox, "a", endpoint(killed), 0);
@@ -77,7 +77,7 @@ class ExitProbeTest {
     void shouldNotProbeAHostGivenByNameNorTheRegistrysOwnHost() throws Exception {
         try (DatagramChannel host = bound()) {
             final RecordingSender outbox = new RecordingSender();
-            final Registry registry = new Registry(settings, outbox, endpoint(host));
+            final Registry registry = new Registry(settings, outbox, endpoint(host), new byte[0], true);
             try {
                 join(registry, outbox, endpoint(host)); // the node that hosts the registry
                 join(registry, outbox, "localhost:9"); // a name: no lookup on the agent thread
