@@ -231,6 +231,15 @@ public final class NetworkAgent implements Agent {
 
     @Override
     public void onClose() {
+        for (final Duty duty : duties) {
+            if (duty instanceof AutoCloseable closeable) { // a duty that holds resources of its own (sockets)
+                try {
+                    closeable.close();
+                } catch (final Exception e) {
+                    onError(e);
+                }
+            }
+        }
         transport.close();
     }
 

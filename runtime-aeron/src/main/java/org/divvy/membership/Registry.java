@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
 import javax.crypto.Mac;
@@ -31,6 +32,9 @@ import org.divvy.transport.LossListener;
  * joiner (its JOIN_ACK) and to every alive member after each join, leave or death, heartbeats the
  * members and declares a member dead when its phi-accrual failure detector suspects it
  * ({@link PhiAccrualFailureDetector}: silent for about the acceptable heartbeat pause plus its usual rhythm).
+ * Two certain signs of a death come sooner: the process that started a member saw it exit ({@link #reportExited}),
+ * or a member silent for a few heartbeat intervals is probed and its host answers that nothing holds its port any
+ * more ({@link ExitProbe}); a stopped member gives neither sign, so only the detector removes it.
  *
  * <p>When the registry itself was stopped (its duty cycles stopped for more than half the acceptable
  * pause: {@link OwnPauseDetector}), it heard nobody meanwhile, so it restarts every member's detection
@@ -51,7 +55,7 @@ import org.divvy.transport.LossListener;
  * <p>Its {@link #doWork} (heartbeats, deaths) is a housekeeping duty. Owned by the agent thread that
  * hosts it (a node's network agent, or a {@link StandaloneRegistry}).
  */
-public final class Registry implements Duty, LossListener {
+public final class Registry implements Duty, LossListener, AutoCloseable {
     /** The sender id on the registry's frames; not a node id. */
     public static final int REGISTRY_ID = -2;
     private static final System.Logger LOG = System.getLogger(Registry.class.getName());
@@ -66,6 +70,12 @@ public final class Registry implements Duty, LossListener {
      * and a confused or hostile member removes at most one other before it goes itself.
      */
     static final long LOSS_ACCUSATION_WINDOW_NS = TimeUnit.SECONDS.toNanos(30);
+    /**
+     * A member silent for this many heartbeat intervals is probed ({@link ExitProbe}): three, so that the usual
+     * lateness of a heartbeat on a busy machine costs nothing, and a killed member is found about 0.3 s after its last
+     * heartbeat instead of after the failure detector's acceptable pause.
+     */
+    static final int PROBE_AFTER_SILENT_INTERVALS = 3;
     /** How often a removed member that is still heard is told it was removed. */
     private static final long REMOVED_NOTICE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -73,6 +83,12 @@ public final class Registry implements Duty, LossListener {
     private final FrameSender sender;
     private final PhiAccrualFailureDetector detector;
     private final OwnPauseDetector ownPause;
+    /** Asks whether a silent member's process still holds its port; see {@link #PROBE_AFTER_SILENT_INTERVALS}. */
+    private final ExitProbe exitProbe;
+    private final long probeAfterNs;
+    private final IntConsumer onPortClosed = this::onPortClosed;
+    /** Members declared dead because a probe found their port closed; read by any thread. */
+    private volatile long deathsFoundByProbe;
     /** When each removed member that spoke again was last told so. */
     private final Long2LongHashMap removedNoticeNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** Per member, when a peer it reported a loss from was last declared dead on its word. */
@@ -113,9 +129,12 @@ public final class Registry implements Duty, LossListener {
     /** Whether {@link #nextHeartbeatNs} was set: deadlines start from the first clock reading, whatever its origin. */
     private boolean heartbeating;
 
-    /** A registry whose run's build is fixed by the first member that runs jobs (a standalone registry; tests). */
+    /**
+     * A registry whose run's build is fixed by the first member that runs jobs, and that does not probe silent
+     * members (tests whose endpoints name no socket).
+     */
     public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint) {
-        this(config, sender, selfEndpoint, new byte[0]);
+        this(config, sender, selfEndpoint, new byte[0], false);
     }
 
     /**
@@ -123,11 +142,16 @@ public final class Registry implements Duty, LossListener {
      * @param selfEndpoint where the registry is reached: told to joiners, who send there from then on.
      * @param hostDigest   the build digest of the node that hosts the registry (it fixes the run's, so a
      *                     joiner of another build that comes first cannot lock the host out); empty: none.
+     * @param probeExits   whether members' endpoints are real UDP ports that a silent member is probed at
+     *                     ({@link ExitProbe}; {@code Transport.endpointsAreUdpPorts()}).
      */
-    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint, final byte[] hostDigest) {
+    public Registry(final NodeConfig config, final FrameSender sender, final String selfEndpoint, final byte[] hostDigest,
+        final boolean probeExits) {
         this.selfEndpoint = selfEndpoint;
         this.runDigest = hostDigest.length == 0 ? null : hostDigest.clone();
         this.heartbeatIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.heartbeatIntervalMs());
+        this.probeAfterNs = PROBE_AFTER_SILENT_INTERVALS * heartbeatIntervalNs;
+        this.exitProbe = probeExits ? new ExitProbe() : null;
         this.sender = sender;
         this.detector = PhiAccrualFailureDetector.of(config);
         this.ownPause = new OwnPauseDetector(OwnPauseDetector.thresholdFor(detector.acceptablePauseNs(), heartbeatIntervalNs));
@@ -528,6 +552,9 @@ public final class Registry implements Duty, LossListener {
         if (!ownLosses.isEmpty()) {
             work += declareOwnLosses();
         }
+        if (exitProbe != null) {
+            work += exitProbe.pollGone(onPortClosed);
+        }
         if (!heartbeating || nowNs - nextHeartbeatNs >= 0) {
             heartbeating = true;
             nextHeartbeatNs = nowNs + heartbeatIntervalNs;
@@ -539,10 +566,64 @@ public final class Registry implements Duty, LossListener {
                     header.headerDefaults(MembershipMessages.HEARTBEAT).senderId(REGISTRY_ID).epoch(epoch);
                     sender.sendToEndpoint(member.endpoint(), HeaderFlyweight.HEADER_LENGTH);
                     work++;
+                    if (exitProbe != null) {
+                        probeIfSilent(member, nowNs);
+                    }
                 }
             }
         }
         return work;
+    }
+
+    /**
+     * Probes {@code member} if it has been silent for {@link #PROBE_AFTER_SILENT_INTERVALS} heartbeat intervals (again
+     * at each heartbeat while it stays silent), or closes its probe if it was heard since. Not the host of this
+     * registry: its port is this process's own.
+     */
+    private void probeIfSilent(final Member member, final long nowNs) {
+        final int id = member.id();
+        if (detector.isWatched(id) && detector.silenceNs(id, nowNs) >= probeAfterNs
+            && !member.endpoint().equals(selfEndpoint)) {
+            exitProbe.probe(id, member.endpoint());
+        } else if (exitProbe.isProbing(id)) {
+            exitProbe.forget(id);
+        }
+    }
+
+    /**
+     * A probe found member {@code id}'s port closed: no process holds it, so the member's process exited (or was
+     * killed), which a stopped process never looks like: it is declared dead now, as a launcher's exit report would.
+     */
+    private void onPortClosed(final int id) {
+        if (!isAlive(id)) {
+            return;
+        }
+        final Member member = members.get(id);
+        LOG.log(System.Logger.Level.WARNING, "node " + id + " (site " + member.site() + ", " + member.endpoint()
+            + ") is declared dead: silent for more than " + TimeUnit.NANOSECONDS.toMillis(probeAfterNs) + " ms, and "
+            + "its host answers that no process holds its UDP port (ICMP port unreachable): its process exited or "
+            + "was killed");
+        deathsFoundByProbe++;
+        detector.remove(id);
+        changeState(id, MemberState.DEAD);
+    }
+
+    /** Members declared dead because a probe found their port closed (no launcher reported them); any thread. */
+    public long deathsFoundByProbe() {
+        return deathsFoundByProbe;
+    }
+
+    /** Whether member {@code id} is being probed (it is silent); for tests. */
+    boolean exitProbeOpen(final int id) {
+        return exitProbe != null && exitProbe.isProbing(id);
+    }
+
+    /** Closes the sockets of probes still open; the agent has stopped. */
+    @Override
+    public void close() {
+        if (exitProbe != null) {
+            exitProbe.close();
+        }
     }
 
     /**
@@ -592,6 +673,9 @@ public final class Registry implements Duty, LossListener {
     }
 
     private void changeState(final int id, final MemberState state) {
+        if (exitProbe != null) {
+            exitProbe.forget(id);
+        }
         final Member member = members.get(id);
         members.set(id, member.withState(state));
         epoch++;

@@ -37,8 +37,7 @@ public final class StandaloneRegistry implements Agent {
         final CachedNanoClock cycleClock = new CachedNanoClock();
         // The registry sends by endpoint only, so its sender needs no member table: an empty one.
         final Outbound outbound = new Outbound(transport, new Members(""), transport.maxMessageBytes());
-        this.registry = new Registry(config, outbound,
-            transport.endpoint());
+        this.registry = new Registry(config, outbound, transport.endpoint(), new byte[0], transport.endpointsAreUdpPorts());
         transport.useRunKey(registry.runKeyId());
         transport.lossListener(registry); // messages lost between a member and this registry: the member goes
         final FrameDispatcher dispatcher = new FrameDispatcher(frameCounters, null, errorHandler);

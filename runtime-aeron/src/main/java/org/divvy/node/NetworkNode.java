@@ -137,7 +137,8 @@ public final class NetworkNode implements AutoCloseable {
             orphans.onRunStarted();
         }, thief::wake,
             foreign::cancelAll);
-        registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest()) : null;
+        registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest(),
+            transport.endpointsAreUdpPorts()) : null;
         if (registry != null) {
             transport.useRunKey(registry.runKeyId());
         }

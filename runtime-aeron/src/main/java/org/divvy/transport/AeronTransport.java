@@ -413,6 +413,12 @@ public final class AeronTransport implements Transport {
         }
     }
 
+    /** Every endpoint is an Aeron UDP channel's port: a datagram to a closed one is answered by its host. */
+    @Override
+    public boolean endpointsAreUdpPorts() {
+        return true;
+    }
+
     /** The link to {@code peerEndpoint} ("host:port"), created (without a publication yet) on first use. */
     @Override
     public int linkTo(final String peerEndpoint) {

@@ -20,6 +20,15 @@ public interface Transport extends AutoCloseable {
     }
 
     /** What is refused below the frames this transport delivers (an embedded driver's guard), by reason; zeros if nothing is. */
+    /**
+     * Whether peers' endpoints are the UDP ports of real sockets, so that a datagram to one nobody holds is answered
+     * by its host (the registry probes silent members so: {@code membership.ExitProbe}); false for transports
+     * that are not (an in-memory one, whose endpoints name no socket).
+     */
+    default boolean endpointsAreUdpPorts() {
+        return false;
+    }
+
     default ReceiveGuardCounters receiveGuard() {
         return new ReceiveGuardCounters();
     }

@@ -431,7 +431,7 @@ class MembershipPolicyTest {
 
         // the host's build is the run's from the start: a joiner of another build that comes first cannot lock it out
         final RecordingSender hostOutbox = new RecordingSender();
-        final Registry hosted = new Registry(settings, hostOutbox, "r:1", build);
+        final Registry hosted = new Registry(settings, hostOutbox, "r:1", build, false);
         assertTrue(admit(hosted, hostOutbox, "b", "h:3", otherBuild, 0));
         assertEquals(List.of("h:3 JOIN_REFUSED"), hostOutbox.sent);
         assertTrue(admit(hosted, hostOutbox, "a", "h:1", build, 0));
