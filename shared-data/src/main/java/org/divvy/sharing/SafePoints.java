@@ -53,10 +53,13 @@ final class SafePoints implements SharingHook {
     private final long guardWaitNs;
     private final boolean guardFetch;
     private final long replicaWaitNs;
+    /** Unparks an idle worker: a write that arrived is applied now, not when the worker's park ends (up to idleDeepParkNs). */
+    private final Runnable wakeWorker;
 
     SafePoints(final ReplicaTable replicas, final SharingStatistics statistics, final ErrorHandler errorHandler, final long guardWaitNs,
-        final boolean guardFetch, final long replicaWaitNs, final long maxQueuedBytes) {
+        final boolean guardFetch, final long replicaWaitNs, final long maxQueuedBytes, final Runnable wakeWorker) {
         this.maxQueuedBytes = maxQueuedBytes;
+        this.wakeWorker = wakeWorker;
         this.replicas = replicas;
         this.statistics = statistics;
         this.errorHandler = errorHandler;
@@ -78,6 +81,7 @@ final class SafePoints implements SharingHook {
         queuedBytes.addAndGet(writes.capacity());
         queue.add(new Incoming(null, writes));
         queued.incrementAndGet();
+        wakeWorker.run();
     }
 
     /** Agent: queues a fetched replica's state (asked for, so never refused); applying it ends the replica's wait. */
@@ -85,6 +89,7 @@ final class SafePoints implements SharingHook {
         queuedBytes.addAndGet(state.capacity());
         queue.add(new Incoming(core, state));
         queued.incrementAndGet();
+        wakeWorker.run();
     }
 
     /** Bytes waiting for a safe point. */

@@ -111,7 +111,8 @@ class ReplicaFetchTest {
     private final SharingStatistics statistics = new SharingStatistics();
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
-    private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10), 1L << 30);
+    private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10), 1L << 30,
+        () -> { });
     private final SharingAgent agent;
     private long nowNs = 1_000_000_000L;
 

@@ -30,10 +30,12 @@ class SafePointsTest {
     private final SharingStatistics statistics = new SharingStatistics();
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
+    /** How often the safe points woke an idle worker. */
+    private final java.util.concurrent.atomic.AtomicInteger wakes = new java.util.concurrent.atomic.AtomicInteger();
 
     private SafePoints safePoints(final long guardWaitMs, final boolean guardFetch) {
         return new SafePoints(replicas, statistics, errors::add, TimeUnit.MILLISECONDS.toNanos(guardWaitMs), guardFetch,
-            TimeUnit.SECONDS.toNanos(10), 1L << 30);
+            TimeUnit.SECONDS.toNanos(10), 1L << 30, wakes::incrementAndGet);
     }
 
     /** A grid as another node's replica of it: registered here under the id it came with. */
@@ -70,6 +72,17 @@ class SafePointsTest {
         assertEquals(3 * 36, grid.sum(0, 8));
         assertEquals(1, statistics.writesApplied());
         assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    /** An idle worker parks up to idleDeepParkNs (50 ms): a write that arrives wakes one, so it is applied now. */
+    @Test
+    void shouldWakeAnIdleWorkerForEachWriteOrStateThatArrives() {
+        final SafePoints safePoints = safePoints(20, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 1)));
+        assertEquals(1, wakes.get(), "a write arrived");
+        safePoints.addState(grid.divvyReplica(), new UnsafeBuffer(new byte[0]));
+        assertEquals(2, wakes.get(), "a state arrived");
     }
 
     @Test

@@ -125,7 +125,7 @@ class SharingBoundsTest {
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
     private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10),
-        INBOX_BYTES);
+        INBOX_BYTES, () -> { });
     private SharingAgent agent;
     private final long nowNs = 1_000_000_000L;
 
