@@ -217,10 +217,10 @@ class SharingBoundsTest {
     void shouldCapTheRequestsWaitingForAnAnswer() {
         agent();
         sender.refuse = true;
-        for (int i = 0; i < SharingAgent.MAX_UNANSWERED + 10; i++) {
+        for (int i = 0; i < ReplicaServer.MAX_UNANSWERED + 10; i++) {
             request(1 + i % 3, i);
         }
-        assertEquals(SharingAgent.MAX_UNANSWERED, agent.unansweredCount());
+        assertEquals(ReplicaServer.MAX_UNANSWERED, agent.unansweredCount());
         assertEquals(10, statistics.requestsDropped());
     }
 
