@@ -97,6 +97,7 @@ public final class WriteLatencyMain {
                     categories.add(delayMs + " ms one-way");
                     ratios.add(r);
                 }
+                write(csvPath, rows); // after each delay: a run stopped later keeps what it measured
             }
             write(csvPath, rows);
             if (!categories.isEmpty()) {
