@@ -156,6 +156,40 @@ public final class ReplicaCore {
         }
     }
 
+    /**
+     * As {@link #applyRemote}, only if the write lock can be had at once ({@link ReplicaLock#tryWriteLock}): false,
+     * applying nothing, while a read is in progress (perhaps on this thread) or another write is.
+     */
+    public boolean tryApplyRemote(final int methodId, final WireReader arguments) {
+        if (!lock.tryWriteLock()) {
+            return false;
+        }
+        applyingRemote = true;
+        writeDepth++;
+        try {
+            type.apply(replica, methodId, arguments);
+        } finally {
+            writeDepth--;
+            applyingRemote = false;
+            lock.writeUnlock();
+        }
+        return true;
+    }
+
+    /** As {@link #readState}, only if the write lock can be had at once; false, reading nothing, otherwise. */
+    public boolean tryReadState(final WireReader state) {
+        if (!lock.tryWriteLock()) {
+            return false;
+        }
+        try {
+            type.readState(state, replica);
+            awaitingState = false;
+        } finally {
+            lock.writeUnlock();
+        }
+        return true;
+    }
+
     /** Writes the state, under the read lock; false, writing nothing, when a write holds the lock (try again later). */
     public boolean tryWriteState(final WireWriter writer) {
         if (!lock.tryReadLock()) {

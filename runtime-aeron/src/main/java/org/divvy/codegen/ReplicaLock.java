@@ -36,6 +36,8 @@ public final class ReplicaLock {
     private static final int FREE = 0;
     private static final int PENDING = 1;
     private static final int ACTIVE = 2;
+    /** Back-off steps {@link #tryWriteLock} waits for readers: spins only (a few microseconds), never a park. */
+    private static final int TRY_SPINS = 64;
     private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] counts = new long[STRIPES * PAD + PAD];
@@ -94,6 +96,27 @@ public final class ReplicaLock {
         awaitNoReaders();
     }
 
+    /**
+     * Enters the write only if no writer is in (this thread included) and the readers drain within a few spins; false,
+     * holding nothing, otherwise. For the safe points that apply writes from other nodes: the reader they would wait for may be their
+     * own thread (a read method that spawns, syncs or polls reaches a safe point while it holds its read), and a
+     * blocking {@link #writeLock} would wait for it forever; a write not applied now waits for the next safe point.
+     */
+    public boolean tryWriteLock() {
+        if (writers.isHeldByCurrentThread() || !writers.tryLock()) {
+            return false; // inside this thread's own write (a write method that spawns): never in the middle of it
+        }
+        state = PENDING;
+        if (!awaitNoReaders(TRY_SPINS)) {
+            state = FREE;
+            writers.unlock();
+            return false;
+        }
+        state = ACTIVE;
+        awaitNoReaders(); // a nested read let in under PENDING through a stripe another reader held: short
+        return true;
+    }
+
     public void writeUnlock() {
         if (writers.getHoldCount() == 1) {
             state = FREE;
@@ -107,7 +130,12 @@ public final class ReplicaLock {
     }
 
     private void awaitNoReaders() {
-        for (int spins = 0;; spins++) {
+        awaitNoReaders(Integer.MAX_VALUE);
+    }
+
+    /** Waits until every stripe is 0, at most {@code maxSpins} back-off steps; whether they all were. */
+    private boolean awaitNoReaders(final int maxSpins) {
+        for (int spins = 0; spins < maxSpins; spins++) {
             boolean none = true;
             for (int at = PAD; at < counts.length; at += PAD) {
                 if ((long)COUNTS.getVolatile(counts, at) != 0) {
@@ -116,10 +144,11 @@ public final class ReplicaLock {
                 }
             }
             if (none) {
-                return;
+                return true;
             }
             backOff(spins);
         }
+        return false;
     }
 
     private static void backOff(final int spins) {

@@ -92,6 +92,15 @@ public final class ExtensionContext {
         agentWaker.run();
     }
 
+    /**
+     * Wakes one parked idle worker, if any (any thread): something only a worker does arrived, such as writes from
+     * other nodes to apply at a safe point. Without it an idle worker sees it when its park ends, up to
+     * {@code idleDeepParkNs} later.
+     */
+    public void wakeIdleWorker() {
+        scheduler.wakeIdleWorker();
+    }
+
     // ---- NetworkNode ---------------------------------------------------------------------------------
 
     public List<Duty> duties() {

@@ -344,8 +344,11 @@ public final class Scheduler implements AutoCloseable {
         return null;
     }
 
-    /** Takes one parked worker out of the idle set and unparks it; does nothing if none is parked. */
-    void wakeIdleWorker() {
+    /**
+     * Takes one parked worker out of the idle set and unparks it; does nothing if none is parked. Any thread: also
+     * what another module calls when work only a worker can do arrived (writes from other nodes to apply).
+     */
+    public void wakeIdleWorker() {
         for (final Worker w : workers) {
             if (w.tryWake()) {
                 idleWorkers.decrementAndGet();

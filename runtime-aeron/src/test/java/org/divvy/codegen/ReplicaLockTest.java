@@ -110,4 +110,21 @@ class ReplicaLockTest {
         assertTrue(lock.tryReadLock());
         lock.tryReadUnlock();
     }
+
+    /** The safe points' write: never waits for a reader (perhaps its own thread) or inside this thread's own write. */
+    @Test
+    void shouldTryTheWriteOnlyWhenNoReadOrWriteIsInProgress() {
+        final int token = lock.readLock();
+        assertFalse(lock.tryWriteLock(), "this thread reads: it would wait for itself");
+        lock.readUnlock(token);
+        lock.writeLock();
+        assertFalse(lock.tryWriteLock(), "inside this thread's own write");
+        lock.writeUnlock();
+        assertTrue(lock.tryWriteLock(), "nothing in progress");
+        final int inside = lock.readLock(); // a read within the write: not counted
+        lock.readUnlock(inside);
+        lock.writeUnlock();
+        final int after = lock.readLock(); // free again: a read gets in at once
+        lock.readUnlock(after);
+    }
 }

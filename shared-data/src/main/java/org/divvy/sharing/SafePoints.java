@@ -24,7 +24,8 @@ import org.divvy.scheduling.Task;
  * (the agent fills it: a copy of a small message, a view of a large one the transport handed over; its bytes
  * bounded by {@code maxSharedInboxBytes}) and are applied at safe points, each under its
  * replica's write lock, by whichever worker reaches one first (one at a time, so a replica's writes are
- * applied in the order they came); and a job from another node is held back until its replicas are here
+ * applied in the order they came; a write whose replica is being read waits, with what came after it, for a later
+ * safe point); and a job from another node is held back until its replicas are here
  * and its guard holds, or fresh replicas were fetched (thesis §5.3).
  *
  * <p>Guard evaluation itself is the spawnable's generated guard, a pure function of the job's parameters
@@ -44,6 +45,11 @@ final class SafePoints implements SharingHook {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final long maxQueuedBytes;
     private final ReentrantLock applying = new ReentrantLock();
+    /** Under {@link #applying}: the message being applied, taken from the queue but not all applied yet, or null. */
+    private Incoming current;
+    /** Under {@link #applying}: the index of {@link #current}'s next write, and where it starts. */
+    private int currentWrite;
+    private int currentAt;
     private final WireReader reader = new WireReader();
     private final WireReader arguments = new WireReader();
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
@@ -53,10 +59,13 @@ final class SafePoints implements SharingHook {
     private final long guardWaitNs;
     private final boolean guardFetch;
     private final long replicaWaitNs;
+    /** Unparks an idle worker: a write that arrived is applied now, not when the worker's park ends (up to idleDeepParkNs). */
+    private final Runnable wakeWorker;
 
     SafePoints(final ReplicaTable replicas, final SharingStatistics statistics, final ErrorHandler errorHandler, final long guardWaitNs,
-        final boolean guardFetch, final long replicaWaitNs, final long maxQueuedBytes) {
+        final boolean guardFetch, final long replicaWaitNs, final long maxQueuedBytes, final Runnable wakeWorker) {
         this.maxQueuedBytes = maxQueuedBytes;
+        this.wakeWorker = wakeWorker;
         this.replicas = replicas;
         this.statistics = statistics;
         this.errorHandler = errorHandler;
@@ -78,6 +87,7 @@ final class SafePoints implements SharingHook {
         queuedBytes.addAndGet(writes.capacity());
         queue.add(new Incoming(null, writes));
         queued.incrementAndGet();
+        wakeWorker.run();
     }
 
     /** Agent: queues a fetched replica's state (asked for, so never refused); applying it ends the replica's wait. */
@@ -85,6 +95,7 @@ final class SafePoints implements SharingHook {
         queuedBytes.addAndGet(state.capacity());
         queue.add(new Incoming(core, state));
         queued.incrementAndGet();
+        wakeWorker.run();
     }
 
     /** Bytes waiting for a safe point. */
@@ -96,59 +107,79 @@ final class SafePoints implements SharingHook {
         return queued.get() == 0;
     }
 
+    /**
+     * Applies what arrived, in order, as far as it can: a write or state whose replica's lock cannot be had at once (a
+     * read in progress, perhaps this very thread's: a read method that spawns, syncs or polls is at a safe point while
+     * it holds its read) stays at the head of the queue, with what came after it, for the next safe point. Waiting for
+     * the lock instead would deadlock that thread on its own read.
+     */
     @Override
     public void safePoint() {
         if (queued.get() == 0 || !applying.tryLock()) {
             return;
         }
         try {
-            Incoming incoming;
-            while ((incoming = queue.poll()) != null) {
+            while (true) {
+                if (current == null) {
+                    current = queue.poll();
+                    if (current == null) {
+                        return;
+                    }
+                    currentWrite = 0;
+                    currentAt = 4;
+                }
+                if (!apply(current)) {
+                    return; // held back: its replica is being read
+                }
                 queued.decrementAndGet();
-                queuedBytes.addAndGet(-incoming.bytes().capacity());
-                apply(incoming);
+                queuedBytes.addAndGet(-current.bytes().capacity());
+                current = null;
             }
         } finally {
             applying.unlock();
         }
     }
 
-    private void apply(final Incoming incoming) {
+    /** Applies {@code incoming} from {@link #currentWrite} on; false when a replica's lock stopped it there. */
+    private boolean apply(final Incoming incoming) {
         if (incoming.stateOf() != null) {
             try {
-                incoming.stateOf().readState(reader.wrap(incoming.bytes(), 0, incoming.bytes().capacity()));
+                return incoming.stateOf().tryReadState(reader.wrap(incoming.bytes(), 0, incoming.bytes().capacity()));
             } catch (final RuntimeException e) {
                 statistics.applyFailures.increment();
                 incoming.stateOf().awaitingState(false); // a broken state must not hold jobs forever
                 errorHandler.onError(new DivvyException("the replica state of " + incoming.stateOf() + " could not be read: " + e, e));
+                return true;
             }
-            return;
         }
         buffer.wrap(incoming.bytes(), 0, incoming.bytes().capacity());
         final int count = buffer.getInt(0, HeaderFlyweight.BYTE_ORDER);
-        int at = 4;
-        for (int i = 0; i < count; i++) {
+        for (; currentWrite < count; currentWrite++) {
+            final int at = currentAt;
             final long id = buffer.getLong(at, HeaderFlyweight.BYTE_ORDER);
             final int methodId = buffer.getInt(at + 8, HeaderFlyweight.BYTE_ORDER);
             final int length = buffer.getInt(at + 12, HeaderFlyweight.BYTE_ORDER);
             final int argumentsAt = at + SharedUpdateFlyweight.WRITE_HEADER_LENGTH;
-            at = argumentsAt + length;
             final ReplicaCore core = replicas.get(id);
             if (core == null || core.isAwaitingState()) {
                 // skipped: best effort. The state on its way may lack this write (lost here) or, had it come first, hold it
                 // already (applied twice); guards repair what a job cannot live with (README, "best effort" precisely)
                 statistics.writesWithoutReplica.increment();
-                continue;
+            } else {
+                try {
+                    if (!core.tryApplyRemote(methodId, arguments.wrap(buffer, argumentsAt, length))) {
+                        return false;
+                    }
+                    statistics.writesApplied.increment();
+                } catch (final RuntimeException e) {
+                    statistics.applyFailures.increment();
+                    errorHandler.onError(new DivvyException("write `" + core.type().writeName(methodId) + "` to " + core
+                        + " from another node failed: " + e, e));
+                }
             }
-            try {
-                core.applyRemote(methodId, arguments.wrap(buffer, argumentsAt, length));
-                statistics.writesApplied.increment();
-            } catch (final RuntimeException e) {
-                statistics.applyFailures.increment();
-                errorHandler.onError(new DivvyException("write `" + core.type().writeName(methodId) + "` to " + core
-                    + " from another node failed: " + e, e));
-            }
+            currentAt = argumentsAt + length;
         }
+        return true;
     }
 
     @Override

@@ -32,7 +32,7 @@ public final class SharedObjectsExtension implements NodeExtension {
         final SafePoints safePoints = new SafePoints(replicas, statistics, context.errorHandler(),
             TimeUnit.MILLISECONDS.toNanos(config.guardWaitMs()), config.guardFetch(),
             TimeUnit.MILLISECONDS.toNanos(Math.max(10_000, REPLICA_WAIT_TIMEOUTS * config.replicaFetchTimeoutMs())),
-            config.maxSharedInboxBytes());
+            config.maxSharedInboxBytes(), context::wakeIdleWorker);
         agent = new SharingAgent(context, replicas, outbox, safePoints, statistics);
         agent.register(context);
         context.duty(agent);

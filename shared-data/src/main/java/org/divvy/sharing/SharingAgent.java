@@ -2,11 +2,8 @@ package org.divvy.sharing;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.DirectBuffer;
@@ -20,56 +17,23 @@ import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.agent.MessageHandler;
 import org.divvy.codegen.ReplicaCore;
-import org.divvy.codegen.WireLimitException;
-import org.divvy.codegen.WireWriter;
 import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * The agent's side of shared objects: broadcasts the combined writes (SO_UPDATE), queues the writes that
- * arrive for the workers' safe points, and moves replicas: it asks for the ones this node needs
- * (SO_REPLICA_REQUEST, to the node the job came from; to another node known to hold the object when that
- * one is gone, holds none, or does not answer within {@code replicaFetchTimeoutMs}) and answers others'
- * requests with the state through the generated codec (SO_REPLICA_REPLY; chunked by the transport when
- * larger than one message). All state here belongs to the agent thread.
+ * arrive for the workers' safe points, and fetches the replicas this node needs (SO_REPLICA_REQUEST, to the
+ * node the job came from; to another node known to hold the object when that one is gone, holds none, or does
+ * not answer within {@code replicaFetchTimeoutMs}; the state comes back as SO_REPLICA_REPLY). Answering
+ * others' requests is {@link ReplicaServer}'s; who holds what, {@link ReplicaHolders}'. All state here belongs
+ * to the agent thread.
  *
  * <p>Bounds: a member can send any number of SO_UPDATEs and requests, so what this agent keeps for them is
  * bounded: writes to objects this node holds no replica of are dropped on arrival, the queued writes by
  * {@code maxSharedInboxBytes} (beyond it dropped and counted: writes are best effort, guards repair), the holders
- * it remembers (objects held here, alive nodes, {@link #HOLDERS_PER_OBJECT} each) and the requests it could not
- * answer yet (one per node and object, {@link #MAX_UNANSWERED} in all).
+ * it remembers ({@link ReplicaHolders}) and the requests it could not answer yet ({@link ReplicaServer}).
  */
 final class SharingAgent implements Duty {
-    /** Holders remembered per object: enough to ask a few others when the source fails; then any member is asked. */
-    static final int HOLDERS_PER_OBJECT = 8;
-    /** Requests waiting for a write to end or for room towards their node; beyond it a request is dropped (it asks another). */
-    static final int MAX_UNANSWERED = 1024;
-    /** A state no larger than this travels as a control frame, which a full bulk queue does not hold back. */
-    private static final int CONTROL_FRAME_BYTES = 1024;
-
-    /** A request not answered yet: by node and object (equal ones are one), and the state's length when last refused. */
-    private static final class Unanswered {
-        final int nodeId;
-        final long objectId;
-        /** The frame's length when the transport last refused it (0: not refused, or a write held the replica). */
-        long refusedFrameLength;
-
-        Unanswered(final int nodeId, final long objectId) {
-            this.nodeId = nodeId;
-            this.objectId = objectId;
-        }
-
-        @Override
-        public boolean equals(final Object other) {
-            return other instanceof Unanswered u && u.nodeId == nodeId && u.objectId == objectId;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(nodeId, objectId);
-        }
-    }
-
     /** A replica being fetched: who was asked, when to give up on them, who was asked already. */
     private static final class Fetch {
         final ReplicaCore core;
@@ -94,17 +58,9 @@ final class SharingAgent implements Duty {
     private final SharedUpdateFlyweight update = new SharedUpdateFlyweight();
     private final ReplicaRequestFlyweight request = new ReplicaRequestFlyweight();
     private final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-    private final WireWriter state = new WireWriter(1024);
     private final Map<Long, Fetch> fetches = new HashMap<>();
-    /**
-     * Alive nodes known to hold a replica of an object held here: they sent writes to it, asked for it, or sent it.
-     * Dead members are removed when the member list changes.
-     */
-    private final Map<Long, IntArrayList> holders = new HashMap<>();
-    /** The member list's epoch {@link #holders} was last pruned at. */
-    private int holdersEpoch;
-    /** Requests whose replica a write held locked, or whose node's queue was full: answered in a later cycle, in order. */
-    private final LinkedHashMap<Unanswered, Unanswered> unanswered = new LinkedHashMap<>();
+    private final ReplicaHolders holders;
+    private final ReplicaServer server;
     /** Whether a write too large to send was reported (once per node: the count says how many followed). */
     private boolean reportedTooLarge;
     /** The current cycle's clock reading, for handlers. */
@@ -123,15 +79,15 @@ final class SharingAgent implements Duty {
         this.combiningDelayNs = context.config().sharedWriteCombiningMs() * 1_000_000L;
         this.fetchTimeoutNs = context.config().replicaFetchTimeoutMs() * 1_000_000L;
         this.errorHandler = context.errorHandler();
-        // a state is sent in one frame: the encode stops at what the transport can send, before it grows further
-        state.limit(sender.maxFrameBytes() - ReplicaReplyFlyweight.STATE_OFFSET);
+        this.holders = new ReplicaHolders(members);
+        this.server = new ReplicaServer(sender, members, replicas, holders, statistics, errorHandler);
     }
 
     void register(final ExtensionContext context) {
         context.register(SharedUpdateFlyweight.TYPE, "SO_UPDATE", new SharedUpdateFlyweight(), SharedUpdateFlyweight.MIN_BODY_LENGTH,
             this::onUpdate);
         context.register(ReplicaRequestFlyweight.TYPE, "SO_REPLICA_REQUEST", new ReplicaRequestFlyweight(),
-            ReplicaRequestFlyweight.MIN_BODY_LENGTH, this::onReplicaRequest);
+            ReplicaRequestFlyweight.MIN_BODY_LENGTH, server::onReplicaRequest);
         context.register(ReplicaReplyFlyweight.TYPE, "SO_REPLICA_REPLY", new ReplicaReplyFlyweight(),
             ReplicaReplyFlyweight.MIN_BODY_LENGTH, this::onReplicaReply);
     }
@@ -141,7 +97,7 @@ final class SharingAgent implements Duty {
     }
 
     boolean isIdle() {
-        return fetches.isEmpty() && unanswered.isEmpty() && !replicas.hasFetchesQueued();
+        return fetches.isEmpty() && server.isIdle() && !replicas.hasFetchesQueued();
     }
 
     @Override
@@ -153,29 +109,8 @@ final class SharingAgent implements Duty {
             work += startFetch(core, nowNs);
         }
         work += retryFetches(nowNs);
-        if (members.epoch() != holdersEpoch) {
-            holdersEpoch = members.epoch();
-            forgetDeadHolders();
-        }
-        work += answerPending();
-        return work;
-    }
-
-    private int answerPending() {
-        if (unanswered.isEmpty()) {
-            return 0;
-        }
-        int work = 0;
-        for (final Iterator<Unanswered> it = unanswered.keySet().iterator(); it.hasNext(); ) {
-            final Unanswered pending = it.next();
-            if (pending.refusedFrameLength > CONTROL_FRAME_BYTES && sender.queuedBulkBytesTo(pending.nodeId) > 0) {
-                continue; // refused for room: not encoded again until the node's queue drained
-            }
-            if (answer(pending)) {
-                it.remove();
-                work++;
-            }
-        }
+        holders.onTick();
+        work += server.answerPending();
         return work;
     }
 
@@ -258,7 +193,7 @@ final class SharingAgent implements Duty {
             final long id = update.objectId(at);
             if (replicas.get(id) != null) {
                 held++;
-                holder(id, senderId);
+                holders.add(id, senderId);
             }
             at = update.next(at);
         }
@@ -288,35 +223,12 @@ final class SharingAgent implements Duty {
         return new UnsafeBuffer(copy);
     }
 
-    /** Remembers {@code nodeId} as a holder of {@code objectId}, an object held or being fetched here. */
-    private void holder(final long objectId, final int nodeId) {
-        final IntArrayList nodes = holders.computeIfAbsent(objectId, k -> new IntArrayList(HOLDERS_PER_OBJECT, -1));
-        if (nodes.size() < HOLDERS_PER_OBJECT && !nodes.containsInt(nodeId)) {
-            nodes.addInt(nodeId);
-        }
-    }
-
-    /** The member list changed: the dead and the departed hold nothing any more. */
-    private void forgetDeadHolders() {
-        for (final Iterator<IntArrayList> it = holders.values().iterator(); it.hasNext(); ) {
-            final IntArrayList nodes = it.next();
-            for (int i = nodes.size() - 1; i >= 0; i--) {
-                if (members.aliveEndpoint(nodes.getInt(i)) == null) {
-                    nodes.fastUnorderedRemove(i);
-                }
-            }
-            if (nodes.isEmpty()) {
-                it.remove();
-            }
-        }
-    }
-
     int holderObjectCount() {
-        return holders.size();
+        return holders.objectCount();
     }
 
     int unansweredCount() {
-        return unanswered.size();
+        return server.unansweredCount();
     }
 
     // ---- replicas -----------------------------------------------------------------------------------
@@ -336,7 +248,7 @@ final class SharingAgent implements Duty {
     private void askNext(final Fetch fetch, final long nowNs) {
         final List<Integer> candidates = new ArrayList<>();
         candidates.add(fetch.core.sourceNodeId());
-        final IntArrayList known = holders.get(fetch.core.id());
+        final IntArrayList known = holders.of(fetch.core.id());
         if (known != null) {
             for (int i = 0; i < known.size(); i++) {
                 candidates.add(known.getInt(i));
@@ -380,72 +292,6 @@ final class SharingAgent implements Duty {
         return work;
     }
 
-    private int onReplicaRequest(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
-        request.wrap(buffer, offset, length);
-        final long id = request.objectId();
-        if (replicas.get(id) != null) {
-            holder(id, senderId); // it will hold one once answered
-        }
-        final Unanswered pending = new Unanswered(senderId, id);
-        if (unanswered.containsKey(pending)) {
-            return 0; // asked again while its answer waits: one answer serves both
-        }
-        if (!answer(pending)) {
-            if (unanswered.size() >= MAX_UNANSWERED) {
-                statistics.requestsDropped.increment(); // its node asks another after replicaFetchTimeoutMs
-            } else {
-                unanswered.put(pending, pending);
-            }
-        }
-        return 1;
-    }
-
-    /**
-     * Sends the replica (or "not held"); false when a write holds it locked or the queue to the node is full. A state
-     * that does not fit in a frame, or whose encode fails, is answered "not held": the requester asks another node.
-     */
-    private boolean answer(final Unanswered pending) {
-        final int nodeId = pending.nodeId;
-        final long id = pending.objectId;
-        if (members.aliveEndpoint(nodeId) == null) {
-            return true; // gone: nobody to answer
-        }
-        final ReplicaCore core = replicas.get(id);
-        boolean held = core != null && !core.isAwaitingState();
-        state.reset();
-        if (held) {
-            try {
-                if (!core.tryWriteState(state)) {
-                    return false;
-                }
-            } catch (final WireLimitException tooLarge) {
-                held = false;
-                errorHandler.onError(new DivvyException("the replica state of " + core + " is larger than a message can carry ("
-                    + sender.maxFrameBytes() + " bytes, maxMessageBytes): answered as not held"));
-            } catch (final RuntimeException e) {
-                held = false;
-                errorHandler.onError(new DivvyException("the replica state of " + core + " could not be written: " + e, e));
-            }
-        }
-        final int stateLength = held ? state.length() : 0;
-        final int frameLength = ReplicaReplyFlyweight.STATE_OFFSET + stateLength;
-        final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
-        reply.wrap(frame, 0, frame.capacity());
-        reply.headerDefaults(ReplicaReplyFlyweight.TYPE);
-        reply.start(id, held, stateLength);
-        if (held) {
-            frame.putBytes(ReplicaReplyFlyweight.STATE_OFFSET, state.buffer(), 0, stateLength);
-        }
-        if (!sender.sendTo(nodeId, frameLength)) {
-            pending.refusedFrameLength = frameLength;
-            return false;
-        }
-        if (held) {
-            statistics.replicasServed.increment();
-        }
-        return true;
-    }
-
     private int onReplicaReply(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         reply.wrap(buffer, offset, length);
         final long id = reply.objectId();
@@ -462,7 +308,7 @@ final class SharingAgent implements Duty {
         final int stateLength = reply.stateLength();
         statistics.replicasReceived.increment();
         statistics.replicaBytesReceived.add(stateLength);
-        holder(id, senderId);
+        holders.add(id, senderId);
         safePoints.addState(fetch.core, keep(buffer, offset + ReplicaReplyFlyweight.STATE_OFFSET, stateLength, length));
         return 1;
     }

@@ -29,6 +29,15 @@ public class Grid {
         return version;
     }
 
+    /**
+     * A read method that reaches a safe point while it reads: {@code inside} stands for a spawn, a sync or
+     * {@code pollSharedObjects()} in its body. Returns the version it saw after {@code inside}.
+     */
+    public int versionAround(final Runnable inside) {
+        inside.run();
+        return version;
+    }
+
     public long sum(final int from, final int to) {
         long sum = 0;
         for (int i = from; i < to; i++) {

@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.agrona.ExpandableArrayBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.agent.FrameDispatcher;
-import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.SharedObjectContext;
@@ -57,45 +55,7 @@ class HandedOverSharedObjectsTest {
             return MEMBER;
         }
     };
-    private final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
-    private final List<Integer> sentTo = new ArrayList<>();
-    private final FrameSender sender = new FrameSender() {
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            frame.checkLimit((int)minCapacity);
-            return frame;
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return 1 << 30;
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            sentTo.add(nodeId);
-            return true;
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            return 0;
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            return false;
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
-        }
-    };
+    private final RecordingFrameSender sender = new RecordingFrameSender();
 
     @Test
     void shouldResolveTheSharedObjectsOfHandedOverJobsToThisNodesReplicas() {
@@ -143,6 +103,6 @@ class HandedOverSharedObjectsTest {
         assertEquals(0, counters.malformed.get(), "the job with a shared object was decoded");
         assertEquals(1, departure.resultsTakenOver(), "and kept, so it is not recomputed");
         assertEquals(List.of(grid.divvyReplica().id()), resolved);
-        assertEquals(List.of(1), sentTo, "acknowledged");
+        assertEquals(List.of(1), sender.sentTo, "acknowledged");
     }
 }

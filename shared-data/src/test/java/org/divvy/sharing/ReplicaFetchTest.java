@@ -13,7 +13,6 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.divvy.NodeConfig;
 import org.divvy.agent.FrameDispatcher;
-import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.codegen.WireWriter;
 import org.divvy.extension.ExtensionContext;
@@ -61,57 +60,15 @@ class ReplicaFetchTest {
         }
     };
 
-    /** Frames sent: (node, a copy of the frame). */
-    private final List<Integer> sentTo = new ArrayList<>();
-    private final List<byte[]> sent = new ArrayList<>();
-    private final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
-    private final FrameSender sender = new FrameSender() {
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            frame.checkLimit((int)minCapacity);
-            return frame;
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return 1 << 30;
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            sentTo.add(nodeId);
-            final byte[] copy = new byte[frameLength];
-            frame.getBytes(0, copy);
-            sent.add(copy);
-            return true;
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            return 0;
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            return false;
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
-        }
-    };
+    private final RecordingFrameSender sender = new RecordingFrameSender();
 
     private final List<Throwable> errors = new ArrayList<>();
     private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, errors::add);
     private final SharingStatistics statistics = new SharingStatistics();
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
-    private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10), 1L << 30);
+    private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10), 1L << 30,
+        () -> { });
     private final SharingAgent agent;
     private long nowNs = 1_000_000_000L;
 
@@ -124,7 +81,7 @@ class ReplicaFetchTest {
     }
 
     private int lastTarget() {
-        return sentTo.get(sentTo.size() - 1);
+        return sender.sentTo.get(sender.sentTo.size() - 1);
     }
 
     private void deliver(final int type, final int senderId, final MutableDirectBuffer body, final int length) {
@@ -163,7 +120,7 @@ class ReplicaFetchTest {
         reply(1, id, null);
         assertEquals(3, lastTarget(), "a node that holds none sends it on");
         agent.doWork(nowNs += TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS) - 1);
-        assertEquals(3, sentTo.size(), "not before the timeout");
+        assertEquals(3, sender.sentTo.size(), "not before the timeout");
         agent.doWork(nowNs += 2);
         assertEquals(1, statistics.replicaFetches());
         assertFalse(replica.divvyReplica().isAwaitingState(), "nobody left to ask: the jobs run on what is here");
@@ -202,7 +159,7 @@ class ReplicaFetchTest {
         deliver(ReplicaRequestFlyweight.TYPE, 3, buffer, ReplicaRequestFlyweight.FRAME_LENGTH);
         assertEquals(3, lastTarget());
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        byte[] answer = sent.get(sent.size() - 1);
+        byte[] answer = sender.sent.get(sender.sent.size() - 1);
         reply.wrap(new org.agrona.concurrent.UnsafeBuffer(answer), 0, answer.length);
         assertTrue(reply.held());
         assertEquals(mine.divvyReplica().id(), reply.objectId());
@@ -210,7 +167,7 @@ class ReplicaFetchTest {
 
         request.objectId(12345L);
         deliver(ReplicaRequestFlyweight.TYPE, 3, buffer, ReplicaRequestFlyweight.FRAME_LENGTH);
-        answer = sent.get(sent.size() - 1);
+        answer = sender.sent.get(sender.sent.size() - 1);
         reply.wrap(new org.agrona.concurrent.UnsafeBuffer(answer), 0, answer.length);
         assertFalse(reply.held(), "an object this node has no replica of");
     }

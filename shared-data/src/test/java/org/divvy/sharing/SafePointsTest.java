@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,10 +32,12 @@ class SafePointsTest {
     private final SharingStatistics statistics = new SharingStatistics();
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
+    /** How often the safe points woke an idle worker. */
+    private final java.util.concurrent.atomic.AtomicInteger wakes = new java.util.concurrent.atomic.AtomicInteger();
 
     private SafePoints safePoints(final long guardWaitMs, final boolean guardFetch) {
         return new SafePoints(replicas, statistics, errors::add, TimeUnit.MILLISECONDS.toNanos(guardWaitMs), guardFetch,
-            TimeUnit.SECONDS.toNanos(10), 1L << 30);
+            TimeUnit.SECONDS.toNanos(10), 1L << 30, wakes::incrementAndGet);
     }
 
     /** A grid as another node's replica of it: registered here under the id it came with. */
@@ -69,6 +73,41 @@ class SafePointsTest {
         assertEquals(3, grid.version());
         assertEquals(3 * 36, grid.sum(0, 8));
         assertEquals(1, statistics.writesApplied());
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    /** An idle worker parks up to idleDeepParkNs (50 ms): a write that arrives wakes one, so it is applied now. */
+    @Test
+    void shouldWakeAnIdleWorkerForEachWriteOrStateThatArrives() {
+        final SafePoints safePoints = safePoints(20, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 1)));
+        assertEquals(1, wakes.get(), "a write arrived");
+        safePoints.addState(grid.divvyReplica(), new UnsafeBuffer(new byte[0]));
+        assertEquals(2, wakes.get(), "a state arrived");
+    }
+
+    /**
+     * A read method that spawns, syncs or polls holds its replica's read lock at that safe point: a write to the replica
+     * waits for a later safe point instead of waiting for the lock, which this very thread holds (a deadlock before).
+     */
+    @Test
+    void shouldHoldBackAWriteToAReplicaItsOwnThreadIsReadingInsteadOfDeadlocking() {
+        final SafePoints safePoints = safePoints(20, true);
+        final GridShared grid = replicaOf(new GridShared(8));
+        final GridShared other = replicaOf(new GridShared(8));
+        safePoints.addUpdate(new UnsafeBuffer(advance(grid.divvyReplica(), 3)));
+        safePoints.addUpdate(new UnsafeBuffer(advance(other.divvyReplica(), 4)));
+        final int seenInside = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> grid.versionAround(safePoints::safePoint),
+            "a safe point inside a read of the replica its write is for");
+        assertEquals(0, seenInside, "not applied under the read");
+        assertEquals(0, other.version(), "what came after it waits too: writes apply in the order they came");
+        assertFalse(safePoints.isEmpty());
+        safePoints.safePoint();
+        assertEquals(3, grid.version(), "applied at the next safe point");
+        assertEquals(4, other.version());
+        assertTrue(safePoints.isEmpty());
+        assertEquals(2, statistics.writesApplied());
         assertTrue(errors.isEmpty(), errors.toString());
     }
 

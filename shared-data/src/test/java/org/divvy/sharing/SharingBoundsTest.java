@@ -14,7 +14,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
 import org.divvy.agent.FrameDispatcher;
-import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.FrameCounters;
@@ -62,62 +61,7 @@ class SharingBoundsTest {
         }
     };
 
-    /** Sends attempted, refused ones included: (node, a copy of the frame). */
-    private final List<Integer> attemptedTo = new ArrayList<>();
-    private final List<byte[]> attempted = new ArrayList<>();
-    private final List<byte[]> broadcasts = new ArrayList<>();
-    private boolean refuse;
-    private long queuedBulkBytes;
-    private int maxFrameBytes = 1 << 30;
-    private final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
-    private final FrameSender sender = new FrameSender() {
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            frame.checkLimit((int)minCapacity);
-            return frame;
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return maxFrameBytes;
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            attemptedTo.add(nodeId);
-            final byte[] copy = new byte[frameLength];
-            frame.getBytes(0, copy);
-            attempted.add(copy);
-            return !refuse;
-        }
-
-        @Override
-        public long queuedBulkBytesTo(final int nodeId) {
-            return queuedBulkBytes;
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            final byte[] copy = new byte[frameLength];
-            frame.getBytes(0, copy);
-            broadcasts.add(copy);
-            return 1;
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            return false;
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
-        }
-    };
+    private final RecordingFrameSender sender = new RecordingFrameSender();
 
     private final List<Throwable> errors = new ArrayList<>();
     private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, errors::add);
@@ -125,7 +69,7 @@ class SharingBoundsTest {
     private final WriteOutbox outbox = new WriteOutbox(statistics, () -> { });
     private final ReplicaTable replicas = new ReplicaTable(outbox, () -> { });
     private final SafePoints safePoints = new SafePoints(replicas, statistics, errors::add, 0, true, TimeUnit.SECONDS.toNanos(10),
-        INBOX_BYTES);
+        INBOX_BYTES, () -> { });
     private SharingAgent agent;
     private final long nowNs = 1_000_000_000L;
 
@@ -250,45 +194,45 @@ class SharingBoundsTest {
     void shouldKeepOneRequestPerNodeAndObjectAndNotEncodeItAgainWhileTheQueueIsFull() {
         agent();
         final GridShared grid = held(1000); // 8 KB of state: a bulk frame
-        refuse = true;
-        queuedBulkBytes = 1 << 20;
+        sender.refuse = true;
+        sender.queuedBulkBytes = 1 << 20;
         for (int i = 0; i < 5; i++) {
             request(1, grid.divvyReplica().id());
         }
         assertEquals(1, agent.unansweredCount(), "asked five times, answered once");
-        assertEquals(1, attempted.size(), "encoded once");
+        assertEquals(1, sender.sent.size(), "encoded once");
         for (int i = 0; i < 10; i++) {
             agent.doWork(nowNs);
         }
-        assertEquals(1, attempted.size(), "not encoded again while the node's queue is full");
-        refuse = false;
-        queuedBulkBytes = 0;
+        assertEquals(1, sender.sent.size(), "not encoded again while the node's queue is full");
+        sender.refuse = false;
+        sender.queuedBulkBytes = 0;
         agent.doWork(nowNs);
         assertEquals(0, agent.unansweredCount());
-        assertEquals(2, attempted.size());
+        assertEquals(2, sender.sent.size());
         assertEquals(1, statistics.replicasServed());
     }
 
     @Test
     void shouldCapTheRequestsWaitingForAnAnswer() {
         agent();
-        refuse = true;
-        for (int i = 0; i < SharingAgent.MAX_UNANSWERED + 10; i++) {
+        sender.refuse = true;
+        for (int i = 0; i < ReplicaServer.MAX_UNANSWERED + 10; i++) {
             request(1 + i % 3, i);
         }
-        assertEquals(SharingAgent.MAX_UNANSWERED, agent.unansweredCount());
+        assertEquals(ReplicaServer.MAX_UNANSWERED, agent.unansweredCount());
         assertEquals(10, statistics.requestsDropped());
     }
 
     @Test
     void shouldAnswerNotHeldWhenTheStateIsLargerThanAFrame() {
-        maxFrameBytes = 4096;
+        sender.maxFrameBytes = 4096;
         agent();
         final GridShared grid = held(1000); // 8 KB of state
         request(1, grid.divvyReplica().id());
-        assertEquals(List.of(1), attemptedTo, "answered");
+        assertEquals(List.of(1), sender.sentTo, "answered");
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        final byte[] answer = attempted.get(0);
+        final byte[] answer = sender.sent.get(0);
         reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
         assertFalse(reply.held(), "the requester asks another node");
         assertEquals(1, errors.size(), errors.toString());
@@ -306,7 +250,7 @@ class SharingBoundsTest {
 
     @Test
     void shouldSendWhatFitsInFramesAndCountAndReportOnceAWriteLargerThanAMessage() {
-        maxFrameBytes = 4096;
+        sender.maxFrameBytes = 4096;
         agent();
         final GridShared grid = held(4);
         write(grid, 1);
@@ -316,8 +260,8 @@ class SharingBoundsTest {
         agent.doWork(System.nanoTime() + TimeUnit.SECONDS.toNanos(1)); // past the combining delay
         final SharedUpdateFlyweight update = new SharedUpdateFlyweight();
         final List<Integer> counts = new ArrayList<>();
-        for (final byte[] sent : broadcasts) {
-            assertTrue(sent.length <= maxFrameBytes, sent.length + " bytes");
+        for (final byte[] sent : sender.broadcasts) {
+            assertTrue(sent.length <= sender.maxFrameBytes, sent.length + " bytes");
             update.wrap(new UnsafeBuffer(sent), 0, sent.length);
             counts.add(update.count());
         }

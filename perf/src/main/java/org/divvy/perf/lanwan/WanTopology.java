@@ -15,16 +15,17 @@ import org.divvy.perf.wan.WanRelay;
  * Sites of nodes on one machine: node {@code i} listens on {@code 127.0.0.1:(basePort + i)} and belongs to
  * site {@code i / nodesPerSite}. Nodes of one site talk directly; every ordered pair of nodes on different
  * sites gets its own relay link (one per pair, because the relay sends replies such as Aeron status
- * messages back to the last client of the link), delayed {@code oneWayDelayMs} each way.
+ * messages back to the last client of the link), delayed {@code oneWayDelayMs} each way. Public: the sharing
+ * package's write-latency measurement builds its sites the same way.
  */
-final class WanTopology {
-    static final String HOST = "127.0.0.1";
+public final class WanTopology {
+    public static final String HOST = "127.0.0.1";
 
     private final int sites;
     private final int nodesPerSite;
     private final int basePort;
 
-    WanTopology(final int sites, final int nodesPerSite, final int basePort) {
+    public WanTopology(final int sites, final int nodesPerSite, final int basePort) {
         if (sites < 1 || nodesPerSite < 1) {
             throw new IllegalArgumentException("sites=" + sites + ", nodesPerSite=" + nodesPerSite + ", both must be >= 1");
         }
@@ -36,31 +37,31 @@ final class WanTopology {
         this.basePort = basePort;
     }
 
-    int nodes() {
+    public int nodes() {
         return sites * nodesPerSite;
     }
 
-    int sites() {
+    public int sites() {
         return sites;
     }
 
-    int nodesPerSite() {
+    public int nodesPerSite() {
         return nodesPerSite;
     }
 
-    int port(final int node) {
+    public int port(final int node) {
         return basePort + node;
     }
 
-    String endpoint(final int node) {
+    public String endpoint(final int node) {
         return HOST + ":" + port(node);
     }
 
-    int siteOf(final int node) {
+    public int siteOf(final int node) {
         return node / nodesPerSite;
     }
 
-    String siteName(final int node) {
+    public String siteName(final int node) {
         return String.valueOf((char)('A' + siteOf(node)));
     }
 
@@ -69,7 +70,7 @@ final class WanTopology {
     }
 
     /** Starts a relay with one link per ordered pair of nodes on different sites. */
-    WanRelay startRelay(final long oneWayDelayMs) {
+    public WanRelay startRelay(final long oneWayDelayMs) {
         final WanLinkConfig config = WanLinkConfig.builder().oneWayDelay(oneWayDelayMs, TimeUnit.MILLISECONDS).build();
         final List<WanLinkSpec> specs = new ArrayList<>();
         for (int from = 0; from < nodes(); from++) {
@@ -84,7 +85,7 @@ final class WanTopology {
     }
 
     /** Datagrams the relay delivered, both directions of every link: > 0 proves the routes lead through it. */
-    long relayedDatagrams(final WanRelay relay) {
+    public long relayedDatagrams(final WanRelay relay) {
         long sum = 0;
         for (int from = 0; from < nodes(); from++) {
             for (int to = 0; to < nodes(); to++) {
@@ -97,7 +98,7 @@ final class WanTopology {
     }
 
     /** Routes of node {@code from}: each node of another site to the relay link that leads to it. */
-    Map<String, String> routesOf(final int from, final WanRelay relay) {
+    public Map<String, String> routesOf(final int from, final WanRelay relay) {
         final Map<String, String> routes = new HashMap<>();
         for (int to = 0; to < nodes(); to++) {
             if (siteOf(from) != siteOf(to)) {

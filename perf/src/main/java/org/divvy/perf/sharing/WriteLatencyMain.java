@@ -1,0 +1,172 @@
+package org.divvy.perf.sharing;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.divvy.DivvyException;
+import org.divvy.NodeConfig;
+import org.divvy.perf.BenchmarkSecret;
+import org.divvy.perf.SubcommandArgs;
+import org.divvy.perf.chart.BarSeries;
+import org.divvy.perf.chart.GroupedBarChart;
+import org.divvy.perf.lanwan.WanTopology;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code java -jar divvy-perf.jar write-latency [--sites 4] [--nodes-per-site 16] [--delays-ms 0,10,50] [--writes 40]
+ * [--out perf/results/write-latency.csv]}: the time for a write to a shared object to reach every replica across
+ * sites, ÷ the relay's one-way delay, busy nodes and idle ones ({@link WriteLatencyBenchmark}). One CSV
+ * ({@code case,delay_ms,metric,value,unit,note}) and {@code <name>.png} beside it. Every node starts from
+ * {@link NodeConfig#fromSystemProperties()}, so a node setting can be varied with {@code -Ddivvy.<setting>=...}.
+ */
+public final class WriteLatencyMain {
+    static final String DEFAULT_OUT = "perf/results/write-latency.csv";
+
+    private WriteLatencyMain() {
+    }
+
+    /** Parses {@code args} (after the {@code write-latency} word) and runs; returns the exit code (0 ok, 1 failed, 2 usage). */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        final SubcommandArgs subcommand = SubcommandArgs.parse("write-latency", spec(), args, out, err);
+        if (subcommand.parsed() == null) {
+            return subcommand.exitCode();
+        }
+        final ParseResult parsed = subcommand.parsed();
+        final NodeConfig base;
+        try {
+            base = BenchmarkSecret.withSecret(NodeConfig.fromSystemProperties());
+        } catch (final DivvyException ex) {
+            err.println("divvy-perf write-latency: " + ex.getMessage());
+            return 2;
+        }
+        final boolean quick = parsed.hasMatchedOption("--quick");
+        final int sites = parsed.matchedOptionValue("--sites", quick ? 2 : 4);
+        final int perSite = parsed.matchedOptionValue("--nodes-per-site", quick ? 2 : 16);
+        final long[] delays = Arrays.stream(parsed.<String>matchedOptionValue("--delays-ms", quick ? "5" : "0,10,50").split(","))
+            .map(String::trim).filter(s -> !s.isEmpty()).mapToLong(Long::parseLong).toArray();
+        final int writes = parsed.matchedOptionValue("--writes", quick ? 3 : 40);
+        final int leafUs = parsed.matchedOptionValue("--leaf-us", 1000);
+        final long busyIntervalMs = parsed.matchedOptionValue("--busy-interval-ms", 200L);
+        final long idleIntervalMs = parsed.matchedOptionValue("--idle-interval-ms", quick ? 300L : 1500L);
+        final int basePort = parsed.matchedOptionValue("--base-port", 23000);
+        final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
+        final String note = sites + " sites x " + perSite + " nodes in one JVM; combining off; busy = SIMULATED leaves of " + leafUs + " us";
+        final List<String> rows = new ArrayList<>();
+        final List<String> categories = new ArrayList<>();
+        final List<double[]> ratios = new ArrayList<>(); // busy p50, busy p90, idle p50, idle p90 per delay > 0
+        try {
+            out.println("divvy-perf write-latency " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
+                + " cores | load average at start " + loadAverage() + " | node settings changed by properties: "
+                + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
+            final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out);
+            for (final long delayMs : delays) {
+                final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs);
+                final double[] r = new double[4];
+                int k = 0;
+                for (final WriteLatencyBenchmark.CaseResult result : results) {
+                    final double[] last = result.lastMs();
+                    final double p50 = WriteLatencyBenchmark.percentile(last, 0.5);
+                    final double p90 = WriteLatencyBenchmark.percentile(last, 0.9);
+                    row(rows, result, "replicas", result.holders(), "count", note);
+                    row(rows, result, "writes", result.writes().size(), "count", note);
+                    row(rows, result, "writes_incomplete", result.incomplete(), "count", note + "; a replica never had it (best effort)");
+                    row(rows, result, "last_replica_p50", p50, "ms", note);
+                    row(rows, result, "last_replica_p90", p90, "ms", note);
+                    row(rows, result, "one_replica_same_site_p50", WriteLatencyBenchmark.percentile(result.arrivalMs(true), 0.5), "ms", note);
+                    row(rows, result, "one_replica_other_site_p50", WriteLatencyBenchmark.percentile(result.arrivalMs(false), 0.5), "ms", note);
+                    if (delayMs > 0) {
+                        row(rows, result, "last_replica_p50_per_delay", p50 / delayMs, "ratio", note + "; target <= 2");
+                        row(rows, result, "last_replica_p90_per_delay", p90 / delayMs, "ratio", note + "; target <= 2");
+                        r[k++] = p50 / delayMs;
+                        r[k++] = p90 / delayMs;
+                    }
+                }
+                if (delayMs > 0) {
+                    categories.add(delayMs + " ms one-way");
+                    ratios.add(r);
+                }
+                write(csvPath, rows); // after each delay: a run stopped later keeps what it measured
+            }
+            write(csvPath, rows);
+            if (!categories.isEmpty()) {
+                final String[] names = {"busy p50", "busy p90", "idle p50", "idle p90"};
+                final Color[] colors = {new Color(0x1f77b4), new Color(0xaec7e8), new Color(0xff7f0e), new Color(0xffbb78)};
+                final List<BarSeries> series = new ArrayList<>();
+                for (int s = 0; s < names.length; s++) {
+                    final int column = s;
+                    series.add(new BarSeries(names[s], colors[s], ratios.stream().mapToDouble(v -> v[column]).toArray()));
+                }
+                final Path png = csvPath.resolveSibling(csvPath.getFileName().toString().replaceFirst("\\.csv$", "") + ".png");
+                new GroupedBarChart("Time until the last of " + sites * perSite + " replicas has a write, / one-way delay",
+                    note + "; target <= 2", "last replica / one-way delay", categories, series, 2.0).writePng(png);
+            }
+            out.println("wrote " + csvPath + " (" + rows.size() + " rows) | load average at end " + loadAverage());
+            return 0;
+        } catch (final RuntimeException ex) {
+            err.println("divvy-perf write-latency: FAILED: " + ex);
+            ex.printStackTrace(err);
+            write(csvPath, rows);
+            return 1;
+        }
+    }
+
+    private static void row(final List<String> rows, final WriteLatencyBenchmark.CaseResult result, final String metric,
+        final double value, final String unit, final String note) {
+        rows.add(String.join(",", result.caseName(), String.valueOf(result.delayMs()), metric,
+            String.format(Locale.ROOT, "%.4f", value), unit, note));
+    }
+
+    private static void write(final Path path, final List<String> rows) {
+        final List<String> lines = new ArrayList<>();
+        lines.add("case,delay_ms,metric,value,unit,note");
+        lines.addAll(rows);
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            Files.write(path, lines, StandardCharsets.UTF_8);
+        } catch (final IOException ex) {
+            throw new UncheckedIOException("cannot write " + path, ex);
+        }
+    }
+
+    private static String loadAverage() {
+        return String.format(Locale.ROOT, "%.2f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static CommandSpec spec() {
+        final CommandSpec spec = CommandSpec.create().name("divvy-perf write-latency");
+        spec.usageMessage().description("Time for a shared-object write to reach every replica across sites behind a delaying relay, "
+            + "/ the one-way delay; busy (SIMULATED) and idle nodes; combining off.");
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
+        spec.addOption(OptionSpec.builder("--quick").type(boolean.class).arity("0")
+            .description("2 sites x 2 nodes, 5 ms, 3 writes: a smoke test; the numbers mean nothing.").build());
+        spec.addOption(option("--sites", int.class, "N", "Sites (default 4)."));
+        spec.addOption(option("--nodes-per-site", int.class, "N", "Nodes per site, one worker each (default 16)."));
+        spec.addOption(option("--delays-ms", String.class, "LIST", "One-way delays between sites; 0 is the control (default 0,10,50)."));
+        spec.addOption(option("--writes", int.class, "N", "Writes per case (default 40)."));
+        spec.addOption(option("--leaf-us", int.class, "US", "Parked leaf time of the busy computation (default 1000)."));
+        spec.addOption(option("--busy-interval-ms", long.class, "MS", "Time between writes while busy (default 200)."));
+        spec.addOption(option("--idle-interval-ms", long.class, "MS",
+            "Time between writes to idle nodes: longer than deepIdleAfterMs, so each write finds them in deep idle (default 1500)."));
+        spec.addOption(option("--base-port", int.class, "PORT", "First UDP port of the nodes (default 23000)."));
+        spec.addOption(option("--out", Path.class, "CSV", "CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it."));
+        return spec;
+    }
+
+    private static OptionSpec option(final String name, final Class<?> type, final String label, final String description) {
+        return OptionSpec.builder(name).type(type).paramLabel(label).description(description).build();
+    }
+}

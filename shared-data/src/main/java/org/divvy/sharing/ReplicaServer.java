@@ -1,0 +1,172 @@
+package org.divvy.sharing;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Objects;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
+import org.divvy.DivvyException;
+import org.divvy.agent.FrameSender;
+import org.divvy.agent.MemberDirectory;
+import org.divvy.codegen.ReplicaCore;
+import org.divvy.codegen.WireLimitException;
+import org.divvy.codegen.WireWriter;
+
+/**
+ * The answering side of replica transfer: another node's SO_REPLICA_REQUEST is answered with the state of the replica
+ * held here, through the generated codec, under a try-read (SO_REPLICA_REPLY; chunked by the transport when larger than
+ * one message), or "not held". A request that cannot be answered now (a write holds the replica, the node's queue is
+ * full) waits, one per (node, object), at most {@link #MAX_UNANSWERED} (beyond: dropped and counted; the requester asks
+ * another node after its timeout); one refused for room is not encoded again until the node's bulk queue drained. A
+ * state is encoded up to what one frame carries: larger, or a {@code writeState} that throws, is answered "not held"
+ * and logged; nothing escapes the agent's cycle. Agent thread.
+ */
+final class ReplicaServer {
+    /** Requests waiting for a write to end or for room towards their node; beyond it a request is dropped (it asks another). */
+    static final int MAX_UNANSWERED = 1024;
+    /** A state no larger than this travels as a control frame, which a full bulk queue does not hold back. */
+    private static final int CONTROL_FRAME_BYTES = 1024;
+
+    /** A request not answered yet: by node and object (equal ones are one), and the state's length when last refused. */
+    private static final class Unanswered {
+        final int nodeId;
+        final long objectId;
+        /** The frame's length when the transport last refused it (0: not refused, or a write held the replica). */
+        long refusedFrameLength;
+
+        Unanswered(final int nodeId, final long objectId) {
+            this.nodeId = nodeId;
+            this.objectId = objectId;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof Unanswered u && u.nodeId == nodeId && u.objectId == objectId;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(nodeId, objectId);
+        }
+    }
+
+    private final FrameSender sender;
+    private final MemberDirectory members;
+    private final ReplicaTable replicas;
+    private final ReplicaHolders holders;
+    private final SharingStatistics statistics;
+    private final ErrorHandler errorHandler;
+    private final ReplicaRequestFlyweight request = new ReplicaRequestFlyweight();
+    private final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
+    private final WireWriter state = new WireWriter(1024);
+    /** Requests whose replica a write held locked, or whose node's queue was full: answered in a later cycle, in order. */
+    private final LinkedHashMap<Unanswered, Unanswered> unanswered = new LinkedHashMap<>();
+
+    ReplicaServer(final FrameSender sender, final MemberDirectory members, final ReplicaTable replicas, final ReplicaHolders holders,
+        final SharingStatistics statistics, final ErrorHandler errorHandler) {
+        this.sender = sender;
+        this.members = members;
+        this.replicas = replicas;
+        this.holders = holders;
+        this.statistics = statistics;
+        this.errorHandler = errorHandler;
+        // a state is sent in one frame: the encode stops at what the transport can send, before it grows further
+        state.limit(sender.maxFrameBytes() - ReplicaReplyFlyweight.STATE_OFFSET);
+    }
+
+    boolean isIdle() {
+        return unanswered.isEmpty();
+    }
+
+    int unansweredCount() {
+        return unanswered.size();
+    }
+
+    /** The handler of SO_REPLICA_REQUEST. */
+    int onReplicaRequest(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        request.wrap(buffer, offset, length);
+        final long id = request.objectId();
+        if (replicas.get(id) != null) {
+            holders.add(id, senderId); // it will hold one once answered
+        }
+        final Unanswered pending = new Unanswered(senderId, id);
+        if (unanswered.containsKey(pending)) {
+            return 0; // asked again while its answer waits: one answer serves both
+        }
+        if (!answer(pending)) {
+            if (unanswered.size() >= MAX_UNANSWERED) {
+                statistics.requestsDropped.increment(); // its node asks another after replicaFetchTimeoutMs
+            } else {
+                unanswered.put(pending, pending);
+            }
+        }
+        return 1;
+    }
+
+    /** Answers the requests that waited, in order, as far as it can now. */
+    int answerPending() {
+        if (unanswered.isEmpty()) {
+            return 0;
+        }
+        int work = 0;
+        for (final Iterator<Unanswered> it = unanswered.keySet().iterator(); it.hasNext(); ) {
+            final Unanswered pending = it.next();
+            if (pending.refusedFrameLength > CONTROL_FRAME_BYTES && sender.queuedBulkBytesTo(pending.nodeId) > 0) {
+                continue; // refused for room: not encoded again until the node's queue drained
+            }
+            if (answer(pending)) {
+                it.remove();
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Sends the replica (or "not held"); false when a write holds it locked or the queue to the node is full. A state
+     * that does not fit in a frame, or whose encode fails, is answered "not held": the requester asks another node.
+     */
+    private boolean answer(final Unanswered pending) {
+        final int nodeId = pending.nodeId;
+        final long id = pending.objectId;
+        if (members.aliveEndpoint(nodeId) == null) {
+            return true; // gone: nobody to answer
+        }
+        final ReplicaCore core = replicas.get(id);
+        boolean held = core != null && !core.isAwaitingState();
+        state.reset();
+        if (held) {
+            try {
+                if (!core.tryWriteState(state)) {
+                    return false;
+                }
+            } catch (final WireLimitException tooLarge) {
+                held = false;
+                errorHandler.onError(new DivvyException("the replica state of " + core + " is larger than a message can carry ("
+                    + sender.maxFrameBytes() + " bytes, maxMessageBytes): answered as not held"));
+            } catch (final RuntimeException e) {
+                held = false;
+                errorHandler.onError(new DivvyException("the replica state of " + core + " could not be written: " + e, e));
+            }
+        }
+        final int stateLength = held ? state.length() : 0;
+        final int frameLength = ReplicaReplyFlyweight.STATE_OFFSET + stateLength;
+        final MutableDirectBuffer frame = sender.frameBuffer(frameLength);
+        reply.wrap(frame, 0, frame.capacity());
+        reply.headerDefaults(ReplicaReplyFlyweight.TYPE);
+        reply.start(id, held, stateLength);
+        if (held) {
+            frame.putBytes(ReplicaReplyFlyweight.STATE_OFFSET, state.buffer(), 0, stateLength);
+        }
+        if (!sender.sendTo(nodeId, frameLength)) {
+            pending.refusedFrameLength = frameLength;
+            return false;
+        }
+        if (held) {
+            statistics.replicasServed.increment();
+        }
+        return true;
+    }
+}
