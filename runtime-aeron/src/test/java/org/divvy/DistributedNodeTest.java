@@ -100,6 +100,26 @@ class DistributedNodeTest {
         assertTrue(caught.value().contains("node 1"), caught.value());
     }
 
+    /** Issue 7: "a job that cannot be encoded stays local and runs there; it is never lost". */
+    @Test
+    void aJobWhoseArgumentsCannotBeEncodedShouldStayOnItsNodeAndRunThere() {
+        final List<DivvyNode> nodes = startOnSites(StealPolicy.RS, 3000, "A", "A");
+        final DivvyNode master = nodes.get(0);
+        final long encodesBefore = TestJobs.UNENCODABLE_ENCODES.get();
+        final RunResult<Long> result = master.run(() -> {
+            final LongSpawn first = TestJobs.spawnUnencodable(200);  // oldest: what the thief asks for
+            final LongSpawn second = TestJobs.spawnUnencodable(300);
+            final LongSpawn local = TestJobs.spawnWork(2000, "");   // newest: the master runs it meanwhile
+            Spawns.sync();
+            return first.get() + second.get() + local.get();
+        });
+        assertEquals(2500L, result.value(), "both ran to their end, here");
+        assertTrue(TestJobs.UNENCODABLE_ENCODES.get() > encodesBefore, "the thief asked for them and the master tried "
+            + "to encode one:\n" + result.statistics());
+        assertEquals(0, result.statistics().network().jobsGiven(), result.statistics().toString());
+        assertEquals(0, nodes.get(1).networkStatistics().remoteJobsRun(), nodes.get(1).networkStatistics().toString());
+    }
+
     @Test
     void shouldRethrowAtTheMastersSyncTheUnsyncedSpawnOfAJobThatRanOnAnotherNode() {
         final DivvyNode master = startOnSites(StealPolicy.RS, 3000, "A", "A").get(0);

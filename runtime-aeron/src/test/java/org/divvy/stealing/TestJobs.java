@@ -229,6 +229,53 @@ public final class TestJobs implements JobTypeProvider {
         }
     }
 
+    /** Encodes of {@link #spawnUnencodable} jobs tried, in this JVM: a victim tried to give one away. */
+    public static final java.util.concurrent.atomic.AtomicLong UNENCODABLE_ENCODES = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * {@code work(millis, "")} whose arguments cannot be encoded (its encoder throws, as a generated codec does for a
+     * value it cannot write): a victim must keep it and run it, never lose it. Not registered: it never arrives.
+     */
+    public static LongSpawn spawnUnencodable(final long millis) {
+        return Spawns.spawn(new UnencodableJob(millis));
+    }
+
+    static final class UnencodableJob extends LongJob {
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.stealing.TestJobs#unencodable";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                throw new AssertionError("an unencodable job never travels");
+            }
+        };
+
+        private final long millis;
+
+        UnencodableJob(final long millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        protected long call() {
+            return work(millis, "");
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            UNENCODABLE_ENCODES.incrementAndGet();
+            throw new IllegalArgumentException("a value this codec cannot write");
+        }
+    }
+
     /** The job record of {@link #tree}. */
     static final class TreeJob extends LongJob {
         static final JobType TYPE = new JobType() {

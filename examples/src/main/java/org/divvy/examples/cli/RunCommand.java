@@ -63,9 +63,10 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
      * structures were ~50 MiB of a node), a heap that starts at 16 MiB and grows only as the live data needs (at
      * the JVM's default start, 1/64 of the machine's memory, the young generation alone is over 100 MiB, and all of
      * it becomes resident once the node has allocated that much), and at most 512 MiB (a 10M-int mergesort's
-     * arrays fit). README, "Memory of a node".
+     * arrays fit). {@code --jvm-opt} replaces only the defaults it chooses, and a largest heap above 1 GiB makes
+     * G1 the default collector ({@link NodeJvmOptions}). README, "Memory of a node".
      */
-    public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m");
+    public static final List<String> DEFAULT_CHILD_JVM_OPTIONS = NodeJvmOptions.ofChild(List.of());
 
     @Option(names = "--nodes", paramLabel = "N",
         description = "nodes on this machine, this process included (default: ${DEFAULT-VALUE})")
@@ -91,8 +92,9 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     int timeoutSeconds;
 
     @Option(names = "--jvm-opt", paramLabel = "OPT",
-        description = "a JVM option of each child node, repeatable; replaces the default "
-            + "-XX:+UseSerialGC -Xms16m -Xmx512m")
+        description = "a JVM option of each child node, repeatable; defaults -XX:+UseSerialGC -Xms16m -Xmx512m, "
+            + "each replaced by an option that chooses the same (a collector, -Xms, -Xmx); with -Xmx above 1g the "
+            + "default collector is G1")
     List<String> childJvmOptions = new ArrayList<>();
 
     @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",
@@ -191,7 +193,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     }
 
     public List<String> childJvmOptions() {
-        return childJvmOptions.isEmpty() ? DEFAULT_CHILD_JVM_OPTIONS : List.copyOf(childJvmOptions);
+        return NodeJvmOptions.ofChild(childJvmOptions);
     }
 
     @Override

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * check, the root as it was sent, the root as the registry received and keeps it, and the value as it came back) gets {@code -Xmx2g},
  * {@code -Xmx3g} for 50M ints; each child {@code -Xmx1g}, {@code -Xmx2g} for 50M ints (the master holds the root
  * as it arrived, its decoded array, the halves and the sorted result; a thief a 100 MB job as its reassembled
- * frame, its decoded array, the halves and the sorted result). Serial GC, as {@code divvy run}'s children have by
- * default. Every process is ended by its handle afterwards.
+ * frame, its decoded array, the halves and the sorted result). The collectors are the defaults for these heaps, as
+ * {@code divvy run} gives its children and {@code bin/divvy} node 0 ({@link NodeJvmOptions}: serial up to 1 GiB,
+ * G1 above). Every process is ended by its handle afterwards.
  */
 class BigMessagesMultiProcessTest {
     /** The agent's longest cycle and, when measured, its own CPU time (printed, not asserted: no timed assertions). */
@@ -109,10 +110,12 @@ class BigMessagesMultiProcessTest {
     private LauncherProcess run(final List<String> runOptions, final Heaps heaps, final String... app) throws IOException {
         final List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(runOptions);
-        args.addAll(List.of("--workers", "1", "--jvm-opt=-XX:+UseSerialGC", "--jvm-opt=" + heaps.child()));
+        args.addAll(List.of("--workers", "1", "--jvm-opt=" + heaps.child()));
         args.addAll(List.of(app));
         args.addAll(List.of("--progress-seconds", "0"));
-        return launchers.start(new ProcessBuilder(LauncherProcess.command(List.of(heaps.nodeZero()), args)));
+        // node 0's options as bin/divvy makes them from DIVVY_JAVA_OPTS=-Xmx... (NodeJvmOptionsTest shows the same rule)
+        final List<String> nodeZero = NodeJvmOptions.ofChild(List.of(heaps.nodeZero()));
+        return launchers.start(new ProcessBuilder(LauncherProcess.command(nodeZero, args)));
     }
 
     /** The largest heap of node 0 (the run process) and of each child, as JVM options. */

@@ -51,10 +51,16 @@ final class LauncherProcess {
         reader.start();
     }
 
-    /** {@code java --add-opens ... -XX:+UseSerialGC JVM_OPTIONS -cp <class path> Launcher ARGS}. */
+    /**
+     * {@code java --add-opens ... -XX:+UseSerialGC JVM_OPTIONS -cp <class path> Launcher ARGS}; without the serial
+     * collector when {@code jvmOptions} choose one (the JVM refuses two).
+     */
     static List<String> command(final List<String> jvmOptions, final List<String> args) {
         final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS, "-XX:+UseSerialGC"));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS));
+        if (jvmOptions.stream().noneMatch(NodeJvmOptions::isCollector)) {
+            command.add("-XX:+UseSerialGC");
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildCommand.MAIN_CLASS));
         command.addAll(args);

@@ -151,6 +151,18 @@ class MultiProcessRunTest {
         assertTrue(output.contains("cannot join 127.0.0.1:1"), output);
     }
 
+    /** Issue 7, finding 5: {@code --join notahost:40000} printed 100 stack traces (1,951 lines) before the right line. */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldSayInOneLineThatAJoinHostCannotBeResolved() throws Exception {
+        final LauncherProcess node = launchers.start("node", "--join", "notahost.invalid:40000", "--workers", "1");
+        final int exit = node.awaitExit(20);
+        final String output = node.output();
+        assertEquals(Launcher.EXIT_FAILED, exit, output);
+        assertEquals("divvy node: cannot join notahost.invalid:40000: cannot resolve host `notahost.invalid` of "
+            + "join=notahost.invalid:40000: check the name (or give an IP address)\n", output);
+    }
+
     /**
      * Issue 7's "same program on 1 and N nodes": the portable app's children throw a JDK exception, a declared
      * and a @Wire user exception (caught by class around sync()) and take a million-long linked list and a
