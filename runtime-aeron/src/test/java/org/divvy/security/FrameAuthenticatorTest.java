@@ -178,6 +178,31 @@ class FrameAuthenticatorTest {
     }
 
     @Test
+    void shouldCheckUnderTheKeyOfTheRunAndEndpointWhicheverIsLearntFirst() {
+        // a transport binds its endpoint at start and learns the run at its join; the test fixture does the reverse
+        final FrameAuthenticator boundFirst = TestAuthenticators.member();
+        boundFirst.bindTo(RECEIVER);
+        boundFirst.useRunKey(RUN);
+        final FrameAuthenticator.Signer stream = sender.signerFor(RECEIVER);
+        final UnsafeBuffer first = signed(stream, StealRequestFlyweight.TYPE, 8);
+        assertTrue(boundFirst.verify(first, 0, first.capacity()) > 0);
+        // a signer made before its run is known signs run frames under the run's key once it is
+        final FrameAuthenticator joiner = TestAuthenticators.member();
+        final FrameAuthenticator.Signer early = joiner.signerFor(RECEIVER);
+        signed(early, JoinFlyweight.TYPE, 8);
+        joiner.useRunKey(RUN);
+        final UnsafeBuffer afterJoin = signed(early, StealRequestFlyweight.TYPE, 8);
+        assertTrue(receiver.verify(afterJoin, 0, afterJoin.capacity()) > 0);
+        joiner.useRunKey(RUN + 1);
+        final UnsafeBuffer nextRun = signed(early, StealRequestFlyweight.TYPE, 8);
+        assertEquals(-1, receiver.verify(nextRun, 0, nextRun.capacity()), "signed under run " + (RUN + 1) + "'s key now");
+        assertEquals(1, receiver.counters().wrongKey.get());
+        final FrameAuthenticator inNextRun = TestAuthenticators.inRun(RUN + 1);
+        inNextRun.bindTo(RECEIVER);
+        assertTrue(inNextRun.verify(nextRun, 0, nextRun.capacity()) > 0);
+    }
+
+    @Test
     void shouldDropALargeFrameUnderTheJoinKeyWithoutCheckingItsTag() {
         final UnsafeBuffer big = signed(TestAuthenticators.member(), JoinFlyweight.TYPE, FrameAuthenticator.MAX_JOIN_KEY_FRAME);
         assertEquals(-1, receiver.verify(big, 0, big.capacity()));

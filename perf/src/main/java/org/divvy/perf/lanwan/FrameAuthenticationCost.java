@@ -10,7 +10,7 @@ import org.divvy.stealing.StealRequestFlyweight;
 
 /**
  * What authentication adds to a steal round trip, measured alone: signing and checking a STEAL_REQUEST-sized
- * frame with the node's {@link FrameAuthenticator} (AES-GMAC), in one thread. A round trip signs two frames
+ * frame with the node's {@link FrameAuthenticator} (Poly1305-AES), in one thread. A round trip signs two frames
  * and checks two, so it costs twice the figure. Median of rounds, after a warm-up.
  */
 final class FrameAuthenticationCost {
