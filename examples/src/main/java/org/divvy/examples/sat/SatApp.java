@@ -19,6 +19,14 @@ import picocli.CommandLine.Option;
         + "a random 3-SAT one; a model is checked against every clause, unsatisfiability against SATLIB's label or "
         + "the sequential solver.")
 public final class SatApp implements ExampleApp {
+    /**
+     * The write-combining delay the shared version is meant to run with ({@code --shared-write-combining-ms 20} on
+     * every node): jobs write every short clause they learn, thousands a second, and a clause or the solution flag
+     * 20 ms late costs a few conflicts, while the messages drop by the combining ratio. {@code perf shared-traffic}
+     * measures with it and without.
+     */
+    public static final long RECOMMENDED_COMBINING_MS = 20;
+
     @Mixin
     CommonOptions common = new CommonOptions();
 
@@ -40,7 +48,8 @@ public final class SatApp implements ExampleApp {
     @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
         description = "sequential (one CDCL solver), conquer (cubes, learned clauses passed down the tree, the first "
             + "model aborts the rest) or share (cubes sharing the solution flag, the global conflict count and learned "
-            + "clauses of up to 10 literals through a shared object) (default: conquer)")
+            + "clauses of up to 10 literals through a shared object; run the nodes with --shared-write-combining-ms "
+            + RECOMMENDED_COMBINING_MS + ") (default: conquer)")
     Mode mode = Mode.CONQUER;
 
     @Option(names = "--cube-depth", paramLabel = "D",
