@@ -25,6 +25,7 @@ import org.divvy.examples.Problem;
 import org.divvy.examples.Verdict;
 import org.divvy.examples.locusroute.LocusRouteApp;
 import org.divvy.examples.sat.SatApp;
+import org.divvy.perf.BenchmarkSecret;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -171,12 +172,12 @@ public final class SharedTraffic {
     }
 
     private static NodeConfig config(final MediaDriver driver, final String join, final long combiningMs) {
-        return NodeConfig.builder().workers(1).networked(true)
+        return BenchmarkSecret.withSecret(NodeConfig.builder().workers(1).networked(true)
             .aeronDirectory(driver.aeronDirectoryName())
             .termLengthBytes(1 << 20)
             .site("A").join(join).policy(StealPolicy.RS)
             .sharedWriteCombiningMs(combiningMs)
-            .build();
+            .build());
     }
 
     /** The table as README rows, with the command each row is. */
