@@ -29,6 +29,11 @@ public final class CommonOptions {
         return sequential;
     }
 
+    /** Makes this run the sequential version, as {@code --sequential} does (an app's {@code --mode sequential}). */
+    public void runSequential() {
+        sequential = true;
+    }
+
     public int progressSeconds() {
         return progressSeconds;
     }

@@ -25,8 +25,10 @@ import picocli.CommandLine.ParseResult;
  * The options are declared through picocli's programmatic model, so no reflection is involved.
  * {@code lanwan ...} runs the LAN/WAN harness ({@code org.divvy.perf.lanwan.LanWanMain}), {@code faults ...} the
  * fault-tolerance figures ({@code org.divvy.perf.faults.FaultsMain}), {@code uts ...} the UTS kernel, speedup and node
- * memory rows ({@code org.divvy.perf.uts.UtsMain}), {@code write-latency ...} the time for a shared-object write to reach every
- * replica across sites ({@code org.divvy.perf.sharing.WriteLatencyMain}).
+ * memory rows ({@code org.divvy.perf.uts.UtsMain}), {@code write-latency ...} the time for a shared-object write to
+ * reach every replica across sites ({@code org.divvy.perf.sharing.WriteLatencyMain}), {@code shared-traffic ...} the
+ * shared-object traffic of the divide-and-share apps with and without write combining
+ * ({@code org.divvy.perf.sharing.SharedTraffic}).
  */
 public final class PerfMain {
     private PerfMain() {
@@ -49,6 +51,9 @@ public final class PerfMain {
         }
         if (args.length > 0 && "write-latency".equals(args[0])) {
             return org.divvy.perf.sharing.WriteLatencyMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && "shared-traffic".equals(args[0])) {
+            return org.divvy.perf.sharing.SharedTraffic.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length > 0 && "faults".equals(args[0])) {
             return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);

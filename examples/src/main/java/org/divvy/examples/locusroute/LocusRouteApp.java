@@ -4,6 +4,7 @@ import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
+import org.divvy.examples.Mode;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
 import picocli.CommandLine.Command;
@@ -13,8 +14,10 @@ import picocli.CommandLine.Option;
 /** The {@code locusroute} command. */
 @Command(name = "locusroute", mixinStandardHelpOptions = true,
     description = "LocusRoute-style wire routing on a grid cost array: two-bend routes of least cost, rip-up and "
-        + "reroute iterations; groups of wires routed by spawned jobs against the cost array of the iteration's "
-        + "start; quality checked against the sequential router.")
+        + "reroute iterations; groups of wires routed by spawned jobs, against the cost array of the iteration's "
+        + "start (--mode conquer) or against a shared cost array every job writes its wires to (--mode share; "
+        + "combine its writes: divvy run --shared-write-combining-ms 100); quality checked against the sequential "
+        + "router.")
 public final class LocusRouteApp implements ExampleApp {
     /**
      * How much worse than the sequential router's the congestion may be: 10%. Jobs route their group against the
@@ -26,6 +29,13 @@ public final class LocusRouteApp implements ExampleApp {
     public static final double CONGESTION_BOUND = 0.10;
     /** How many more wires than the sequential router's may share the busiest cell. */
     public static final int OCCUPANCY_SLACK = 2;
+    /**
+     * The write-combining delay the shared version is meant to run with ({@code --shared-write-combining-ms 100}
+     * on every node, as Satin's LocusRoute used): a job writes every wire it moves, thousands a second, and a
+     * stale cost array only costs quality, so 100 ms of staleness buys few messages. {@code perf shared-traffic}
+     * measures with it and without.
+     */
+    public static final long RECOMMENDED_COMBINING_MS = 100;
 
     @Mixin
     CommonOptions common = new CommonOptions();
@@ -51,6 +61,12 @@ public final class LocusRouteApp implements ExampleApp {
         description = "groups of at most W wires are routed by one job (default: ${DEFAULT-VALUE})")
     int leafWires = 2000;
 
+    @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
+        description = "sequential (one router), conquer (groups routed in two phases against the cost array of the "
+            + "phase's start) or share (groups route against a shared cost array and write each wire they move; "
+            + "run the nodes with --shared-write-combining-ms " + RECOMMENDED_COMBINING_MS + ") (default: conquer)")
+    Mode mode = Mode.CONQUER;
+
     @Option(names = "--seed", description = "random seed of the circuit (default: ${DEFAULT-VALUE})")
     long seed = 42;
 
@@ -67,6 +83,16 @@ public final class LocusRouteApp implements ExampleApp {
         this.span = Math.max(1, size / 6);
         this.iterations = iterations;
         this.leafWires = leafWires;
+    }
+
+    /** A random circuit on a {@code size x size} grid, routed in {@code mode}. */
+    public LocusRouteApp(final int size, final int wires, final int iterations, final int leafWires, final Mode mode) {
+        this(size, wires, iterations, leafWires);
+        this.mode = mode;
+    }
+
+    public Mode mode() {
+        return mode;
     }
 
     @Override
@@ -87,6 +113,9 @@ public final class LocusRouteApp implements ExampleApp {
         Options.atLeast("--span", span, 0);
         Options.atLeast("--iterations", iterations, 1);
         Options.atLeast("--leaf-wires", leafWires, 1);
+        if (mode == Mode.SEQUENTIAL) {
+            common.runSequential();
+        }
     }
 
     @Override
@@ -96,10 +125,12 @@ public final class LocusRouteApp implements ExampleApp {
             : Circuit.random(width, height, wires, span, seed);
         final int passes = iterations;
         final int leaf = leafWires;
+        final boolean share = mode == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<Routing> root() {
-                return new LocusRoute(circuit, leaf).routeAll(passes);
+                return share ? new LocusRouteShare(circuit, leaf).routeAll(passes)
+                    : new LocusRoute(circuit, leaf).routeAll(passes);
             }
 
             @Override

@@ -86,21 +86,24 @@ public final class LocusRouteSequential {
      */
     public static int cheapestRoute(final Circuit circuit, final int w, final int[] costs, final int present) {
         final int[] pins = circuit.pins();
-        final int x1 = pins[4 * w];
-        final int y1 = pins[4 * w + 1];
-        final int x2 = pins[4 * w + 2];
-        final int y2 = pins[4 * w + 3];
-        long best = present >= 0 ? walk(circuit, w, present, costs, 0) : Long.MAX_VALUE;
+        return cheapestRoute(circuit.width(), pins[4 * w], pins[4 * w + 1], pins[4 * w + 2], pins[4 * w + 3], costs,
+            present);
+    }
+
+    /** {@link #cheapestRoute(Circuit, int, int[], int)} of the wire from (x1, y1) to (x2, y2) on a grid {@code width} wide. */
+    public static int cheapestRoute(final int width, final int x1, final int y1, final int x2, final int y2,
+        final int[] costs, final int present) {
+        long best = present >= 0 ? walk(width, x1, y1, x2, y2, present, costs, 0) : Long.MAX_VALUE;
         int bestRoute = present;
         for (int c = Math.min(x1, x2); c <= Math.max(x1, x2); c++) {
-            final long cost = walk(circuit, w, 2 * c, costs, 0);
+            final long cost = walk(width, x1, y1, x2, y2, 2 * c, costs, 0);
             if (cost < best) {
                 best = cost;
                 bestRoute = 2 * c;
             }
         }
         for (int r = Math.min(y1, y2); r <= Math.max(y1, y2); r++) {
-            final long cost = walk(circuit, w, 2 * r + 1, costs, 0);
+            final long cost = walk(width, x1, y1, x2, y2, 2 * r + 1, costs, 0);
             if (cost < best) {
                 best = cost;
                 bestRoute = 2 * r + 1;
@@ -127,11 +130,12 @@ public final class LocusRouteSequential {
      */
     public static long walk(final Circuit circuit, final int w, final int route, final int[] grid, final int delta) {
         final int[] pins = circuit.pins();
-        final int width = circuit.width();
-        final int x1 = pins[4 * w];
-        final int y1 = pins[4 * w + 1];
-        final int x2 = pins[4 * w + 2];
-        final int y2 = pins[4 * w + 3];
+        return walk(circuit.width(), pins[4 * w], pins[4 * w + 1], pins[4 * w + 2], pins[4 * w + 3], route, grid, delta);
+    }
+
+    /** {@link #walk(Circuit, int, int, int[], int)} for the wire from (x1, y1) to (x2, y2) on a grid {@code width} wide. */
+    public static long walk(final int width, final int x1, final int y1, final int x2, final int y2, final int route,
+        final int[] grid, final int delta) {
         final int bend = route >> 1;
         long sum = 0;
         long cells = 0;

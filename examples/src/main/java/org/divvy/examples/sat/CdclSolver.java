@@ -30,6 +30,17 @@ public final class CdclSolver {
         UNKNOWN
     }
 
+    /**
+     * Called by {@link #solve} at each restart, back at level 0 and before queued imports are added: where a
+     * solver that shares what it learns reports its progress, takes in clauses from elsewhere
+     * ({@link #importClause}) and asks whether to go on.
+     */
+    @FunctionalInterface
+    public interface RestartListener {
+        /** Returns false to stop: {@link #solve} then answers {@link Result#UNKNOWN}. */
+        boolean atRestart(CdclSolver solver);
+    }
+
     private static final byte UNASSIGNED = -1;
     private static final int RESTART_BASE = 100;
 
@@ -91,6 +102,7 @@ public final class CdclSolver {
     private long imported;
     private long exported;
     private int[] assumptions = new int[0];
+    private RestartListener restartListener = solver -> true;
     private final int[] levelStamp;
     private int stamp;
 
@@ -286,11 +298,19 @@ public final class CdclSolver {
                 return result;
             }
             backtrack(0);
+            if (!restartListener.atRestart(this)) {
+                return Result.UNKNOWN;
+            }
             addImports();
             if (unsatisfiable) {
                 return Result.UNSATISFIABLE;
             }
         }
+    }
+
+    /** From now on {@code listener} is called at each restart of {@link #solve}. */
+    public void restartListener(final RestartListener listener) {
+        this.restartListener = listener;
     }
 
     /** Solves without assumptions or budget. */

@@ -4,6 +4,7 @@ import org.divvy.Root;
 import org.divvy.examples.Check;
 import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
+import org.divvy.examples.Mode;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
 import picocli.CommandLine.Command;
@@ -13,10 +14,19 @@ import picocli.CommandLine.Option;
 /** The {@code sat} command. */
 @Command(name = "sat", mixinStandardHelpOptions = true,
     description = "SAT by cube and conquer with a CDCL solver (watched literals, 1UIP, VSIDS, restarts, clause "
-        + "deletion): cubes split on variables, the first model found aborts the rest; a shipped SATLIB instance or "
+        + "deletion): cubes split on variables, the first model found stops the rest (--mode conquer: abort; "
+        + "--mode share: a shared solution flag, with learned clauses shared); a shipped SATLIB instance or "
         + "a random 3-SAT one; a model is checked against every clause, unsatisfiability against SATLIB's label or "
         + "the sequential solver.")
 public final class SatApp implements ExampleApp {
+    /**
+     * The write-combining delay the shared version is meant to run with ({@code --shared-write-combining-ms 20} on
+     * every node): jobs write every short clause they learn, thousands a second, and a clause or the solution flag
+     * 20 ms late costs a few conflicts, while the messages drop by the combining ratio. {@code perf shared-traffic}
+     * measures with it and without.
+     */
+    public static final long RECOMMENDED_COMBINING_MS = 20;
+
     @Mixin
     CommonOptions common = new CommonOptions();
 
@@ -34,6 +44,13 @@ public final class SatApp implements ExampleApp {
 
     @Option(names = "--small", description = "solve the small instance uuf50-01")
     boolean small;
+
+    @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
+        description = "sequential (one CDCL solver), conquer (cubes, learned clauses passed down the tree, the first "
+            + "model aborts the rest) or share (cubes sharing the solution flag, the global conflict count and learned "
+            + "clauses of up to 10 literals through a shared object; run the nodes with --shared-write-combining-ms "
+            + RECOMMENDED_COMBINING_MS + ") (default: conquer)")
+    Mode mode = Mode.CONQUER;
 
     @Option(names = "--cube-depth", paramLabel = "D",
         description = "the first D levels split at once, giving 2^D cubes (default: ${DEFAULT-VALUE})")
@@ -57,9 +74,19 @@ public final class SatApp implements ExampleApp {
 
     /** A shipped instance. */
     public SatApp(final String instance, final int cubeDepth, final long leafConflicts) {
+        this(instance, cubeDepth, leafConflicts, Mode.CONQUER);
+    }
+
+    /** A shipped instance, solved in {@code mode}. */
+    public SatApp(final String instance, final int cubeDepth, final long leafConflicts, final Mode mode) {
         this.instance = instance;
         this.cubeDepth = cubeDepth;
         this.leafConflicts = leafConflicts;
+        this.mode = mode;
+    }
+
+    public Mode mode() {
+        return mode;
     }
 
     @Override
@@ -81,6 +108,9 @@ public final class SatApp implements ExampleApp {
                 + String.join(", ", SatInstances.SHIPPED));
         }
         Options.inRange("--cube-depth", cubeDepth, 0, 30);
+        if (mode == Mode.SEQUENTIAL) {
+            common.runSequential();
+        }
         Options.atLeast("--leaf-conflicts", leafConflicts, 1);
     }
 
@@ -91,10 +121,11 @@ public final class SatApp implements ExampleApp {
             : Cnf.load(small ? "uuf50-01" : instance);
         final int depth = cubeDepth;
         final long conflicts = leafConflicts;
+        final boolean share = mode == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<SatAnswer> root() {
-                return new Sat(cnf, depth, conflicts).solveAll();
+                return share ? new SatShare(cnf, depth, conflicts).solveAll() : new Sat(cnf, depth, conflicts).solveAll();
             }
 
             @Override
