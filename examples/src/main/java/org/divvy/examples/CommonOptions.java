@@ -29,6 +29,11 @@ public final class CommonOptions {
         return sequential;
     }
 
+    /** Makes this run the sequential version: an app's {@code --mode sequential} says the same as {@code --sequential}. */
+    public void runSequentially() {
+        sequential = true;
+    }
+
     public int progressSeconds() {
         return progressSeconds;
     }
