@@ -25,7 +25,8 @@ import picocli.CommandLine.ParseResult;
  * The options are declared through picocli's programmatic model, so no reflection is involved.
  * {@code lanwan ...} runs the LAN/WAN harness ({@code org.divvy.perf.lanwan.LanWanMain}), {@code faults ...} the
  * fault-tolerance figures ({@code org.divvy.perf.faults.FaultsMain}), {@code uts ...} the UTS kernel, speedup and node
- * memory rows ({@code org.divvy.perf.uts.UtsMain}).
+ * memory rows ({@code org.divvy.perf.uts.UtsMain}), {@code ds-vs-dc ...} divide and share vs divide and conquer
+ * ({@code org.divvy.perf.sharing.ShareVsConquer}).
  */
 public final class PerfMain {
     private PerfMain() {
@@ -45,6 +46,9 @@ public final class PerfMain {
         }
         if (args.length > 0 && "uts".equals(args[0])) {
             return org.divvy.perf.uts.UtsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && "ds-vs-dc".equals(args[0])) {
+            return org.divvy.perf.sharing.ShareVsConquer.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length > 0 && "faults".equals(args[0])) {
             return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
