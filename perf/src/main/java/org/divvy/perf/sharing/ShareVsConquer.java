@@ -104,8 +104,9 @@ public final class ShareVsConquer {
                         final List<String> modes = round % 2 == 1 ? MODES : List.of(MODES.get(1), MODES.get(0));
                         for (final String mode : modes) {
                             final Sample sample = runOnce(app, quick, nodes, mode, round, timeoutSeconds);
-                            out.printf(Locale.ROOT, "round %d  %-10s %d node(s)  %-7s  %8.3f s  %s%n", round, app.name(),
-                                nodes, mode, sample.wallSeconds(), sample.verdict());
+                            out.printf(Locale.ROOT, "round %d  %-10s %d node(s)  %-7s  %8.3f s  %s   %s%n", round,
+                                app.name(), nodes, mode, sample.wallSeconds(), sample.verdict(),
+                                shown(command(app, quick, nodes, mode, timeoutSeconds)));
                             samples.add(sample);
                         }
                     }
@@ -135,6 +136,11 @@ public final class ShareVsConquer {
             command.addAll(List.of("--workers", "1"));
         }
         return command;
+    }
+
+    /** A run's command as a user types it: {@code bin/divvy ...} (the JVM, its options and class path left out). */
+    static String shown(final List<String> command) {
+        return "bin/divvy " + String.join(" ", command.subList(command.indexOf(LAUNCHER) + 1, command.size()));
     }
 
     private static Sample runOnce(final AppRow app, final boolean quick, final int nodes, final String mode, final int round,
