@@ -30,7 +30,7 @@ import picocli.CommandLine.ParseResult;
  * Satin++'s Fig. 3 compares them, on 1 node and on 4 nodes (real processes: {@code divvy APP} for one node,
  * {@code divvy run --nodes 4} for four, one worker each). Every round runs every (app, nodes, mode) once, rounds
  * interleaved and the two modes' order alternating between rounds, so both see the same machine; each run's answer
- * must pass its check. Prints and writes the wall times (medians), the ratio conquer ÷ share (above 1: sharing is
+ * must pass its check (or, with no reference, as for a random TSP beyond Held-Karp, equal every other run's answer). Prints and writes the wall times (medians), the ratio conquer ÷ share (above 1: sharing is
  * faster), a CSV of every run and a PNG of the ratios.
  *
  * <p>The apps are a list of {@link AppRow}s: adding SAT or LocusRoute is a row whose arguments select its modes
@@ -40,6 +40,8 @@ public final class ShareVsConquer {
     static final String DEFAULT_OUT = "perf/results/ds-vs-dc.csv";
     private static final String LAUNCHER = "org.divvy.examples.Launcher";
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
+    /** The answer line, {@code tsp [divvy, 4 nodes, ...]: shortest tour 6250 ...}: compared across modes and nodes. */
+    private static final Pattern ANSWER = Pattern.compile("^[a-z]+ \\[[^\\]]*\\]: (.*)$");
     private static final List<String> MODES = List.of("conquer", "share");
 
     /**
@@ -73,7 +75,7 @@ public final class ShareVsConquer {
     }
 
     /** One run's outcome. */
-    record Sample(String app, int nodes, String mode, int round, double wallSeconds, String verdict) {
+    record Sample(String app, int nodes, String mode, int round, double wallSeconds, String verdict, String answer) {
     }
 
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
@@ -107,6 +109,13 @@ public final class ShareVsConquer {
                             out.printf(Locale.ROOT, "round %d  %-10s %d node(s)  %-7s  %8.3f s  %s   %s%n", round,
                                 app.name(), nodes, mode, sample.wallSeconds(), sample.verdict(),
                                 shown(command(app, quick, nodes, mode, timeoutSeconds)));
+                            for (final Sample earlier : samples) { // the same input must give the same answer
+                                if (earlier.app().equals(app.name()) && !earlier.answer().equals(sample.answer())) {
+                                    throw new IllegalStateException(app.name() + ": " + mode + " on " + nodes
+                                        + " node(s) answered '" + sample.answer() + "', " + earlier.mode() + " on "
+                                        + earlier.nodes() + " '" + earlier.answer() + "'");
+                                }
+                            }
                             samples.add(sample);
                         }
                     }
@@ -171,8 +180,13 @@ public final class ShareVsConquer {
         reader.join(5000);
         double wall = Double.NaN;
         String verdict = "?";
+        String answer = "?";
         synchronized (lines) {
             for (final String line : lines) {
+                final Matcher a = ANSWER.matcher(line);
+                if (a.find()) {
+                    answer = a.group(1);
+                }
                 final Matcher m = WALL.matcher(line);
                 if (m.find()) {
                     wall = Double.parseDouble(m.group(1));
@@ -188,7 +202,7 @@ public final class ShareVsConquer {
                     + process.exitValue() + "): " + String.join(" ", command) + "\n" + String.join("\n", lines));
             }
         }
-        return new Sample(app.name(), nodes, mode, round, wall, verdict);
+        return new Sample(app.name(), nodes, mode, round, wall, verdict, answer);
     }
 
     static double median(final List<Double> values) {
