@@ -57,6 +57,9 @@ public class SharingTsp implements SharingTspSpawner {
         }
         final int count = state.orderedCandidates(visited, current, depth);
         final IntSpawn[] children = new IntSpawn[count];
+        // every bound this job prunes with, it returns: a replica's value can go up again (a fetched state replaces
+        // a lower local one, README "What best effort means precisely"), so the value read later may not be it
+        int pruningBound = best.length();
         // spawned farthest first, so that this worker, which runs its own children newest first, tries the nearest
         // city first as the sequential search does: it finds short tours early, and the later siblings are tested
         // against them (at att48 without a first tour, 150 jobs in 0.17 s instead of 578 in 2.1 s on one worker).
@@ -66,12 +69,13 @@ public class SharingTsp implements SharingTspSpawner {
             final int extended = length + instance.distance(current, city);
             final long visitedThen = visited | 1L << city;
             // the freshest bound at each spawn: a spawn is a safe point, so other nodes' offers are applied here
-            if (extended + state.restBound(visitedThen, city) <= best.length() - 1 + 1e-6) {
+            pruningBound = Math.min(pruningBound, best.length());
+            if (extended + state.restBound(visitedThen, city) <= pruningBound - 1 + 1e-6) {
                 children[k] = spawnSearch(visitedThen, city, depth + 1, extended, best);
             }
         }
         sync();
-        int shortestTour = best.length();
+        int shortestTour = Math.min(pruningBound, best.length());
         for (final IntSpawn child : children) {
             if (child != null) {
                 shortestTour = Math.min(shortestTour, child.get());
@@ -115,7 +119,8 @@ public class SharingTsp implements SharingTspSpawner {
                 final int city = state.candidateAt(depth, k);
                 final int extended = length + distances[current * n + city];
                 final long visitedThen = visited | 1L << city;
-                if (extended + state.restBound(visitedThen, city) > Math.min(bestNow, best.length()) - 1 + 1e-6) {
+                bestNow = Math.min(bestNow, best.length()); // kept: what it prunes with, it returns (see search)
+                if (extended + state.restBound(visitedThen, city) > bestNow - 1 + 1e-6) {
                     continue;
                 }
                 bestNow = Math.min(bestNow, search(visitedThen, city, depth + 1, extended, bestNow));
