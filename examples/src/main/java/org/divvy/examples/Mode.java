@@ -6,8 +6,9 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * Which version of an application runs ({@code --mode}): the plain sequential one, pure divide and conquer, or
- * divide and share (shared objects, thesis ch. 5).
+ * Which version of an application runs ({@code --mode}): the plain sequential program, pure divide and conquer
+ * (everything a job needs travels with it), or divide and share (Satin++, thesis ch. 5: some state is a shared
+ * object, replicated on every node that uses it and updated by shipped writes).
  */
 public enum Mode {
     SEQUENTIAL, CONQUER, SHARE;
@@ -17,19 +18,28 @@ public enum Mode {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** picocli: the flag's value in lower case. */
+    /** Parses {@code --mode}'s value, any case; the message names the choices. */
+    public static Mode parse(final String value) {
+        for (final Mode mode : values()) {
+            if (mode.flag().equalsIgnoreCase(value)) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("--mode=" + value + " is not a mode; choose sequential, conquer or share");
+    }
+
+    /** picocli: the flag's value, any case. */
     public static final class Converter implements ITypeConverter<Mode> {
         public Converter() {
         }
 
         @Override
         public Mode convert(final String value) {
-            for (final Mode mode : values()) {
-                if (mode.flag().equals(value)) {
-                    return mode;
-                }
+            try {
+                return parse(value);
+            } catch (final IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
             }
-            throw new TypeConversionException("'" + value + "' is not a mode; choose sequential, conquer or share");
         }
     }
 }

@@ -30,7 +30,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 
 /**
- * Every example app, at a small size, on 1, 2 and 4 networked nodes in this JVM (real UDP on
+ * Every example app, at a small size (the divide-and-share ones in both modes), on 1, 2 and 4 networked nodes in this JVM (real UDP on
  * 127.0.0.1, one shared embedded media driver) under RS and CRS: the master's answer equals the
  * sequential one and passes the app's own check. Jobs travel through the generated codecs.
  */
@@ -65,7 +65,11 @@ class DistributedExamplesTest {
             new TspApp(30, 5, 3),
             new SatApp("uuf150-020", 4, 200),
             new SatApp("uf150-016", 4, 200),
-            new BarnesHutApp(2000, 2, 250));
+            new BarnesHutApp(2000, 2, 250),
+            // divide and share: the bound found by the search (no first tour) is a shared object, and the
+            // positions are one, written each step, their force jobs guarded by the step number
+            Launcher.parse("tsp", "--instance", "fri26", "--no-first-tour", "--spawn-depth", "3", "--mode", "share").app(),
+            new BarnesHutApp(2000, 2, 250, Mode.SHARE));
     }
 
     private static NodeConfig config(final String site, final String join, final StealPolicy policy) {

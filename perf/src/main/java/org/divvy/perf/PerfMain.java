@@ -28,7 +28,8 @@ import picocli.CommandLine.ParseResult;
  * memory rows ({@code org.divvy.perf.uts.UtsMain}), {@code write-latency ...} the time for a shared-object write to
  * reach every replica across sites ({@code org.divvy.perf.sharing.WriteLatencyMain}), {@code shared-traffic ...} the
  * shared-object traffic of the divide-and-share apps with and without write combining
- * ({@code org.divvy.perf.sharing.SharedTraffic}).
+ * ({@code org.divvy.perf.sharing.SharedTraffic}), {@code ds-vs-dc ...} divide and share vs divide and conquer
+ * ({@code org.divvy.perf.sharing.ShareVsConquer}).
  */
 public final class PerfMain {
     private PerfMain() {
@@ -54,6 +55,9 @@ public final class PerfMain {
         }
         if (args.length > 0 && "shared-traffic".equals(args[0])) {
             return org.divvy.perf.sharing.SharedTraffic.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && "ds-vs-dc".equals(args[0])) {
+            return org.divvy.perf.sharing.ShareVsConquer.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length > 0 && "faults".equals(args[0])) {
             return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);

@@ -6,6 +6,7 @@ import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
+import org.divvy.examples.Mode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,13 +14,14 @@ import picocli.CommandLine.Option;
 /** The {@code barneshut} command. */
 @Command(name = "barneshut", mixinStandardHelpOptions = true,
     description = "Barnes-Hut N-body simulation of a seeded Plummer sphere (octree, opening angle theta, leapfrog "
-        + "steps), spawning the force computation over ranges of bodies, each job carrying the tree; positions "
-        + "checked against the sequential run.")
+        + "steps), spawning the force computation over ranges of bodies, each job carrying the tree (--mode conquer) "
+        + "or reading a shared replica of the positions (--mode share); positions checked against the sequential run.")
 public final class BarnesHutApp implements ExampleApp {
     /**
-     * The largest position difference allowed between the Divvy and the sequential run: none. Both do the same
-     * floating-point operations in the same order on the same tree (a body's force does not depend on which job
-     * computes it), and Java 17's floating point is strict IEEE 754 everywhere (JEP 306; no fused multiply-add
+     * The largest position difference allowed between the Divvy and the sequential run: none, in both modes. Both
+     * do the same floating-point operations in the same order on the same tree (a body's force does not depend on
+     * which job computes it; in share mode every replica builds its tree from the same positions, and a job runs
+     * only on its own iteration's, which its guard checks), and Java 17's floating point is strict IEEE 754 everywhere (JEP 306; no fused multiply-add
      * unless asked for), so any difference is a bug, not rounding.
      */
     public static final double TOLERANCE = 0.0;
@@ -50,6 +52,23 @@ public final class BarnesHutApp implements ExampleApp {
     @Option(names = "--small", description = "2,000 bodies and 3 steps")
     boolean small;
 
+    Mode mode = Mode.CONQUER;
+
+    @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
+        description = "sequential (the plain program, as --sequential), conquer (pure divide and conquer: every force job carries the tree) or "
+            + "share (divide and share: the positions a shared object written once per iteration, force jobs guarded by the iteration number) (default: conquer)")
+    void mode(final Mode chosen) {
+        mode = chosen;
+        if (chosen == Mode.SEQUENTIAL) {
+            common.runSequential();
+        }
+    }
+
+    /** The version this run solves with. */
+    public Mode mode() {
+        return common.sequential() ? Mode.SEQUENTIAL : mode;
+    }
+
     public BarnesHutApp() {
     }
 
@@ -57,6 +76,12 @@ public final class BarnesHutApp implements ExampleApp {
         this.bodies = bodies;
         this.steps = steps;
         this.leafBodies = leafBodies;
+    }
+
+    /** Solved in {@code mode}. */
+    public BarnesHutApp(final int bodies, final int steps, final int leafBodies, final Mode mode) {
+        this(bodies, steps, leafBodies);
+        mode(mode);
     }
 
     @Override
@@ -76,6 +101,10 @@ public final class BarnesHutApp implements ExampleApp {
         Options.inRange("--dt", dt, 1e-9, 1.0);
         Options.inRange("--theta", theta, 0.0, 2.0);
         Options.atLeast("--leaf-bodies", leafBodies, 1);
+        if (common.sequential() && mode != Mode.CONQUER && mode != Mode.SEQUENTIAL) {
+            throw new IllegalArgumentException("--sequential and --mode " + mode.flag() + " contradict each other: "
+                + "give one of them");
+        }
     }
 
     @Override
@@ -87,10 +116,12 @@ public final class BarnesHutApp implements ExampleApp {
         final double step = dt;
         final double angle = theta;
         final int leaf = leafBodies;
+        final boolean share = mode() == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<Bodies> root() {
-                return new BarnesHut(angle, step, leaf).simulateAll(initial, stepCount);
+                return share ? new SharingBarnesHut(angle, step, leaf).simulateAll(initial, stepCount)
+                    : new BarnesHut(angle, step, leaf).simulateAll(initial, stepCount);
             }
 
             @Override

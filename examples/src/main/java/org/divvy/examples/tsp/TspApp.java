@@ -6,6 +6,7 @@ import org.divvy.examples.CommonOptions;
 import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Options;
 import org.divvy.examples.Problem;
+import org.divvy.examples.Mode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Option;
 /** The {@code tsp} command. */
 @Command(name = "tsp", mixinStandardHelpOptions = true,
     description = "Travelling salesman by branch and bound (Held-Karp 1-tree bound), spawning the next city on "
-        + "the first levels and passing the best tour length down; a shipped TSPLIB instance checked against its "
+        + "the first levels and passing the best tour length down (--mode conquer) or sharing it (--mode share); a shipped TSPLIB instance checked against its "
         + "published optimum, or a random one checked against Held-Karp dynamic programming (up to 18 cities).")
 public final class TspApp implements ExampleApp {
     @Mixin
@@ -43,6 +44,23 @@ public final class TspApp implements ExampleApp {
             + "(what passing the bound down, or sharing it, is about)")
     boolean noFirstTour;
 
+    Mode mode = Mode.CONQUER;
+
+    @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
+        description = "sequential (the plain program, as --sequential), conquer (pure divide and conquer: the best tour length passed down the tree) or "
+            + "share (divide and share: the best tour length a shared object every job reads and lowers) (default: conquer)")
+    void mode(final Mode chosen) {
+        mode = chosen;
+        if (chosen == Mode.SEQUENTIAL) {
+            common.runSequential();
+        }
+    }
+
+    /** The version this run solves with. */
+    public Mode mode() {
+        return common.sequential() ? Mode.SEQUENTIAL : mode;
+    }
+
     public TspApp() {
     }
 
@@ -57,6 +75,12 @@ public final class TspApp implements ExampleApp {
     public TspApp(final String instance, final int spawnDepth) {
         this.instance = instance;
         this.spawnDepth = spawnDepth;
+    }
+
+    /** A random instance, solved in {@code mode}. */
+    public TspApp(final int cities, final long seed, final int spawnDepth, final Mode mode) {
+        this(cities, seed, spawnDepth);
+        mode(mode);
     }
 
     @Override
@@ -78,6 +102,10 @@ public final class TspApp implements ExampleApp {
                 + String.join(", ", new java.util.TreeSet<>(Tsplib.KNOWN_OPTIMA.keySet())));
         }
         Options.atLeast("--spawn-depth", spawnDepth, 0);
+        if (common.sequential() && mode != Mode.CONQUER && mode != Mode.SEQUENTIAL) {
+            throw new IllegalArgumentException("--sequential and --mode " + mode.flag() + " contradict each other: "
+                + "give one of them");
+        }
     }
 
     /** The first best tour length: the heuristic tour's, or none with --no-first-tour. */
@@ -91,10 +119,12 @@ public final class TspApp implements ExampleApp {
         final TspInstance cities = random != 0 ? TspInstance.random(random, seed)
             : Tsplib.load(small ? "burma14" : instance);
         final int depth = spawnDepth;
+        final boolean share = mode() == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<Integer> root() {
-                return Tsp.solve(cities, depth, firstBound(cities));
+                return share ? SharingTsp.solve(cities, depth, firstBound(cities))
+                    : Tsp.solve(cities, depth, firstBound(cities));
             }
 
             @Override

@@ -91,6 +91,34 @@ class BarnesHutTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} workers")
+    @ValueSource(ints = {1, 2})
+    void shouldEqualTheSequentialRunBitForBitSharingThePositions(final int workers) {
+        final Bodies initial = Bodies.plummer(1500, 5);
+        final Bodies expected = BarnesHutSequential.simulate(initial, 3, 0.01, 0.6);
+        for (final int leaf : new int[] {1500, 200, 7}) {
+            final Bodies answer = Nodes.run(workers, new SharingBarnesHut(0.6, 0.01, leaf).simulateAll(initial, 3));
+            assertEquals(0.0, BarnesHutSequential.maxDeviation(expected, answer), "leaf bodies " + leaf);
+            assertArrayEquals(expected.vx(), answer.vx(), "leaf bodies " + leaf);
+        }
+    }
+
+    @Test
+    void shouldKeepTheNewestPositionsWhenAnOlderWriteArrivesLate() {
+        final Bodies bodies = Bodies.plummer(50, 2);
+        final BodyPositions positions = new BodyPositions(bodies);
+        final double[] moved = bodies.x().clone();
+        moved[0] += 1;
+        positions.advance(2, moved, bodies.y(), bodies.z());
+        final Octree second = positions.tree();
+        positions.advance(1, bodies.x(), bodies.y(), bodies.z());
+        assertEquals(2, positions.iteration());
+        assertEquals(moved[0], positions.x[0]);
+        assertTrue(second == positions.tree(), "the tree of iteration 2 is kept");
+        moved[1] += 1; // the writer's own arrays change afterwards: the replica copied them
+        assertEquals(bodies.x()[1], positions.x[1]);
+    }
+
     @Test
     void shouldComputeTheSameOnACopySentToAnotherNode() throws Throwable {
         final Bodies bodies = Bodies.plummer(500, 9);

@@ -99,6 +99,54 @@ class TspTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} workers")
+    @ValueSource(ints = {1, 2})
+    void shouldAgreeWithHeldKarpSharingTheBound(final int workers) {
+        for (long seed = 1; seed <= 4; seed++) {
+            final TspInstance instance = TspInstance.random(13, seed);
+            final int optimum = TspSequential.heldKarp(instance);
+            final int firstTour = instance.tourLength(TspSequential.heuristicTour(instance));
+            for (final int depth : new int[] {0, 1, 3, 13}) {
+                assertEquals(optimum, Nodes.run(workers, SharingTsp.solve(instance, depth, firstTour)),
+                    "seed " + seed + " depth " + depth);
+                // without a first tour the shared bound is what prunes the spawned levels: deeper ones are fine here
+                assertEquals(optimum, Nodes.run(workers, SharingTsp.solve(instance, depth, TspSequential.NO_TOUR)),
+                    "seed " + seed + " depth " + depth + " without a first tour");
+            }
+        }
+    }
+
+    /** A bound lower than the optimum (a wrong shared value) prunes the optimal tour: what a bound may never be. */
+    @Test
+    void shouldAnswerTheSharedBoundWhenNothingBeatsIt() {
+        final TspInstance instance = TspInstance.random(12, 5);
+        final int optimum = TspSequential.heldKarp(instance);
+        assertEquals(optimum - 1, Nodes.run(1, SharingTsp.solve(instance, 2, optimum - 1)));
+        assertEquals(optimum, Nodes.run(1, SharingTsp.solve(instance, 2, optimum + 1)));
+    }
+
+    @Test
+    void shouldSolveAShippedInstanceInEveryMode() {
+        for (final String mode : new String[] {"sequential", "conquer", "share"}) {
+            final org.divvy.examples.ExampleApp app = org.divvy.examples.Launcher.parse("tsp", "--instance", "fri26",
+                "--no-first-tour", "--spawn-depth", "2", "--mode", mode, "--workers", "2").app();
+            final org.divvy.examples.AppResult result = org.divvy.examples.Launcher.run(app, System.out);
+            assertTrue(result.passed(), mode + ": " + result.report());
+            assertTrue(result.answer().contains("shortest tour 937"), mode + ": " + result.report());
+            assertEquals(mode.equals("sequential"), result.mode().equals("sequential"), result.report());
+        }
+    }
+
+    @Test
+    void shouldRefuseAnUnknownModeAndSequentialWithShare() {
+        final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+            () -> org.divvy.examples.Mode.parse("shared"));
+        assertTrue(unknown.getMessage().contains("sequential, conquer or share"), unknown.getMessage());
+        final RuntimeException both = assertThrows(RuntimeException.class,
+            () -> org.divvy.examples.Launcher.parse("tsp", "--sequential", "--mode", "share"));
+        assertTrue(both.getMessage().contains("--sequential and --mode share"), both.getMessage());
+    }
+
     @Test
     void shouldComputeTheSameOnACopySentToAnotherNode() throws Throwable {
         final TspInstance instance = TspInstance.random(11, 3);
