@@ -20,7 +20,9 @@ import org.agrona.collections.IntArrayList;
  * {@link PortUnreachableException}. Only the kernel of a host whose port is closed sends that answer, and a killed
  * process's sockets are closed by its kernel at once; a process that is merely stopped (SIGSTOP, a long GC pause, a
  * suspended VM) still holds its port, so its host stays silent and only the failure detector can remove it: the
- * probe never shortens the acceptable pause for a pause. A datagram that reaches a live node is one Aeron counts as
+ * probe never shortens the acceptable pause for a pause. The registry stops probing a member after 5 s of silence
+ * ({@code Registry.PROBE_UNTIL_SILENT_NS}): a client of an external media driver does not hold its port itself,
+ * and the driver releases it once the client has been silent for its liveness timeout (10 s by default). A datagram that reaches a live node is one Aeron counts as
  * invalid and drops (its version byte is 0).
  *
  * <p>Silence is what proves nothing: no answer (a dead host, a firewall that drops, ICMP rate-limited on a LAN,
@@ -69,8 +71,7 @@ final class ExitProbe implements AutoCloseable {
             foundClosed.addInt(id); // the answer to an earlier probe, reported by this send instead of a read
             return 1;
         } catch (final IOException e) {
-            forget(id);
-            unprobeable.put(id, endpoint);
+            forget(id); // another error (host unreachable, a network blip) proves nothing: a fresh socket next time
             return 0;
         }
     }
@@ -124,6 +125,7 @@ final class ExitProbe implements AutoCloseable {
 
     /** Member {@code id} was heard again, or is no longer alive: its probe, if any, is closed. */
     void forget(final int id) {
+        unprobeable.remove(id);
         final DatagramChannel channel = probes.remove(id);
         if (channel != null) {
             closeQuietly(channel);

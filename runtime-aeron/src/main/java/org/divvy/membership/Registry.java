@@ -76,6 +76,15 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
      * heartbeat instead of after the failure detector's acceptable pause.
      */
     static final int PROBE_AFTER_SILENT_INTERVALS = 3;
+    /**
+     * A member silent this long is no longer probed, and a late answer no longer counts: its failure detector alone
+     * decides. A member that is a client of an external media driver does not hold its port itself: the driver
+     * closes a client's subscription, and so its port, once the client has been silent for the driver's client
+     * liveness timeout (Aeron's default is 10 s), so past that a closed port no longer proves the process gone,
+     * and a stopped member would be declared dead sooner than the acceptable pause allows. 5 s stays well inside
+     * that default; a killed member's port is found closed about 0.3 s after its last heartbeat.
+     */
+    static final long PROBE_UNTIL_SILENT_NS = TimeUnit.SECONDS.toNanos(5);
     /** How often a removed member that is still heard is told it was removed. */
     private static final long REMOVED_NOTICE_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -582,7 +591,8 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
      */
     private void probeIfSilent(final Member member, final long nowNs) {
         final int id = member.id();
-        if (detector.isWatched(id) && detector.silenceNs(id, nowNs) >= probeAfterNs
+        final long silenceNs = detector.isWatched(id) ? detector.silenceNs(id, nowNs) : 0;
+        if (silenceNs >= probeAfterNs && silenceNs < PROBE_UNTIL_SILENT_NS
             && !member.endpoint().equals(selfEndpoint)) {
             exitProbe.probe(id, member.endpoint());
         } else if (exitProbe.isProbing(id)) {

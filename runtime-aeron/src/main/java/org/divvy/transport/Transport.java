@@ -19,7 +19,6 @@ public interface Transport extends AutoCloseable {
         return null;
     }
 
-    /** What is refused below the frames this transport delivers (an embedded driver's guard), by reason; zeros if nothing is. */
     /**
      * Whether peers' endpoints are the UDP ports of real sockets, so that a datagram to one nobody holds is answered
      * by its host (the registry probes silent members so: {@code membership.ExitProbe}); false for transports
@@ -29,6 +28,7 @@ public interface Transport extends AutoCloseable {
         return false;
     }
 
+    /** What is refused below the frames this transport delivers (an embedded driver's guard), by reason; zeros if nothing is. */
     default ReceiveGuardCounters receiveGuard() {
         return new ReceiveGuardCounters();
     }

@@ -52,21 +52,63 @@ class ExitProbeTest {
                 assertEquals(1, registry.deathsFoundByProbe());
                 assertTrue(outbox.sent.contains(endpoint(stopped) + " MEMBER_LIST"), "the others are told");
 
-                // The stopped member: 5 s of silence on the registry's clock and a real second for any answer.
-                final long untilNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                final long silentUntilNs = nowNs[0] + 5_000 * MS;
-                while (System.nanoTime() - untilNs < 0 || nowNs[0] - silentUntilNs < 0) {
-                    nowNs[0] += 10 * MS;
-                    registry.doWork(nowNs[0]);
-                    Thread.sleep(2);
-                }
+                // The stopped member: 4 s of silence on the registry's clock and a real second for any answer.
+                runFor(registry, nowNs, 4_000 * MS);
                 assertEquals(MemberState.ALIVE, registry.members().get(0).state(), "a stopped process holds its port");
                 assertEquals(1, registry.deathsFoundByProbe());
                 assertTrue(registry.exitProbeOpen(0), "still probed while it is silent");
 
+                // Past 5 s of silence it is no longer probed: a client of an external driver loses its port when
+                // the driver times it out (10 s by default), so a closed port would no longer prove it gone.
+                runFor(registry, nowNs, 5_500 * MS);
+                assertFalse(registry.exitProbeOpen(0), "silent for more than 5 s: left to the detector");
+                stopped.close(); // an external driver released the stopped client's port
+                runFor(registry, nowNs, 8_000 * MS);
+                assertEquals(MemberState.ALIVE, registry.members().get(0).state(),
+                    "a port closed after 5 s of silence is not taken as proof: the detector's allowance holds");
+                assertEquals(1, registry.deathsFoundByProbe());
+            } finally {
+                registry.close();
+            }
+        }
+    }
+
+    /**
+     * Steps the registry 10 ms of its clock per cycle until {@code nowNs[0]} reaches {@code untilNs}, taking at
+     * least a real second so that the kernel's answer to any probe has arrived.
+     */
+    private static void runFor(final Registry registry, final long[] nowNs, final long untilNs)
+        throws InterruptedException {
+        final long realUntilNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() - realUntilNs < 0 || nowNs[0] - untilNs < 0) {
+            nowNs[0] += 10 * MS;
+            registry.doWork(nowNs[0]);
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void shouldProbeAMemberAgainOnceItWasHeard() throws Exception {
+        try (DatagramChannel member = bound()) {
+            final RecordingSender outbox = new RecordingSender();
+            final Registry registry = new Registry(settings, outbox, "r:1", new byte[0], true);
+            try {
+                admit(registry, outbox, "a", endpoint(member), 0);
+                final long[] nowNs = {0};
+                runFor(registry, nowNs, 1_000 * MS);
+                assertTrue(registry.exitProbeOpen(0), "silent: probed");
                 registry.onHeartbeat(0, nowNs[0]); // it runs again
-                registry.doWork(nowNs[0] + 100 * MS);
+                nowNs[0] += 100 * MS; // the registry looks at its members once per heartbeat interval
+                registry.doWork(nowNs[0]);
                 assertFalse(registry.exitProbeOpen(0), "heard again: its probe is closed");
+                member.close(); // then it is killed
+                final long heardAtNs = nowNs[0];
+                Await.within(Duration.ofSeconds(20)).until(() -> {
+                    nowNs[0] += 10 * MS;
+                    registry.doWork(nowNs[0]);
+                    return registry.members().get(0).state() == MemberState.DEAD;
+                }, "the member killed after it was heard again is declared dead");
+                assertTrue(nowNs[0] - heardAtNs < 5_000 * MS, "by the probe, within its 5 s window");
             } finally {
                 registry.close();
             }

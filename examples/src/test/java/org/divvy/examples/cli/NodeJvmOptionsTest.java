@@ -69,12 +69,14 @@ class NodeJvmOptionsTest {
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         final Path jar = Files.createFile(home.resolve("divvy-examples.jar"));
 
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m"), nodeZeroDefaults(home, jar, ""));
+        // no -Xmx: the JVM's default maximum, a quarter of the machine's memory, decides (G1 on most machines)
+        final String byDefault = quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC" : "-XX:+UseSerialGC";
+        assertEquals(List.of(byDefault, "-Xms16m"), nodeZeroDefaults(home, jar, ""));
         assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), nodeZeroDefaults(home, jar, "-Xmx1g"));
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx3g"), nodeZeroDefaults(home, jar, "-Xmx3g"));
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx2G"), nodeZeroDefaults(home, jar, "-Xmx512m -Xmx2G"));
         assertEquals(List.of("-Xms16m", "-XX:+UseParallelGC", "-Xmx3g"), nodeZeroDefaults(home, jar, "-XX:+UseParallelGC -Xmx3g"));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms1g"), nodeZeroDefaults(home, jar, "-Xms1g"));
+        assertEquals(List.of(byDefault, "-Xms1g"), nodeZeroDefaults(home, jar, "-Xms1g"));
         for (final List<String> chosen : List.of(List.of("-Xmx3g"), List.of("-Xmx1g"), List.of("-XX:+UseParallelGC", "-Xmx3g"))) {
             assertEquals(collectorOf(NodeJvmOptions.ofChild(chosen)),
                 collectorOf(nodeZeroDefaults(home, jar, String.join(" ", chosen))), "the same rule for " + chosen);
@@ -95,6 +97,16 @@ class NodeJvmOptionsTest {
         final List<String> words = Arrays.asList(printed.split("\\s+"));
         assertEquals(List.of("--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"), words.subList(0, 2), printed);
         return words.subList(2, words.indexOf("-jar"));
+    }
+
+    /** The JVM's default maximum heap as bin/divvy estimates it: a quarter of /proc/meminfo's MemTotal. */
+    private static long quarterOfMemoryBytes() throws IOException {
+        for (final String line : Files.readAllLines(Path.of("/proc/meminfo"), StandardCharsets.UTF_8)) {
+            if (line.startsWith("MemTotal:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024 / 4;
+            }
+        }
+        throw new IllegalStateException("no MemTotal in /proc/meminfo");
     }
 
     private static String collectorOf(final List<String> options) {
