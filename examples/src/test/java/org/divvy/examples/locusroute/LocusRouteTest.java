@@ -141,10 +141,18 @@ class LocusRouteTest {
                 }
                 final LocusRouteApp app = new LocusRouteApp(120, 3000, 3, 150);
                 final Problem<Routing> problem = app.prepare();
-                final AppResult result = ExampleRunner.runParallel(app.name(), master, problem).result();
-                assertTrue(result.passed(), result.report());
                 final Routing local = Nodes.run(1, problem.root());
-                assertEquals(problem.describe(local), result.answer(), "the same routes on " + count + " nodes, " + policy);
+                // On a busy machine the master can finish a run before the peer steals: such a run says nothing
+                // about routing across nodes, so it is repeated (at most 5 runs) until jobs travelled.
+                for (int run = 1; run <= 5; run++) {
+                    final AppResult result = ExampleRunner.runParallel(app.name(), master, problem).result();
+                    assertTrue(result.passed(), result.report());
+                    assertEquals(problem.describe(local), result.answer(),
+                        "the same routes on " + count + " nodes, " + policy);
+                    if (count == 1 || master.networkStatistics().jobsGiven() > 0) {
+                        break;
+                    }
+                }
                 if (count > 1) {
                     assertTrue(master.networkStatistics().jobsGiven() > 0, "jobs travelled to the other node");
                 }
