@@ -19,7 +19,10 @@ import org.divvy.annotations.Write;
  */
 @SharedObject
 public class SatKnowledge {
-    /** At most this many ints in the store (about 25,000 clauses), so a replica stays small enough to fetch. */
+    /**
+     * At most this many ints in the store (about 21,800 clauses of 10 literals, each taking 2 + 10 ints; more of
+     * shorter ones), so a replica stays small enough to fetch.
+     */
     static final int MAX_STORE_INTS = 1 << 18;
 
     boolean solved;

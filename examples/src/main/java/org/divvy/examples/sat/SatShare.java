@@ -54,7 +54,11 @@ public class SatShare implements SatShareSpawner {
         return Root.of(() -> spawnSolve(new int[0], knowledge));
     }
 
-    /** A model that makes every literal of {@code cube} true, or "none here" (none exists, or another job found one). */
+    /**
+     * A model that makes every literal of {@code cube} true, or "none here" when none does; or, once another job
+     * found one, that job's model (it satisfies the formula, not necessarily this cube: only the root's answer
+     * counts, and it must be a model whenever one exists).
+     */
     @Spawnable
     public SatAnswer solve(final int[] cube, final SatKnowledge knowledge) {
         final SatAnswer foundElsewhere = modelFoundElsewhere(knowledge);
