@@ -17,6 +17,12 @@ public final class CommonOptions {
         description = "print a progress line every S seconds while running; 0 = never (default: ${DEFAULT-VALUE})")
     int progressSeconds = 2;
 
+    /**
+     * The version an app's {@code --mode} chose; not an option here, since only some apps have versions to choose
+     * from (each describes its own), but kept here so every app reads and checks it the same way.
+     */
+    private Mode mode = Mode.CONQUER;
+
     public CommonOptions() {
     }
 
@@ -25,13 +31,19 @@ public final class CommonOptions {
         return workers > 0 ? workers : Runtime.getRuntime().availableProcessors();
     }
 
+    /** Whether the plain sequential version runs: {@code --sequential} or an app's {@code --mode sequential}. */
     public boolean sequential() {
-        return sequential;
+        return sequential || mode == Mode.SEQUENTIAL;
     }
 
-    /** Makes this run the sequential version, as {@code --sequential} does (an app's {@code --mode sequential}). */
-    public void runSequential() {
-        sequential = true;
+    /** An app's {@code --mode} (its option's setter calls this; {@code conquer} until then). */
+    public void chooseMode(final Mode chosen) {
+        mode = chosen;
+    }
+
+    /** The version this run solves with: {@link Mode#SEQUENTIAL} under {@code --sequential}, else the chosen mode. */
+    public Mode mode() {
+        return sequential() ? Mode.SEQUENTIAL : mode;
     }
 
     public int progressSeconds() {
@@ -42,5 +54,9 @@ public final class CommonOptions {
     public void validate() {
         Options.atLeast("--workers", workers, 0);
         Options.atLeast("--progress-seconds", progressSeconds, 0);
+        if (sequential && mode != Mode.CONQUER && mode != Mode.SEQUENTIAL) {
+            throw new IllegalArgumentException("--sequential and --mode " + mode.flag() + " contradict each other: "
+                + "give one of them");
+        }
     }
 }

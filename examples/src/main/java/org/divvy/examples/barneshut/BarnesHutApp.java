@@ -52,21 +52,16 @@ public final class BarnesHutApp implements ExampleApp {
     @Option(names = "--small", description = "2,000 bodies and 3 steps")
     boolean small;
 
-    Mode mode = Mode.CONQUER;
-
     @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
         description = "sequential (the plain program, as --sequential), conquer (pure divide and conquer: every force job carries the tree) or "
             + "share (divide and share: the positions a shared object written once per iteration, force jobs guarded by the iteration number) (default: conquer)")
     void mode(final Mode chosen) {
-        mode = chosen;
-        if (chosen == Mode.SEQUENTIAL) {
-            common.runSequential();
-        }
+        common.chooseMode(chosen);
     }
 
     /** The version this run solves with. */
     public Mode mode() {
-        return common.sequential() ? Mode.SEQUENTIAL : mode;
+        return common.mode();
     }
 
     public BarnesHutApp() {
@@ -101,10 +96,6 @@ public final class BarnesHutApp implements ExampleApp {
         Options.inRange("--dt", dt, 1e-9, 1.0);
         Options.inRange("--theta", theta, 0.0, 2.0);
         Options.atLeast("--leaf-bodies", leafBodies, 1);
-        if (common.sequential() && mode != Mode.CONQUER && mode != Mode.SEQUENTIAL) {
-            throw new IllegalArgumentException("--sequential and --mode " + mode.flag() + " contradict each other: "
-                + "give one of them");
-        }
     }
 
     @Override

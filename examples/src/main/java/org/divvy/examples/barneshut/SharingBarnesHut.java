@@ -68,8 +68,10 @@ public class SharingBarnesHut implements SharingBarnesHutSpawner {
             final Octree tree = positions.tree();
             final int held = positions.iteration();
             if (held != iteration) {
-                // the guard passed or fetched before this job ran, and jobs spawned here inherit their parent's
-                // replica: a wrong iteration now is a bug in the guard path, and forces from it would be wrong
+                // a job from another node runs once its guard passed or its replica was fetched, and jobs spawned
+                // here inherit their parent's replica; but the guard's wait can also give up (replicaWaitNs ran
+                // out, the fetch failed) and the job runs on what it has: forces from another step would be
+                // wrong, so the job fails loudly rather than answer wrongly
                 throw new IllegalStateException("a force job of iteration " + iteration
                     + " found its replica at iteration " + held + " after its guard");
             }

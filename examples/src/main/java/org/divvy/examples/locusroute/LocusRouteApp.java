@@ -65,7 +65,9 @@ public final class LocusRouteApp implements ExampleApp {
         description = "sequential (one router), conquer (groups routed in two phases against the cost array of the "
             + "phase's start) or share (groups route against a shared cost array and write each wire they move; "
             + "run the nodes with --shared-write-combining-ms " + RECOMMENDED_COMBINING_MS + ") (default: conquer)")
-    Mode mode = Mode.CONQUER;
+    void mode(final Mode chosen) {
+        common.chooseMode(chosen);
+    }
 
     @Option(names = "--seed", description = "random seed of the circuit (default: ${DEFAULT-VALUE})")
     long seed = 42;
@@ -88,11 +90,12 @@ public final class LocusRouteApp implements ExampleApp {
     /** A random circuit on a {@code size x size} grid, routed in {@code mode}. */
     public LocusRouteApp(final int size, final int wires, final int iterations, final int leafWires, final Mode mode) {
         this(size, wires, iterations, leafWires);
-        this.mode = mode;
+        mode(mode);
     }
 
+    /** The version this run solves with. */
     public Mode mode() {
-        return mode;
+        return common.mode();
     }
 
     @Override
@@ -113,9 +116,6 @@ public final class LocusRouteApp implements ExampleApp {
         Options.atLeast("--span", span, 0);
         Options.atLeast("--iterations", iterations, 1);
         Options.atLeast("--leaf-wires", leafWires, 1);
-        if (mode == Mode.SEQUENTIAL) {
-            common.runSequential();
-        }
     }
 
     @Override
@@ -125,7 +125,7 @@ public final class LocusRouteApp implements ExampleApp {
             : Circuit.random(width, height, wires, span, seed);
         final int passes = iterations;
         final int leaf = leafWires;
-        final boolean share = mode == Mode.SHARE;
+        final boolean share = mode() == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<Routing> root() {

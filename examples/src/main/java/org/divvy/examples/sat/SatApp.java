@@ -50,7 +50,9 @@ public final class SatApp implements ExampleApp {
             + "model aborts the rest) or share (cubes sharing the solution flag, the global conflict count and learned "
             + "clauses of up to 10 literals through a shared object; run the nodes with --shared-write-combining-ms "
             + RECOMMENDED_COMBINING_MS + ") (default: conquer)")
-    Mode mode = Mode.CONQUER;
+    void mode(final Mode chosen) {
+        common.chooseMode(chosen);
+    }
 
     @Option(names = "--cube-depth", paramLabel = "D",
         description = "the first D levels split at once, giving 2^D cubes (default: ${DEFAULT-VALUE})")
@@ -82,11 +84,12 @@ public final class SatApp implements ExampleApp {
         this.instance = instance;
         this.cubeDepth = cubeDepth;
         this.leafConflicts = leafConflicts;
-        this.mode = mode;
+        mode(mode);
     }
 
+    /** The version this run solves with. */
     public Mode mode() {
-        return mode;
+        return common.mode();
     }
 
     @Override
@@ -108,9 +111,6 @@ public final class SatApp implements ExampleApp {
                 + String.join(", ", SatInstances.SHIPPED));
         }
         Options.inRange("--cube-depth", cubeDepth, 0, 30);
-        if (mode == Mode.SEQUENTIAL) {
-            common.runSequential();
-        }
         Options.atLeast("--leaf-conflicts", leafConflicts, 1);
     }
 
@@ -121,7 +121,7 @@ public final class SatApp implements ExampleApp {
             : Cnf.load(small ? "uuf50-01" : instance);
         final int depth = cubeDepth;
         final long conflicts = leafConflicts;
-        final boolean share = mode == Mode.SHARE;
+        final boolean share = mode() == Mode.SHARE;
         return new Problem<>() {
             @Override
             public Root<SatAnswer> root() {

@@ -44,21 +44,16 @@ public final class TspApp implements ExampleApp {
             + "(what passing the bound down, or sharing it, is about)")
     boolean noFirstTour;
 
-    Mode mode = Mode.CONQUER;
-
     @Option(names = "--mode", paramLabel = "MODE", converter = Mode.Converter.class,
         description = "sequential (the plain program, as --sequential), conquer (pure divide and conquer: the best tour length passed down the tree) or "
             + "share (divide and share: the best tour length a shared object every job reads and lowers) (default: conquer)")
     void mode(final Mode chosen) {
-        mode = chosen;
-        if (chosen == Mode.SEQUENTIAL) {
-            common.runSequential();
-        }
+        common.chooseMode(chosen);
     }
 
     /** The version this run solves with. */
     public Mode mode() {
-        return common.sequential() ? Mode.SEQUENTIAL : mode;
+        return common.mode();
     }
 
     public TspApp() {
@@ -102,10 +97,6 @@ public final class TspApp implements ExampleApp {
                 + String.join(", ", new java.util.TreeSet<>(Tsplib.KNOWN_OPTIMA.keySet())));
         }
         Options.atLeast("--spawn-depth", spawnDepth, 0);
-        if (common.sequential() && mode != Mode.CONQUER && mode != Mode.SEQUENTIAL) {
-            throw new IllegalArgumentException("--sequential and --mode " + mode.flag() + " contradict each other: "
-                + "give one of them");
-        }
     }
 
     /** The first best tour length: the heuristic tour's, or none with --no-first-tour. */
