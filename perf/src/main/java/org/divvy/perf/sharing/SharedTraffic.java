@@ -53,7 +53,7 @@ public final class SharedTraffic {
 
     /**
      * An application row: its label, the write-combining delay it is meant to run with, and its launcher arguments
-     * (full size, and {@code --quick} size). TSP and Barnes-Hut join with a line each.
+     * (full size, and {@code --quick} size). TSP and Barnes-Hut have no row yet (not measured).
      */
     record AppRow(String label, long combiningMs, List<String> args, List<String> quickArgs) {
     }
