@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * method calling another; refusing it would deadlock against the writer waiting for its outer read), else it
  * takes its 1 back and waits. A writer (one at a time: {@code writers}) sets PENDING, waits until every stripe is
  * 0, sets ACTIVE, and waits until every stripe is 0 again: a reader that came in under PENDING through a stripe
- * shared with another reader is counted then, and no reader enters under ACTIVE. Counter updates and
+ * shared with another reader is counted then, and no reader enters under ACTIVE ({@link #tryWriteLock} bounds both
+ * waits and backs out, holding nothing, when either runs out). Counter updates and
  * {@code state} are sequentially consistent (getAndAdd, volatile), so a reader either sees the writer's state or
  * the writer sees its count. A thread holding the write lock may read (token -1: not counted) and write again
  * (reentrant). A thread holding only a read must not write: it would wait for its own read (the rule of shared
