@@ -2,14 +2,17 @@ package org.divvy.codegen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -126,5 +129,51 @@ class ReplicaLockTest {
         lock.writeUnlock();
         final int after = lock.readLock(); // free again: a read gets in at once
         lock.readUnlock(after);
+    }
+
+    /**
+     * A reader that slipped in under PENDING (a nested read through a stripe another reader held) and holds on, as a
+     * read method in sync waiting for a child on the writer's own stack would: the try-write backs out instead of
+     * waiting for it forever, and leaves the lock free.
+     */
+    @Test
+    void shouldBackOutOfATryWriteWhenAReaderSlippedInUnderPendingHoldsOn() throws InterruptedException {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicBoolean slipIn = new AtomicBoolean(true);
+        final List<Thread> readers = new ArrayList<>();
+        final AtomicReference<ReplicaLock> under = new AtomicReference<>(); // the hook runs inside the lock it is given to
+        final ReplicaLock slipped = new ReplicaLock(() -> {
+            if (!slipIn.getAndSet(false)) {
+                return;
+            }
+            final Thread reader = new Thread(() -> {
+                final int token = under.get().enterReadUnchecked();
+                entered.countDown();
+                awaitQuietly(release);
+                under.get().readUnlock(token);
+            });
+            readers.add(reader);
+            reader.start();
+            awaitQuietly(entered);
+        });
+        under.set(slipped);
+        final boolean got = assertTimeoutPreemptively(Duration.ofSeconds(10), slipped::tryWriteLock,
+            "a try-write waited for a reader that slipped in under PENDING");
+        assertFalse(got, "the reader holds on: the write backs out");
+        assertTrue(slipped.tryReadLock(), "backed out: the lock is free for readers again");
+        slipped.tryReadUnlock();
+        release.countDown();
+        readers.get(0).join(TimeUnit.SECONDS.toMillis(10));
+        assertTrue(slipped.tryWriteLock(), "the reader is gone: the write goes in");
+        slipped.writeUnlock();
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.divvy.sharing;
 
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,8 +25,8 @@ import org.divvy.scheduling.Task;
  * (the agent fills it: a copy of a small message, a view of a large one the transport handed over; its bytes
  * bounded by {@code maxSharedInboxBytes}) and are applied at safe points, each under its
  * replica's write lock, by whichever worker reaches one first (one at a time, so a replica's writes are
- * applied in the order they came; a write whose replica is being read waits, with what came after it, for a later
- * safe point); and a job from another node is held back until its replicas are here
+ * applied in the order they came; a write whose replica is being read waits, with what came after it for the same
+ * replica, for a later safe point, while writes and states for other replicas go ahead); and a job from another node is held back until its replicas are here
  * and its guard holds, or fresh replicas were fetched (thesis §5.3).
  *
  * <p>Guard evaluation itself is the spawnable's generated guard, a pure function of the job's parameters
@@ -35,21 +36,55 @@ final class SafePoints implements SharingHook {
     /** How often a worker waiting for a replica or a guard looks again. */
     private static final long WAIT_STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
-    /** A message from another node: the body of an SO_UPDATE, or a fetched replica's state; {@code bytes} is all of it. */
-    record Incoming(ReplicaCore stateOf, DirectBuffer bytes) {
+    /**
+     * A message from another node: the body of an SO_UPDATE, or a fetched replica's state; {@code bytes} is all of it.
+     * The rest is how far the safe points got with it (under {@link #applying}).
+     */
+    static final class Incoming {
+        final ReplicaCore stateOf;
+        final DirectBuffer bytes;
+        /** Every write before this one is applied (or skipped), and where it starts. */
+        int firstWrite;
+        int firstAt = 4;
+        /** Writes after {@link #firstWrite} applied already while one before them waits for its replica; null until one is. */
+        long[] appliedLater;
+
+        Incoming(final ReplicaCore stateOf, final DirectBuffer bytes) {
+            this.stateOf = stateOf;
+            this.bytes = bytes;
+        }
+
+        boolean isAppliedLater(final int write) {
+            return appliedLater != null && (appliedLater[write >>> 6] & (1L << write)) != 0;
+        }
+
+        void markAppliedLater(final int write, final int count) {
+            if (appliedLater == null) {
+                appliedLater = new long[(count + 63) >>> 6]; // only when a replica is being read: off the common path
+            }
+            appliedLater[write >>> 6] |= 1L << write;
+        }
     }
 
     private final ConcurrentLinkedQueue<Incoming> queue = new ConcurrentLinkedQueue<>();
+    /** Messages queued or pending. */
     private final AtomicInteger queued = new AtomicInteger();
     /** Bytes of the queued messages: the agent adds (checking the bound), workers subtract as they apply. */
     private final AtomicLong queuedBytes = new AtomicLong();
     private final long maxQueuedBytes;
     private final ReentrantLock applying = new ReentrantLock();
-    /** Under {@link #applying}: the message being applied, taken from the queue but not all applied yet, or null. */
-    private Incoming current;
-    /** Under {@link #applying}: the index of {@link #current}'s next write, and where it starts. */
-    private int currentWrite;
-    private int currentAt;
+    /**
+     * Under {@link #applying}: the messages taken from the queue and not all applied yet, in the order they came; the
+     * first {@link #pendingCount}.
+     */
+    private Incoming[] pending = new Incoming[16];
+    private int pendingCount;
+    /**
+     * Under {@link #applying}, for one pass: the replicas whose lock could not be had; what comes later for them waits
+     * too, so a replica's writes and states apply in the order they came. The first {@link #blockedCount}.
+     */
+    private ReplicaCore[] blocked = new ReplicaCore[8];
+    private int blockedCount;
     private final WireReader reader = new WireReader();
     private final WireReader arguments = new WireReader();
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
@@ -108,10 +143,12 @@ final class SafePoints implements SharingHook {
     }
 
     /**
-     * Applies what arrived, in order, as far as it can: a write or state whose replica's lock cannot be had at once (a
-     * read in progress, perhaps this very thread's: a read method that spawns, syncs or polls is at a safe point while
-     * it holds its read) stays at the head of the queue, with what came after it, for the next safe point. Waiting for
-     * the lock instead would deadlock that thread on its own read.
+     * Applies what arrived, in order per replica, as far as it can: a write or state whose replica's lock cannot be had
+     * at once (a read in progress, perhaps this very thread's: a read method that spawns, syncs or polls is at a safe
+     * point while it holds its read) stays pending, with what came after it for the same replica, for the next safe
+     * point; writes and states for other replicas go ahead. Waiting for the lock instead would deadlock that thread on
+     * its own read; stopping everything behind it would stall every shared object of the node (and a fetched state a
+     * job waits for) as long as one replica is read.
      */
     @Override
     public void safePoint() {
@@ -119,65 +156,124 @@ final class SafePoints implements SharingHook {
             return;
         }
         try {
-            while (true) {
-                if (current == null) {
-                    current = queue.poll();
-                    if (current == null) {
-                        return;
+            do {
+                for (Incoming arrived; (arrived = queue.poll()) != null; ) {
+                    if (pendingCount == pending.length) {
+                        pending = Arrays.copyOf(pending, pendingCount * 2);
                     }
-                    currentWrite = 0;
-                    currentAt = 4;
+                    pending[pendingCount++] = arrived;
                 }
-                if (!apply(current)) {
-                    return; // held back: its replica is being read
-                }
-                queued.decrementAndGet();
-                queuedBytes.addAndGet(-current.bytes().capacity());
-                current = null;
-            }
+                applyPending();
+            } while (!queue.isEmpty());
         } finally {
             applying.unlock();
         }
     }
 
-    /** Applies {@code incoming} from {@link #currentWrite} on; false when a replica's lock stopped it there. */
-    private boolean apply(final Incoming incoming) {
-        if (incoming.stateOf() != null) {
-            try {
-                return incoming.stateOf().tryReadState(reader.wrap(incoming.bytes(), 0, incoming.bytes().capacity()));
-            } catch (final RuntimeException e) {
-                statistics.applyFailures.increment();
-                incoming.stateOf().awaitingState(false); // a broken state must not hold jobs forever
-                errorHandler.onError(new DivvyException("the replica state of " + incoming.stateOf() + " could not be read: " + e, e));
+    /** One pass over the pending messages, oldest first; keeps those not all applied, in order. */
+    private void applyPending() {
+        int kept = 0;
+        for (int i = 0; i < pendingCount; i++) {
+            final Incoming incoming = pending[i];
+            if (apply(incoming)) {
+                queued.decrementAndGet();
+                queuedBytes.addAndGet(-incoming.bytes.capacity());
+            } else {
+                pending[kept++] = incoming;
+            }
+        }
+        Arrays.fill(pending, kept, pendingCount, null);
+        pendingCount = kept;
+        Arrays.fill(blocked, 0, blockedCount, null);
+        blockedCount = 0;
+    }
+
+    private boolean isBlocked(final ReplicaCore core) {
+        for (int i = 0; i < blockedCount; i++) {
+            if (blocked[i] == core) {
                 return true;
             }
         }
-        buffer.wrap(incoming.bytes(), 0, incoming.bytes().capacity());
+        return false;
+    }
+
+    private void block(final ReplicaCore core) {
+        if (blockedCount == blocked.length) {
+            blocked = Arrays.copyOf(blocked, blockedCount * 2);
+        }
+        blocked[blockedCount++] = core;
+    }
+
+    /**
+     * Applies what it can of {@code incoming} (from {@link Incoming#firstWrite} on, passing over writes applied already):
+     * all but what is for a blocked replica; true when all of it is applied.
+     */
+    private boolean apply(final Incoming incoming) {
+        final ReplicaCore stateOf = incoming.stateOf;
+        if (stateOf != null) {
+            if (isBlocked(stateOf)) {
+                return false; // after a write or state for the same replica still waiting
+            }
+            try {
+                if (!stateOf.tryReadState(reader.wrap(incoming.bytes, 0, incoming.bytes.capacity()))) {
+                    block(stateOf);
+                    return false;
+                }
+                return true;
+            } catch (final RuntimeException e) {
+                statistics.applyFailures.increment();
+                stateOf.awaitingState(false); // a broken state must not hold jobs forever
+                errorHandler.onError(new DivvyException("the replica state of " + stateOf + " could not be read: " + e, e));
+                return true;
+            }
+        }
+        buffer.wrap(incoming.bytes, 0, incoming.bytes.capacity());
         final int count = buffer.getInt(0, HeaderFlyweight.BYTE_ORDER);
-        for (; currentWrite < count; currentWrite++) {
-            final int at = currentAt;
-            final long id = buffer.getLong(at, HeaderFlyweight.BYTE_ORDER);
-            final int methodId = buffer.getInt(at + 8, HeaderFlyweight.BYTE_ORDER);
+        boolean allBefore = true; // every write before this one is applied: firstWrite moves on
+        int at = incoming.firstAt;
+        for (int write = incoming.firstWrite; write < count; write++) {
             final int length = buffer.getInt(at + 12, HeaderFlyweight.BYTE_ORDER);
             final int argumentsAt = at + SharedUpdateFlyweight.WRITE_HEADER_LENGTH;
-            final ReplicaCore core = replicas.get(id);
-            if (core == null || core.isAwaitingState()) {
-                // skipped: best effort. The state on its way may lack this write (lost here) or, had it come first, hold it
-                // already (applied twice); guards repair what a job cannot live with (README, "best effort" precisely)
-                statistics.writesWithoutReplica.increment();
-            } else {
-                try {
-                    if (!core.tryApplyRemote(methodId, arguments.wrap(buffer, argumentsAt, length))) {
-                        return false;
-                    }
-                    statistics.writesApplied.increment();
-                } catch (final RuntimeException e) {
-                    statistics.applyFailures.increment();
-                    errorHandler.onError(new DivvyException("write `" + core.type().writeName(methodId) + "` to " + core
-                        + " from another node failed: " + e, e));
+            if (!incoming.isAppliedLater(write)) {
+                if (!applyWrite(at, argumentsAt, length)) {
+                    allBefore = false;
+                } else if (!allBefore) {
+                    incoming.markAppliedLater(write, count);
                 }
             }
-            currentAt = argumentsAt + length;
+            at = argumentsAt + length;
+            if (allBefore) {
+                incoming.firstWrite = write + 1;
+                incoming.firstAt = at;
+            }
+        }
+        return allBefore;
+    }
+
+    /** Applies (or skips) the write at {@code at} of {@link #buffer}; false when its replica's lock held it back. */
+    private boolean applyWrite(final int at, final int argumentsAt, final int length) {
+        final long id = buffer.getLong(at, HeaderFlyweight.BYTE_ORDER);
+        final int methodId = buffer.getInt(at + 8, HeaderFlyweight.BYTE_ORDER);
+        final ReplicaCore core = replicas.get(id);
+        if (core != null && isBlocked(core)) {
+            return false; // after a write or state for the same replica still waiting
+        }
+        if (core == null || core.isAwaitingState()) {
+            // skipped: best effort. The state on its way may lack this write (lost here) or, had it come first, hold it
+            // already (applied twice); guards repair what a job cannot live with (README, "best effort" precisely)
+            statistics.writesWithoutReplica.increment();
+            return true;
+        }
+        try {
+            if (!core.tryApplyRemote(methodId, arguments.wrap(buffer, argumentsAt, length))) {
+                block(core);
+                return false;
+            }
+            statistics.writesApplied.increment();
+        } catch (final RuntimeException e) {
+            statistics.applyFailures.increment();
+            errorHandler.onError(new DivvyException("write `" + core.type().writeName(methodId) + "` to " + core
+                + " from another node failed: " + e, e));
         }
         return true;
     }
