@@ -74,14 +74,17 @@ class ExitProbeTest {
     }
 
     /**
-     * Steps the registry 10 ms of its clock per cycle until {@code nowNs[0]} reaches {@code untilNs}, taking at
-     * least a real second so that the kernel's answer to any probe has arrived.
+     * Steps the registry 10 ms of its clock per cycle until {@code nowNs[0]} reaches {@code untilNs}, then at that
+     * time until at least a real second has passed, so that the kernel's answer to any probe has arrived (the clock
+     * must not run past {@code untilNs}: the probe's window ends at 5 s of silence).
      */
     private static void runFor(final Registry registry, final long[] nowNs, final long untilNs)
         throws InterruptedException {
         final long realUntilNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         while (System.nanoTime() - realUntilNs < 0 || nowNs[0] - untilNs < 0) {
-            nowNs[0] += 10 * MS;
+            if (nowNs[0] - untilNs < 0) {
+                nowNs[0] = Math.min(nowNs[0] + 10 * MS, untilNs); // the clock stops at untilNs; the cycles go on
+            }
             registry.doWork(nowNs[0]);
             Thread.sleep(2);
         }
