@@ -5,9 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.divvy.perf.PerfFiles;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -247,8 +246,8 @@ public final class ShareVsConquer {
                 s.wallSeconds(), s.verdict()));
         }
         final String name = csv.getFileName().toString().replaceFirst("\\.csv$", "");
-        write(csv, summary);
-        write(csv.resolveSibling(name + "-samples.csv"), rows);
+        PerfFiles.writeLines(csv, summary);
+        PerfFiles.writeLines(csv.resolveSibling(name + "-samples.csv"), rows);
         final Path png = csv.resolveSibling(name + ".png");
         new GroupedBarChart("Divide and share vs divide and conquer (Satin++ Fig. 3)",
             (quick ? "--quick (sizes too small to mean anything); " : "") + "median wall time of conquer ÷ share, "
@@ -260,17 +259,6 @@ public final class ShareVsConquer {
 
     private static String format(final List<Double> values) {
         return values.stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).reduce((a, b) -> a + ", " + b).orElse("");
-    }
-
-    private static void write(final Path path, final List<String> lines) {
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            Files.write(path, lines, StandardCharsets.UTF_8);
-        } catch (final IOException ex) {
-            throw new UncheckedIOException("cannot write " + path, ex);
-        }
     }
 
     private static CommandSpec spec() {

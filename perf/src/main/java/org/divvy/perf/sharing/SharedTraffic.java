@@ -1,12 +1,7 @@
 package org.divvy.perf.sharing;
 
 import java.awt.Color;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +21,7 @@ import org.divvy.examples.Verdict;
 import org.divvy.examples.locusroute.LocusRouteApp;
 import org.divvy.examples.sat.SatApp;
 import org.divvy.perf.BenchmarkSecret;
+import org.divvy.perf.PerfFiles;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -91,7 +87,7 @@ public final class SharedTraffic {
         }
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         out.println("divvy-perf shared-traffic " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
-            + " cores | load average at start " + loadAverage());
+            + " cores | load average at start " + PerfFiles.loadAverage());
         final List<Measurement> measurements = new ArrayList<>();
         try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
@@ -116,7 +112,7 @@ public final class SharedTraffic {
         }
         out.println();
         out.println(table(measurements, quick, nodes));
-        out.println("load average at the end " + loadAverage());
+        out.println("load average at the end " + PerfFiles.loadAverage());
         write(csvPath, measurements);
         chart(csvPath, measurements, nodes);
         out.println("wrote " + csvPath + " and " + pngPath(csvPath));
@@ -203,14 +199,7 @@ public final class SharedTraffic {
             lines.add(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.2f,%.1f,\"%s\"", m.app(), m.combiningMs(), m.writes(),
                 m.broadcasts(), m.messages(), m.bytes(), m.combiningRatio(), m.runMs(), m.check().replace('"', '\'')));
         }
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            Files.write(path, lines, StandardCharsets.UTF_8);
-        } catch (final IOException ex) {
-            throw new UncheckedIOException("cannot write " + path, ex);
-        }
+        PerfFiles.writeLines(path, lines);
     }
 
     private static Path pngPath(final Path csvPath) {
@@ -248,9 +237,6 @@ public final class SharedTraffic {
         }
     }
 
-    private static String loadAverage() {
-        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
 
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf shared-traffic");

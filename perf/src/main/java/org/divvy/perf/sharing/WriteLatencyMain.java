@@ -1,11 +1,7 @@
 package org.divvy.perf.sharing;
 
 import java.awt.Color;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +11,7 @@ import java.util.Locale;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.perf.BenchmarkSecret;
+import org.divvy.perf.PerfFiles;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -68,7 +65,7 @@ public final class WriteLatencyMain {
         final List<double[]> ratios = new ArrayList<>(); // busy p50, busy p90, idle p50, idle p90 per delay > 0
         try {
             out.println("divvy-perf write-latency " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
-                + " cores | load average at start " + loadAverage() + " | node settings changed by properties: "
+                + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
             final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out);
             for (final long delayMs : delays) {
@@ -112,7 +109,7 @@ public final class WriteLatencyMain {
                 new GroupedBarChart("Time until the last of " + sites * perSite + " replicas has a write, / one-way delay",
                     note + "; target <= 2", "last replica / one-way delay", categories, series, 2.0).writePng(png);
             }
-            out.println("wrote " + csvPath + " (" + rows.size() + " rows) | load average at end " + loadAverage());
+            out.println("wrote " + csvPath + " (" + rows.size() + " rows) | load average at end " + PerfFiles.loadAverage());
             return 0;
         } catch (final RuntimeException ex) {
             err.println("divvy-perf write-latency: FAILED: " + ex);
@@ -132,19 +129,9 @@ public final class WriteLatencyMain {
         final List<String> lines = new ArrayList<>();
         lines.add("case,delay_ms,metric,value,unit,note");
         lines.addAll(rows);
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            Files.write(path, lines, StandardCharsets.UTF_8);
-        } catch (final IOException ex) {
-            throw new UncheckedIOException("cannot write " + path, ex);
-        }
+        PerfFiles.writeLines(path, lines);
     }
 
-    private static String loadAverage() {
-        return String.format(Locale.ROOT, "%.2f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
 
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf write-latency");

@@ -1,12 +1,7 @@
 package org.divvy.perf.uts;
 
 import java.awt.Color;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +9,7 @@ import java.util.Locale;
 
 import org.divvy.examples.uts.Counts;
 import org.divvy.examples.uts.UtsTree;
+import org.divvy.perf.PerfFiles;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
 import org.divvy.perf.chart.GroupedBarChart;
@@ -75,7 +71,7 @@ public final class UtsMain {
         final List<String> csv = new ArrayList<>();
         final List<String> summary = new ArrayList<>();
         out.println("divvy-perf uts " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
-            + " cores | load average at start " + loadAverage());
+            + " cores | load average at start " + PerfFiles.loadAverage());
         try {
             if (kernel) {
                 final UtsTree tree = geometric(depth);
@@ -160,7 +156,7 @@ public final class UtsMain {
             out.println();
             out.println("row | measured | target | command");
             summary.forEach(out::println);
-            out.println("wrote " + csvPath + " (" + csv.size() + " rows) | load average at end " + loadAverage());
+            out.println("wrote " + csvPath + " (" + csv.size() + " rows) | load average at end " + PerfFiles.loadAverage());
             return 0;
         } catch (final RuntimeException ex) {
             err.println("divvy-perf uts: FAILED: " + ex.getMessage());
@@ -190,14 +186,7 @@ public final class UtsMain {
         final List<String> lines = new ArrayList<>();
         lines.add(HEADER);
         lines.addAll(rows);
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            Files.write(path, lines, StandardCharsets.UTF_8);
-        } catch (final IOException ex) {
-            throw new UncheckedIOException("cannot write " + path, ex);
-        }
+        PerfFiles.writeLines(path, lines);
     }
 
     private static void chart(final Path csvPath, final String section, final String title, final String subtitle,
@@ -215,9 +204,6 @@ public final class UtsMain {
         return values.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).reduce((a, b) -> a + ", " + b).orElse("");
     }
 
-    private static String loadAverage() {
-        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
 
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf uts");
