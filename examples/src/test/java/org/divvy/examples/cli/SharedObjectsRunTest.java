@@ -9,17 +9,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import org.divvy.examples.Launcher;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A divide-and-share app on real processes with a node SIGKILLed mid-run (issue 8): TSP with the best tour length
- * a shared object, on 3 single-worker nodes, node 2 killed 1.5 s in. Node 0 made the shared object (it submits the
- * root), the master fetched its replica from there, thieves from whoever gave them jobs; a thief of node 2's jobs
- * whose replica request goes to a dead node asks another holder. The answer must still be the optimum: the bound
- * only prunes, and the recovered jobs return real tours.
+ * a shared object, on 3 single-worker nodes, node 2 killed 1.5 s in. Node 2 is the master when it joined first (it
+ * then has node id 1, and the registry gives the root to the lowest id after node 0's), about half of the runs; the
+ * other node takes over, re-spawns the root and reuses the orphans by stamp. Node 0 made the shared object (it
+ * submits the root), the master fetched its replica from there, thieves from whoever gave them jobs; a thief of node
+ * 2's jobs whose replica request goes to a dead node asks another holder. The answer must still be the optimum: the
+ * bound only prunes, the recovered jobs return real tours, and a pruned child keeps its index (skipSpawn), so each
+ * stamp names the same subtree in the new master's run as in the dead master's (SharingTspStampsTest).
  */
 class SharedObjectsRunTest {
     /**
@@ -38,9 +40,6 @@ class SharedObjectsRunTest {
     final Launchers launchers = new Launchers();
 
     @Test
-    @Disabled("OPEN BUG, not a flake: a clean-clone verify on 2026-11-25 22:22 answered 6322 instead of 6271 after the "
-        + "master was killed and a new master re-ran the root reusing orphans (an earlier fix, each job returning the "
-        + "lowest bound it pruned with, did not close it). Enable again with the fix; issue 9 / issue 8.")
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void shouldFindTheOptimumSharingTheBoundWithANodeKilledMidRun() throws Exception {
         final LauncherProcess run = launchers.run(TSP_55, "--nodes", "3", "--workers", "1", "--timeout-seconds", "120",
