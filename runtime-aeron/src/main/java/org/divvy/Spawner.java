@@ -4,7 +4,7 @@ import org.divvy.scheduling.CurrentFrame;
 
 /**
  * The base of every generated spawner interface ({@code FibSpawner} for a class {@code Fib}): gives
- * the class {@link #sync()}, {@link #abort()} and {@link #pollSharedObjects()}.
+ * the class {@link #sync()}, {@link #skipSpawn()}, {@link #abort()} and {@link #pollSharedObjects()}.
  */
 public interface Spawner {
     /**
@@ -15,6 +15,20 @@ public interface Spawner {
      */
     default void sync() {
         CurrentFrame.sync();
+    }
+
+    /**
+     * Counts a spawn the current invocation chose not to make, in its place, so the children spawned after it keep
+     * their identities. A job's identity, its stamp, is its parent's followed by its child index (the number of
+     * spawns before it: thesis §2.4); after a crash the survivors' finished results are found by stamp and reused
+     * for the re-spawned jobs (§3.3), so a job must spawn its children in the same order every time it runs. A job
+     * whose choice to spawn depends on something that differs from run to run, such as a branch and bound that
+     * prunes with a shared bound, calls this for each child it leaves out: then each index names the same
+     * subproblem however many of its siblings were pruned, and a reused result is always the right subtree's.
+     * Costs two counter increments; waits for nothing.
+     */
+    default void skipSpawn() {
+        CurrentFrame.skipSpawn();
     }
 
     /**

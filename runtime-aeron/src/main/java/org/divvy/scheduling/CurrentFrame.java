@@ -110,6 +110,11 @@ public final class CurrentFrame {
         }
     }
 
+    /** See {@link org.divvy.Spawner#skipSpawn()}. */
+    public static void skipSpawn() {
+        worker("skipSpawn").current.skipChild();
+    }
+
     /** See {@link org.divvy.Spawner#sync()}. */
     public static void sync() {
         final Worker worker = worker("sync");

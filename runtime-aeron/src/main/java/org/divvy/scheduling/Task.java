@@ -225,6 +225,16 @@ public abstract class Task {
     }
 
     /**
+     * Owner: counts a child this frame chose not to spawn ({@code Spawner.skipSpawn}): its index is taken, so the
+     * later children keep the indices (and stamps) they have when it is spawned, and it counts as finished at once,
+     * so sync waits for no job there.
+     */
+    final void skipChild() {
+        spawned++;
+        completedLocally++;
+    }
+
+    /**
      * Owner, when a sync completes (or unwinds an abort): every child spawned so far becomes readable,
      * and none needs to be found for abort any more.
      */

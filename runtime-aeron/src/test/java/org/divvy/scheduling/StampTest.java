@@ -71,6 +71,43 @@ class StampTest {
         assertEquals(first.size(), first.stream().distinct().count(), "stamps are unique");
     }
 
+    @Test
+    void shouldKeepTheLaterChildrensStampsWhenASpawnIsSkipped() {
+        final ConcurrentLinkedQueue<Stamp> stamps = new ConcurrentLinkedQueue<>();
+        try (DivvyNode node = SpawnSyncTest.node(2)) {
+            final long sum = node.run(() -> {
+                final Spawn<Long> first = TaskJob.spawn("child", () -> recordStamp(stamps, 1));
+                CurrentFrame.skipSpawn(); // a pruned child: its index is taken, and sync waits for nothing there
+                final Spawn<Long> third = TaskJob.spawn("child", () -> recordStamp(stamps, 3));
+                CurrentFrame.skipSpawn();
+                CurrentFrame.skipSpawn();
+                final Spawn<Long> sixth = TaskJob.spawn("child", () -> recordStamp(stamps, 6));
+                Spawns.sync();
+                return first.get() + third.get() + sixth.get();
+            }).value();
+            assertEquals(10, sum);
+            // a job whose only "children" were skipped ends without a sync, and its parent's sync returns
+            assertEquals(0L, node.run(() -> {
+                final Spawn<Long> onlySkips = TaskJob.spawn("skipper", () -> {
+                    CurrentFrame.skipSpawn();
+                    CurrentFrame.skipSpawn();
+                    return 0L;
+                });
+                Spawns.sync();
+                return onlySkips.get();
+            }).value());
+        }
+        final List<Stamp> sorted = new ArrayList<>(stamps);
+        Collections.sort(sorted);
+        assertEquals(List.of(Stamp.ROOT.child(0), Stamp.ROOT.child(2), Stamp.ROOT.child(5)), sorted,
+            "each child keeps the index it has when every spawn is made");
+    }
+
+    private static long recordStamp(final ConcurrentLinkedQueue<Stamp> stamps, final long value) {
+        stamps.add(((Worker)Thread.currentThread()).current.stamp());
+        return value;
+    }
+
     /** Stamps of every leaf of a fib(15) tree, sorted. */
     private static List<Stamp> leafStamps(final int workers) {
         final ConcurrentLinkedQueue<Stamp> stamps = new ConcurrentLinkedQueue<>();

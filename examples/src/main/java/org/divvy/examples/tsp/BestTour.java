@@ -9,8 +9,10 @@ import org.divvy.annotations.Write;
  * replica's value. No guard: a stale or lost offer only makes a replica's bound larger than the best known, and a
  * larger bound prunes less but never cuts the optimal tour; the answer itself travels by return value, and each job
  * returns the lowest value it pruned with (a replica's value can rise again when a fetched state replaces it, so
- * reading it again at the end would not do: a 3-node run with the master killed once answered 6322 for 6271 that
- * way). Offers commute and are idempotent ({@code min}), so best effort's reordering and duplicates change nothing.
+ * reading it again at the end would not do). Since which children a job prunes depends on this value, a pruned child
+ * keeps its index ({@code skipSpawn()}): each stamp then names the same subtree in every run, as the results reused
+ * after a crash need. Offers commute and are idempotent ({@code min}), so best effort's reordering and duplicates
+ * change nothing.
  */
 @SharedObject
 public class BestTour {

@@ -72,6 +72,13 @@ public class SharingTsp implements SharingTspSpawner {
             pruningBound = Math.min(pruningBound, best.length());
             if (extended + state.restBound(visitedThen, city) <= pruningBound - 1 + 1e-6) {
                 children[k] = spawnSearch(visitedThen, city, depth + 1, extended, best);
+            } else {
+                // the pruned child keeps its index: which children are pruned depends on the shared bound, which
+                // differs from run to run, and a job's stamp is its child index; without the skip, a master that
+                // takes over (its replica's bound lower than the dead master's was) spawns fewer children, the
+                // nth of them gets the stamp of the old run's nth, another city, and reuses that city's orphan
+                // result (a 3-node run with the master killed answered 6322 for 6271 so)
+                skipSpawn();
             }
         }
         sync();
