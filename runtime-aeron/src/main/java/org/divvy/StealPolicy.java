@@ -16,5 +16,12 @@ public enum StealPolicy {
      * site at a time (its job is queued whenever it arrives), and meanwhile synchronous requests
      * inside the own site. With one site it is {@link #RS}.
      */
-    CRS
+    CRS,
+
+    /**
+     * Load-aware CRS: {@link #CRS}, but the wide-area victim is chosen by the replies seen so far: the remote
+     * node whose last reply carried a job is asked again first; otherwise uniform over the remote nodes not
+     * known to be empty (a "none" counts for two of that node's round trips). With nothing known it is CRS.
+     */
+    LCRS
 }

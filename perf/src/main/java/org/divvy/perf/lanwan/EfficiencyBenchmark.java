@@ -40,11 +40,14 @@ final class EfficiencyBenchmark {
     /** Every node's settings before the benchmark's own. */
     private final NodeConfig base;
     private final PrintStream log;
+    /** Leaves last leafUs on average (true) or at least leafUs (false): {@link LeafProbe#leaf}. */
+    private final boolean compensatedLeaves;
 
-    EfficiencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log) {
+    EfficiencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log, final boolean compensatedLeaves) {
         this.topology = topology;
         this.base = base;
         this.log = log;
+        this.compensatedLeaves = compensatedLeaves;
     }
 
     /** Leaves that park in {@code new TimedFib(THRESHOLD, us).fib(n)}. */
@@ -123,7 +126,7 @@ final class EfficiencyBenchmark {
         final NetworkStatistics[] before = cluster.statistics();
         LeafProbe.startRun();
         final long startNs = System.nanoTime();
-        final RunResult<Long> result = cluster.master().run(() -> new TimedFib(THRESHOLD, leafUs).fib(n));
+        final RunResult<Long> result = cluster.master().run(() -> new TimedFib(THRESHOLD, leafUs, compensatedLeaves).fib(n));
         final long endNs = System.nanoTime();
         final NetworkStatistics[] after = cluster.statistics();
         long site = 0;

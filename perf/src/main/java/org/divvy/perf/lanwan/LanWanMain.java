@@ -89,7 +89,8 @@ public final class LanWanMain {
                 if (repeats < 1) {
                     throw new IllegalArgumentException("--repeats " + repeats + ", must be >= 1");
                 }
-                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), base, out)
+                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), base, out,
+                        leafPark(parsed.matchedOptionValue("--leaf-park", "compensated")))
                     .run(delays, policies, leaves, idealMs, repeats, !quick && !parsed.hasMatchedOption("--no-warm-up"));
                 final List<EfficiencySummary> summaries = EfficiencySummary.of(results);
                 EfficiencyReport.addTo(csv, results, summaries, sites, perSite);
@@ -180,6 +181,15 @@ public final class LanWanMain {
         return policies;
     }
 
+    /** --leaf-park: compensated (true: leaves last their time on average) or plain (at least their time). */
+    static boolean leafPark(final String value) {
+        return switch (value) {
+            case "compensated" -> true;
+            case "plain" -> false;
+            default -> throw new IllegalArgumentException("--leaf-park " + value + ", must be compensated or plain");
+        };
+    }
+
     /** --ideal-seconds (default 30; quick 0.1 s) or --ideal-ms, not both. */
     private static double idealMs(final ParseResult parsed, final boolean quick) {
         if (parsed.hasMatchedOption("--ideal-seconds") && parsed.hasMatchedOption("--ideal-ms")) {
@@ -226,6 +236,9 @@ public final class LanWanMain {
             .description("Runs of each efficiency case, interleaved round by round (default 3; quick 1).").build());
         spec.addOption(OptionSpec.builder("--policies").type(String.class).paramLabel("LIST")
             .description("Steal policies compared in --efficiency (default RS,CRS).").build());
+        spec.addOption(OptionSpec.builder("--leaf-park").type(String.class).paramLabel("MODE")
+            .description("compensated (default): a leaf parks its time on average (the park ends early by how late parks wake); "
+                + "plain: at least its time, as SimulatedLeaf.park.").build());
         spec.addOption(flag("--no-warm-up", "Skip the untimed warm-up run before the efficiency runs."));
         spec.addOption(OptionSpec.builder("--rtt-samples").type(int.class).paramLabel("N")
             .description("Timed round trips of each kind (default 50000).").build());

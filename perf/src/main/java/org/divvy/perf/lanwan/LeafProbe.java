@@ -3,6 +3,7 @@ package org.divvy.perf.lanwan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.examples.simulated.SimulatedLeaf;
 
@@ -33,15 +34,24 @@ final class LeafProbe {
         generation++;
     }
 
-    /** Parks one leaf of {@code leafUs} (as {@link SimulatedLeaf#park}) and records it on this thread's timeline. */
-    static void leaf(final int leafUs) {
+    /**
+     * Parks one leaf of {@code leafUs} and records it on this thread's timeline. Plain: as {@link SimulatedLeaf#park}, at
+     * least {@code leafUs} (a park wakes late: ~10% of a 1 ms leaf on this 2-core machine under the runs' load).
+     * Compensated: the park ends early by this thread's running estimate of how late parks wake, so a leaf lasts
+     * {@code leafUs} on average and the nominal ideal time is the time the leaves really took.
+     */
+    static void leaf(final int leafUs, final boolean compensated) {
         final Timeline t = OWN.get();
         final int g = generation;
         if (t.generation != g) {
             t.reset(g);
         }
         final long startNs = System.nanoTime();
-        SimulatedLeaf.park(leafUs);
+        if (compensated) {
+            parkCompensated(t, leafUs * 1000L, startNs);
+        } else {
+            SimulatedLeaf.park(leafUs);
+        }
         final long endNs = System.nanoTime();
         if (t.leaves == 0) {
             t.firstStartNs = startNs;
@@ -49,6 +59,18 @@ final class LeafProbe {
         t.parkedNs += endNs - startNs;
         t.leaves++;
         t.lastEndNs = endNs; // volatile: publishes the fields above to the harness thread
+    }
+
+    /** Parks until {@code targetNs} minus the expected lateness after {@code startNs}; updates the estimate (1/8 weight). */
+    private static void parkCompensated(final Timeline t, final long targetNs, final long startNs) {
+        final long askNs = targetNs - t.latenessEstimateNs;
+        final long deadlineNs = startNs + askNs;
+        long remainingNs;
+        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(remainingNs);
+        }
+        final long latenessNs = System.nanoTime() - deadlineNs;
+        t.latenessEstimateNs = Math.max(0, Math.min(targetNs / 2, t.latenessEstimateNs + (latenessNs - t.latenessEstimateNs) / 8));
     }
 
     /** The timelines of the current run (threads that parked no leaf in it are left out). */
@@ -71,6 +93,8 @@ final class LeafProbe {
         long parkedNs;
         long leaves;
         volatile long lastEndNs;
+        /** How late this thread's parks wake, a running mean kept across runs (compensated leaves). */
+        long latenessEstimateNs;
 
         Timeline(final String threadName) {
             this.threadName = threadName;

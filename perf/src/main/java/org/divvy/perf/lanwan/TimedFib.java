@@ -11,14 +11,17 @@ import org.divvy.examples.fib.FibSequential;
 public class TimedFib implements TimedFibSpawner {
     int threshold;
     int leafUs;
+    /** Leaves last {@code leafUs} on average instead of at least ({@link LeafProbe#leaf}). */
+    boolean compensated;
 
     /** For the generated receiver codec. */
     public TimedFib() {
     }
 
-    public TimedFib(final int threshold, final int leafUs) {
+    public TimedFib(final int threshold, final int leafUs, final boolean compensated) {
         this.threshold = threshold;
         this.leafUs = leafUs;
+        this.compensated = compensated;
     }
 
     @Spawnable
@@ -27,7 +30,7 @@ public class TimedFib implements TimedFibSpawner {
             return n;
         }
         if (n < threshold) {
-            LeafProbe.leaf(leafUs);
+            LeafProbe.leaf(leafUs, compensated);
             return FibSequential.fibIterative(n);
         }
         final LongSpawn a = spawnFib(n - 1);
