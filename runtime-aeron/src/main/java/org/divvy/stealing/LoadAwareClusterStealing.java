@@ -14,6 +14,7 @@ import org.divvy.membership.Members;
  * two of its measured round trips after it answered "none" (by then it has likely stolen work inside its own
  * site). With nothing known it is CRS's uniform choice. Where this pays: at the start, when a whole site is
  * still empty and uniform CRS sends about half its requests there, and at the end, when few deques hold work.
+ * The victim side of LCRS ({@link Victim#LCRS_WIDE_AREA_MIN_QUEUED}) keeps a node's last queued job in its site.
  * Agent thread only, no allocation per request (the per-member arrays grow with the largest member id).
  */
 final class LoadAwareClusterStealing extends ClusterAwareRandomStealing {

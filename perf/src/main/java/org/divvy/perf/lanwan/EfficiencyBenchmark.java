@@ -3,7 +3,11 @@ package org.divvy.perf.lanwan;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -107,6 +111,7 @@ final class EfficiencyBenchmark {
                                 r.lastFirstLeafMs(), r.tailLoss(), r.firstLastLeafMs(), r.gapLoss(), r.wideStealAttempts(),
                                 r.wideStealAttempts() + r.siteStealAttempts(), r.wideAreaFraction(), r.wideSteals(), startS,
                                 PerfFiles.loadAverage(), r.answerCorrect() ? "" : " WRONG ANSWER");
+                            log.println("  by site: " + r.bySite());
                             results.add(r);
                         }
                     }
@@ -154,6 +159,28 @@ final class EfficiencyBenchmark {
             firstLastNs = Math.max(firstLastNs, endNs - t.lastEndNs);
         }
         rampNs += (double)(nodes - timelines.size()) * (endNs - startNs);
+        final StringBuilder bySite = new StringBuilder();
+        for (int siteIndex = 0; siteIndex < topology.sites(); siteIndex++) {
+            long firstMax = 0;
+            long lastMin = Long.MAX_VALUE;
+            long lastMax = 0;
+            double lastSum = 0;
+            int count = 0;
+            for (final LeafProbe.Timeline t : timelines) {
+                final int node = cluster.nodeOf(t.threadName);
+                if (node >= 0 && topology.siteOf(node) == siteIndex) {
+                    firstMax = Math.max(firstMax, t.firstStartNs - startNs);
+                    lastMin = Math.min(lastMin, endNs - t.lastEndNs);
+                    lastMax = Math.max(lastMax, endNs - t.lastEndNs);
+                    lastSum += endNs - t.lastEndNs;
+                    count++;
+                }
+            }
+            bySite.append(String.format(Locale.ROOT, "%s%s: %d nodes, first leaves by %.0f ms, last leaves %.0f-%.0f ms (mean %.0f) before the end",
+                siteIndex == 0 ? "" : "; ", (char)('A' + siteIndex), count, firstMax / 1e6, count == 0 ? 0 : lastMin / 1e6, lastMax / 1e6,
+                count == 0 ? 0 : lastSum / count / 1e6));
+        }
+
         final double nominalNs = leaves * (double)leafUs * 1000.0;
         final double overshoot = (parkedNs - nominalNs) / nodeNs;
         final double ramp = rampNs / nodeNs;
@@ -162,15 +189,32 @@ final class EfficiencyBenchmark {
         final boolean correct = result.value() == FibSequential.fibIterative(n) && timelines.stream().mapToLong(t -> t.leaves).sum() == leaves;
         return new EfficiencyResult(policy, delayMs, leafUs, round, nodes, n, leaves, correct, (endNs - startNs) / 1e6,
             leaves * (double)leafUs / 1000.0 / nodes, parkedNs / 1e6, overshoot, ramp, tail, gaps, lastFirstNs / 1e6, firstLastNs / 1e6,
-            site, wide, wideSteals, topology.relayedDatagrams(relay) - relayedBefore);
+            site, wide, wideSteals, topology.relayedDatagrams(relay) - relayedBefore, bySite.toString());
     }
 
     /** All nodes of one topology in this JVM; node 0 (site A) hosts the registry and is the master. */
     static final class Cluster implements AutoCloseable {
         private final DivvyNode[] nodes;
+        /** Worker thread name -> node index, told apart by the threads each node's start added. */
+        private final Map<String, Integer> nodeOfWorker = new HashMap<>();
 
         private Cluster(final DivvyNode[] nodes) {
             this.nodes = nodes;
+        }
+
+        private static Set<String> workerThreadNames() {
+            final Set<String> names = new HashSet<>();
+            for (final Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().contains("-worker-")) {
+                    names.add(t.getName());
+                }
+            }
+            return names;
+        }
+
+        /** The node whose worker runs on the thread named {@code threadName}, or -1. */
+        int nodeOf(final String threadName) {
+            return nodeOfWorker.getOrDefault(threadName, -1);
         }
 
         static Cluster start(final WanTopology topology, final WanRelay relay, final StealPolicy policy,
@@ -188,7 +232,13 @@ final class EfficiencyBenchmark {
                         .heartbeatIntervalMs(200).acceptableHeartbeatPauseMs(10_000).joinTimeoutMs(30_000)
                         .peerRoutes(relay == null ? java.util.Map.of() : topology.routesOf(i, relay))
                         .build();
+                    final Set<String> before = workerThreadNames();
                     nodes[i] = DivvyNode.start(config);
+                    for (final String name : workerThreadNames()) {
+                        if (!before.contains(name)) {
+                            cluster.nodeOfWorker.put(name, i);
+                        }
+                    }
                 }
                 nodes[0].awaitMembers(nodes.length, Duration.ofSeconds(60));
             } catch (final RuntimeException ex) {

@@ -20,12 +20,13 @@ import org.divvy.StealPolicy;
  * @param siteStealAttempts  steal requests to nodes of the same site, summed over all nodes
  * @param wideStealAttempts  steal requests to nodes of other sites, summed over all nodes
  * @param relayedDatagrams   datagrams the WAN relay delivered during the run (Aeron data, status, heartbeats)
+ * @param bySite             per site: when its nodes parked their first leaves and how long before the end their last
  */
 record EfficiencyResult(
     StealPolicy policy, long oneWayDelayMs, int leafUs, int round, int nodes, int fibN, long leaves, boolean answerCorrect,
     double elapsedMs, double idealMs, double parkedMs, double overshootLoss, double rampLoss, double tailLoss, double gapLoss,
     double lastFirstLeafMs, double firstLastLeafMs, long siteStealAttempts, long wideStealAttempts, long wideSteals,
-    long relayedDatagrams) {
+    long relayedDatagrams, String bySite) {
 
     /** Nominal: ideal / measured, the figure the targets are stated in. */
     double efficiency() {
