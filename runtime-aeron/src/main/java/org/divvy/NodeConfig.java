@@ -485,7 +485,7 @@ public final class NodeConfig {
             return set(NodeSettings.SITE, site);
         }
 
-        /** {@link NodeSettings#POLICY}: RS or CRS. */
+        /** {@link NodeSettings#POLICY}: RS, CRS or LCRS. */
         public Builder policy(final StealPolicy policy) {
             return set(NodeSettings.POLICY, policy);
         }

@@ -161,7 +161,7 @@ public final class NodeSettings {
      * Property {@code divvy.policy}, flag {@code --policy}.
      */
     public static final Setting<StealPolicy> POLICY = Setting.network("policy", SettingType.constantOf(StealPolicy.class),
-        StealPolicy.CRS, any(), "`RS` (random stealing) or `CRS` (cluster-aware random stealing)");
+        StealPolicy.CRS, any(), "`RS` (random stealing), `CRS` (cluster-aware random stealing) or `LCRS` (CRS choosing wide-area victims by their last replies)");
 
     /**
      * Directory of an external Aeron media driver to connect to. Default none: the node embeds its own

@@ -16,5 +16,15 @@ public enum StealPolicy {
      * site at a time (its job is queued whenever it arrives), and meanwhile synchronous requests
      * inside the own site. With one site it is {@link #RS}.
      */
-    CRS
+    CRS,
+
+    /**
+     * Load-aware CRS: {@link #CRS}, but the wide-area victim is chosen by the replies seen so far: the remote
+     * node whose last reply carried a job is asked again first; otherwise uniform over the remote nodes not
+     * known to be empty (a "none" counts for two of that node's round trips). With nothing known it is CRS.
+     * As a victim, a node gives a job to a wide-area request only while it has at least two queued: its
+     * last one stays in its site (near the end of a run, a small job that crosses the wide area costs a
+     * round trip out and a result back).
+     */
+    LCRS
 }

@@ -40,7 +40,7 @@ class DistributedNodeTest {
     }
 
     @ParameterizedTest(name = "{0} on sites {1}")
-    @CsvSource({"RS, A A", "RS, A A B B", "CRS, A B", "CRS, A A B B"})
+    @CsvSource({"RS, A A", "RS, A A B B", "CRS, A B", "CRS, A A B B", "LCRS, A A B B"})
     void shouldComputeFibOnSeveralNodesWithRemoteSteals(final StealPolicy policy, final String sites) {
         final List<DivvyNode> nodes = startOnSites(policy, 3000, sites.split(" "));
         final DivvyNode master = nodes.get(0);
@@ -63,12 +63,15 @@ class DistributedNodeTest {
         assertTrue(result.statistics().network() != null);
         assertTrue(result.statistics().network().jobsGiven() > 0, "the master gave jobs away:\n" + result.statistics());
         assertTrue(result.statistics().messagesSent(org.divvy.stealing.StealReplyFlyweight.TYPE) > 0);
-        if (policy == StealPolicy.CRS && sites.contains("B")) {
+        if (policy != StealPolicy.RS && sites.contains("B")) {
             long wideArea = 0;
+            long wideAreaSteals = 0;
             for (final DivvyNode node : nodes) {
                 wideArea += node.networkStatistics().wideAreaStealAttempts();
+                wideAreaSteals += node.networkStatistics().wideAreaSteals();
             }
-            assertTrue(wideArea > 0, "CRS sends wide-area requests across sites");
+            assertTrue(wideArea > 0, policy + " sends wide-area requests across sites");
+            assertTrue(wideAreaSteals > 0, policy + ": jobs crossed sites (an LCRS victim with two or more queued gives one)\n" + perNode);
         }
 
         // the master ends the computation; every other node learns the exit code

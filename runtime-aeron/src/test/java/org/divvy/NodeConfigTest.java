@@ -60,7 +60,7 @@ class NodeConfigTest {
             error(networked().join("nowhere")));
         assertEquals("bind=10.0.0.1:5, must be a host name or IPv4 address without a port", error(networked().bind("10.0.0.1:5")));
         assertEquals("site=a b, must be 1 to 64 letters, digits, '-', '_' or '.'", error(networked().site("a b")));
-        assertEquals("policy=none, must be RS or CRS", error(networked().policy(null)));
+        assertEquals("policy=none, must be RS or CRS or LCRS", error(networked().policy(null)));
         assertEquals("termLengthBytes=1000, must be a power of two in [65536, 1073741824]", error(networked().termLengthBytes(1000)));
         assertTrue(error(networked().peerRoutes(Map.of("127.0.0.1:1", "nowhere"))).startsWith(
             "peerRoutes=127.0.0.1:1=nowhere, must map HOST:PORT to HOST:PORT"));
@@ -124,7 +124,7 @@ class NodeConfigTest {
             assertThrows(DivvyException.class, () -> NodeConfig.fromProperties(p)).getMessage());
         final Properties policy = new Properties();
         policy.setProperty("divvy.policy", "fastest");
-        assertEquals("divvy.policy=fastest, must be RS or CRS",
+        assertEquals("divvy.policy=fastest, must be RS or CRS or LCRS",
             assertThrows(DivvyException.class, () -> NodeConfig.fromProperties(policy)).getMessage());
     }
 

@@ -68,7 +68,7 @@ class NodeSettingsTest {
         assertEquals("divvy.acceptableHeartbeatPauseMs", NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS.property());
         assertEquals("MS", NodeSettings.ACCEPTABLE_HEARTBEAT_PAUSE_MS.valueLabel());
         assertEquals("BYTES", NodeSettings.TERM_LENGTH_BYTES.valueLabel());
-        assertEquals("RS|CRS", NodeSettings.POLICY.valueLabel());
+        assertEquals("RS|CRS|LCRS", NodeSettings.POLICY.valueLabel());
     }
 
     @Test

@@ -136,6 +136,11 @@ public final class Members implements MemberDirectory {
         return sameSite[random.nextInt(sameSite.length)];
     }
 
+    /** The {@code index}-th alive member of the other sites, in id order ({@code 0 <= index < otherSitesCount()}). */
+    public int remoteAt(final int index) {
+        return otherSites[index];
+    }
+
     /** A uniform alive member among all nodes of all other sites. */
     public int randomRemote(final Random random) {
         return otherSites[random.nextInt(otherSites.length)];

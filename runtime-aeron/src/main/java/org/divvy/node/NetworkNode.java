@@ -131,7 +131,8 @@ public final class NetworkNode implements AutoCloseable {
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
             codec);
-        final Victim victim = new Victim(b.scheduler, given, orphans, outbound, codec);
+        final Victim victim = new Victim(b.scheduler, given, orphans, outbound, codec,
+            config.policy() == org.divvy.StealPolicy.LCRS ? Victim.LCRS_WIDE_AREA_MIN_QUEUED : 0);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, () -> {
             foreign.onRunStarted();
             orphans.onRunStarted();

@@ -305,6 +305,22 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
+     * Whether the workers' deques hold at least {@code atLeast} jobs together (published ones; held-back
+     * children are not counted). A hint, as {@link WorkStealingDeque#size}. Any thread; the network agent asks
+     * it before giving a job across the wide area (LCRS).
+     */
+    public boolean hasQueuedJobs(final int atLeast) {
+        int queued = 0;
+        for (final Worker w : workers) {
+            queued += w.deque.size();
+            if (queued >= atLeast) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether every worker is out of work: each one failed to find a job in its deque and in the other
      * workers' deques since it last ran one, and nothing waits in the inbox. A hint (it may change at
      * once); the network agent polls it to decide that the node should steal from peers.

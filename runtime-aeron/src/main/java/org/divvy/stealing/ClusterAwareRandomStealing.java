@@ -10,7 +10,7 @@ import org.divvy.membership.Members;
  * uniform nodes of the own site, one at a time. The wide-area request is never cancelled: its job,
  * however late, is queued. With a single site this is RS inside the site.
  */
-final class ClusterAwareRandomStealing extends StealStrategy {
+class ClusterAwareRandomStealing extends StealStrategy {
     ClusterAwareRandomStealing(final Random random, final long backoffMinNs, final long backoffMaxNs,
         final long deepBackoffMaxNs, final long requestTimeoutNs) {
         super(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
@@ -20,7 +20,7 @@ final class ClusterAwareRandomStealing extends StealStrategy {
     int onIdle(final long nowNs, final Members peers, final StealSender sender) {
         int sent = 0;
         if (peers.otherSitesCount() > 0 && wideArea.ready(nowNs)) {
-            final int victim = peers.randomRemote(random);
+            final int victim = chooseRemote(peers, nowNs);
             if (send(wideArea, victim, RequestKind.WIDE_AREA, true, nowNs, sender)) {
                 sent++;
             }
@@ -32,5 +32,10 @@ final class ClusterAwareRandomStealing extends StealStrategy {
             }
         }
         return sent;
+    }
+
+    /** The wide-area victim: uniform over all nodes of all other sites (call only when there is one). */
+    int chooseRemote(final Members peers, final long nowNs) {
+        return peers.randomRemote(random);
     }
 }

@@ -55,6 +55,7 @@ public abstract class StealStrategy {
         return switch (policy) {
             case RS -> new RandomStealing(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
             case CRS -> new ClusterAwareRandomStealing(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
+            case LCRS -> new LoadAwareClusterStealing(random, backoffMinNs, backoffMaxNs, deepBackoffMaxNs, requestTimeoutNs);
         };
     }
 
@@ -102,13 +103,26 @@ public abstract class StealStrategy {
             return sync.onReply(gotJob, nowNs);
         }
         if (wideArea.isOutstanding(requestId)) {
-            return wideArea.onReply(gotJob, nowNs);
+            final int victimId = wideArea.victimId;
+            final long sentNs = wideArea.sentNs;
+            final RequestKind kind = wideArea.onReply(gotJob, nowNs);
+            onWideAreaReply(victimId, gotJob, sentNs, nowNs);
+            return kind;
         }
         return RequestKind.LATE;
     }
 
+    /** The wide-area request sent to {@code victimId} at {@code sentNs} was answered at {@code nowNs}: for policies that learn from it. */
+    void onWideAreaReply(final int victimId, final boolean gotJob, final long sentNs, final long nowNs) {
+    }
+
+    /** {@code victimId} died, left or could not be reached: for policies that remember victims. */
+    void onWideAreaVictimLost(final int victimId) {
+    }
+
     /** {@code victimId} died, left or could not be reached: its outstanding requests failed. */
     final void onVictimLost(final int victimId, final long nowNs) {
+        onWideAreaVictimLost(victimId);
         if (sync.outstanding && sync.victimId == victimId) {
             sync.onReply(false, nowNs);
         }

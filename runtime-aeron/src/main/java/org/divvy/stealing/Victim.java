@@ -84,8 +84,25 @@ public final class Victim implements Duty {
     private SharedObjectContext sharedObjects;
     private int victimCursor;
 
+    /**
+     * LCRS: a wide-area request is answered with a job only while this node has at least this many queued (2):
+     * its last queued job is left to its own site. Near the end of a run only small jobs are left, and one
+     * that crosses the wide area costs a round trip out and a result back, often more than running it here.
+     */
+    public static final int LCRS_WIDE_AREA_MIN_QUEUED = 2;
+
+    /** Queued jobs this node must have to give one to a wide-area request; 0 = no such rule (RS, CRS). */
+    private final int wideAreaMinQueued;
+
     public Victim(final Scheduler scheduler, final GivenJobs given, final Orphans orphans, final FrameSender sender,
         final CodecThread codec) {
+        this(scheduler, given, orphans, sender, codec, 0);
+    }
+
+    /** @param wideAreaMinQueued queued jobs needed to answer a wide-area request with a job; 0 = any (RS, CRS). */
+    public Victim(final Scheduler scheduler, final GivenJobs given, final Orphans orphans, final FrameSender sender,
+        final CodecThread codec, final int wideAreaMinQueued) {
+        this.wideAreaMinQueued = wideAreaMinQueued;
         this.scheduler = scheduler;
         this.given = given;
         this.orphans = orphans;
@@ -119,6 +136,10 @@ public final class Victim implements Duty {
             // flow control: a large reply (or result) for this thief is still being encoded or sent; another
             // one would only queue behind it while the job could run here
             sendNone(thiefId, requestId);
+            return 0;
+        }
+        if (wideAreaMinQueued > 0 && request.wideArea() && !scheduler.hasQueuedJobs(wideAreaMinQueued)) {
+            sendNone(thiefId, requestId); // LCRS: the last queued job stays in this site
             return 0;
         }
         Task task;

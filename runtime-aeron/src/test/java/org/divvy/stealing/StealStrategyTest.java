@@ -184,6 +184,75 @@ class StealStrategyTest {
     }
 
     @Test
+    void lcrsShouldAskTheRemoteNodeThatLastGaveAJobAgain() {
+        final Members peers = peers("A", "A", "B", "B", "C", "C");
+        final StealStrategy lcrs = strategy(StealPolicy.LCRS, 13);
+        long now = 0;
+        assertEquals(2, lcrs.onIdle(now, peers, recorder));
+        final Sent first = sent.get(0);
+        assertTrue(first.wideArea && first.victim >= 2, "wide-area to another site: " + first);
+        now += 20 * MS;
+        assertEquals(RequestKind.WIDE_AREA, lcrs.onReply(first.requestId, true, now));
+        for (int i = 0; i < 20; i++) {
+            lcrs.onIdle(now, peers, recorder);
+            final Sent wa = sent.stream().filter(Sent::wideArea).reduce((a, b) -> b).orElseThrow();
+            assertEquals(first.victim, wa.victim, "the node that gave a job is asked again");
+            now += 20 * MS;
+            lcrs.onReply(wa.requestId, true, now);
+        }
+        // its "none" ends that: the next wide-area victim is another remote node
+        final Sent last = sent.stream().filter(Sent::wideArea).reduce((a, b) -> b).orElseThrow();
+        lcrs.onIdle(now, peers, recorder);
+        final Sent asked = sent.stream().filter(Sent::wideArea).reduce((a, b) -> b).orElseThrow();
+        now += 20 * MS;
+        lcrs.onReply(asked.requestId, false, now);
+        assertEquals(first.victim, asked.victim);
+        lcrs.onIdle(now + 2 * MS, peers, recorder);
+        final Sent next = sent.stream().filter(Sent::wideArea).reduce((a, b) -> b).orElseThrow();
+        assertTrue(next.requestId > last.requestId && next.victim != first.victim && next.victim >= 2, "another remote node: " + next);
+    }
+
+    @Test
+    void lcrsShouldSkipARemoteNodeForTwoOfItsRoundTripsAfterItAnsweredNone() {
+        final Members peers = peers("A", "B", "C");
+        final int[] firstHits = new int[3];
+        for (int seed = 0; seed < 400; seed++) {
+            final StealStrategy lcrs = StealStrategy.of(StealPolicy.LCRS, new Random(new java.util.SplittableRandom(seed).nextLong()), 1 * MS, 1 * MS, 1 * MS, 1000 * MS);
+            assertEquals(1, lcrs.onIdle(0, peers, recorder));
+            final Sent first = sent.get(sent.size() - 1);
+            firstHits[first.victim]++;
+            final int other = first.victim == 1 ? 2 : 1;
+            lcrs.onReply(first.requestId, false, 10 * MS); // "none" after a 10 ms round trip: empty until 30 ms
+            assertEquals(1, lcrs.onIdle(11 * MS, peers, recorder));
+            final Sent second = sent.get(sent.size() - 1);
+            assertEquals(other, second.victim, "the node that just answered none is skipped");
+            lcrs.onReply(second.requestId, false, 21 * MS); // empty until 41 ms
+            assertEquals(1, lcrs.onIdle(31 * MS, peers, recorder));
+            final Sent third = sent.get(sent.size() - 1);
+            assertEquals(first.victim, third.victim, "two round trips after its none it may be asked again; the other may not");
+            lcrs.onReply(third.requestId, true, 41 * MS);
+        }
+        assertTrue(firstHits[1] > 150 && firstHits[2] > 150, "uniform with nothing known: " + java.util.Arrays.toString(firstHits));
+    }
+
+    @Test
+    void lcrsShouldForgetALostGiver() {
+        final Members peers = peers("A", "B", "C");
+        final StealStrategy lcrs = strategy(StealPolicy.LCRS, 19);
+        lcrs.onIdle(0, peers, recorder);
+        final Sent first = sent.get(0);
+        lcrs.onReply(first.requestId, true, 10 * MS);
+        peers.update(new Member(first.victim, first.victim == 1 ? "B" : "C", "127.0.0.1:" + (40000 + first.victim), MemberState.DEAD));
+        lcrs.onVictimLost(first.victim, 10 * MS);
+        for (int i = 0; i < 20; i++) {
+            lcrs.onIdle(10 * MS + i * 100 * MS, peers, recorder);
+            final Sent s = sent.get(sent.size() - 1);
+            assertEquals(first.victim == 1 ? 2 : 1, s.victim, "the dead giver is never asked");
+            lcrs.onReply(s.requestId, i % 2 == 0, 10 * MS + i * 100 * MS + MS);
+        }
+    }
+
+    @Test
     void crsWithOneSiteShouldBeRsInsideTheSite() {
         final Members peers = peers("A", "A", "A");
         final StealStrategy crs = strategy(StealPolicy.CRS, 5);

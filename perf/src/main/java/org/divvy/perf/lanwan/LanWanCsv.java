@@ -1,13 +1,11 @@
 package org.divvy.perf.lanwan;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+
+import org.divvy.perf.PerfFiles;
 
 /**
  * The harness's one CSV: {@code section,case,metric,value,unit,note}, one measured number per row.
@@ -30,13 +28,6 @@ final class LanWanCsv {
         final List<String> lines = new ArrayList<>();
         lines.add(HEADER);
         lines.addAll(rows);
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            Files.write(path, lines, StandardCharsets.UTF_8);
-        } catch (final IOException ex) {
-            throw new UncheckedIOException("cannot write " + path, ex);
-        }
+        PerfFiles.writeLines(path, lines);
     }
 }

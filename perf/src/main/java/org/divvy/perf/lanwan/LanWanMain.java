@@ -11,6 +11,7 @@ import java.util.Locale;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
 import org.divvy.perf.BenchmarkSecret;
+import org.divvy.perf.PerfFiles;
 import org.divvy.StealPolicy;
 import org.divvy.perf.SubcommandArgs;
 import org.divvy.perf.chart.BarSeries;
@@ -79,44 +80,45 @@ public final class LanWanMain {
             if (efficiency) {
                 final int sites = parsed.matchedOptionValue("--sites", quick ? 2 : 3);
                 final int perSite = parsed.matchedOptionValue("--nodes-per-site", quick ? 2 : 8);
-                final long[] delays = parseLongs(parsed.matchedOptionValue("--delays-ms", quick ? "5" : "10,50"));
-                final int[] leaves = Arrays.stream(parseLongs(parsed.matchedOptionValue("--leaf-us", quick ? "1000" : "1000,5000")))
+                final long[] delays = withControl(parseLongs(parsed.matchedOptionValue("--delays-ms", quick ? "5" : "10,50")));
+                final int[] leaves = Arrays.stream(parseLongs(parsed.matchedOptionValue("--leaf-us", "1000")))
                     .mapToInt(v -> (int)v).toArray();
-                final double idealMs = parsed.matchedOptionValue("--ideal-ms", quick ? 100.0 : 3000.0);
-                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), base, out)
-                    .run(delays, new StealPolicy[] {StealPolicy.RS, StealPolicy.CRS}, leaves, idealMs);
+                final StealPolicy[] policies = parsePolicies(parsed.matchedOptionValue("--policies", "RS,CRS"));
+                final double idealMs = idealMs(parsed, quick);
+                final int repeats = parsed.matchedOptionValue("--repeats", quick ? 1 : 3);
+                if (repeats < 1) {
+                    throw new IllegalArgumentException("--repeats " + repeats + ", must be >= 1");
+                }
+                final List<EfficiencyResult> results = new EfficiencyBenchmark(new WanTopology(sites, perSite, basePort), base, out,
+                        leafPark(parsed.matchedOptionValue("--leaf-park", "compensated")))
+                    .run(delays, policies, leaves, idealMs, repeats, !quick && !parsed.hasMatchedOption("--no-warm-up"));
+                final List<EfficiencySummary> summaries = EfficiencySummary.of(results);
+                EfficiencyReport.addTo(csv, results, summaries, sites, perSite);
+                EfficiencyReport.print(out, summaries, sites, perSite, "java -jar perf/target/divvy-perf.jar lanwan " + String.join(" ", args));
+                if (!results.stream().allMatch(EfficiencyResult::answerCorrect)) {
+                    throw new IllegalStateException("an efficiency run computed a wrong answer or lost a leaf; see the log");
+                }
                 final List<String> categories = new ArrayList<>();
-                final List<Double> rs = new ArrayList<>();
-                final List<Double> crs = new ArrayList<>();
-                for (final EfficiencyResult r : results) {
-                    final String caseName = String.format(Locale.ROOT, "%s-%dx%d-delay%dms-leaf%dus", r.policy(), sites, perSite,
-                        r.oneWayDelayMs(), r.leafUs());
-                    final String note = "SIMULATED fib(" + r.fibN() + ") leaves=" + r.leaves();
-                    csv.add("efficiency", caseName, "answer_correct", r.answerCorrect() ? 1 : 0, "bool", note);
-                    csv.add("efficiency", caseName, "elapsed", r.elapsedMs(), "ms", note);
-                    csv.add("efficiency", caseName, "ideal", r.idealMs(), "ms", note);
-                    csv.add("efficiency", caseName, "efficiency", r.efficiency(), "ratio", note);
-                    csv.add("efficiency", caseName, "efficiency_calibrated", r.calibratedEfficiency(), "ratio",
-                        note + " ideal from measured park time");
-                    csv.add("efficiency", caseName, "site_steal_requests", r.siteStealAttempts(), "count", note);
-                    csv.add("efficiency", caseName, "wide_steal_requests", r.wideStealAttempts(), "count", note);
-                    csv.add("efficiency", caseName, "wide_steals", r.wideSteals(), "count", note);
-                    csv.add("efficiency", caseName, "relayed_datagrams", r.relayedDatagrams(), "count", note);
-                    csv.add("efficiency", caseName, "wide_request_fraction", r.wideAreaFraction(), "ratio", note);
-                    final String category = r.oneWayDelayMs() + " ms / " + r.leafUs() / 1000.0 + " ms leaf";
+                for (final EfficiencySummary s : summaries) {
+                    final String category = EfficiencyReport.category(s);
                     if (!categories.contains(category)) {
                         categories.add(category);
                     }
-                    (r.policy() == StealPolicy.RS ? rs : crs).add(r.efficiency());
                 }
-                if (!results.stream().allMatch(EfficiencyResult::answerCorrect)) {
-                    throw new IllegalStateException("an efficiency run computed a wrong answer; see the log");
+                final List<BarSeries> series = new ArrayList<>();
+                for (int p = 0; p < policies.length; p++) {
+                    final double[] values = new double[categories.size()];
+                    for (final EfficiencySummary s : summaries) {
+                        if (s.policy() == policies[p]) {
+                            values[categories.indexOf(EfficiencyReport.category(s))] = s.median();
+                        }
+                    }
+                    series.add(new BarSeries(policies[p] + " (median of " + repeats + ")", POLICY_COLORS[p % POLICY_COLORS.length], values));
                 }
-                chart(csvPath, "efficiency", "SIMULATED efficiency, RS vs CRS, " + sites + " sites x " + perSite +
-                        " nodes (1 worker each)", "one-way delay between sites / parked leaf time; targets CRS >= 0.95 (10 ms), >= 0.90 (50 ms)",
-                    "efficiency (ideal / measured)", categories,
-                    List.of(new BarSeries("RS", new Color(0xd62728), toArray(rs)),
-                        new BarSeries("CRS", new Color(0x2ca02c), toArray(crs))), 1.0);
+                chart(csvPath, "efficiency", "SIMULATED efficiency, " + sites + " sites x " + perSite + " nodes (1 worker each), " +
+                        String.format(Locale.ROOT, "%.0f s ideal", idealMs / 1000), "one-way delay between sites / parked leaf time; " +
+                        "0 ms = the harness's own loss (control); targets CRS >= 0.95 (10 ms), >= 0.90 (50 ms)",
+                    "efficiency (ideal / measured)", categories, series, 1.0);
             }
             if (speedup) {
                 final SpeedupBenchmark.Result result = new SpeedupBenchmark(basePort + 600, base, out).run(quick,
@@ -130,6 +132,9 @@ public final class LanWanMain {
             csv.write(csvPath);
             out.println("wrote " + csvPath + " (" + csv.rows().size() + " rows) | load average at end " + loadAverage());
             return 0;
+        } catch (final IllegalArgumentException ex) {
+            err.println("divvy-perf lanwan: " + ex.getMessage());
+            return 2;
         } catch (final RuntimeException ex) {
             err.println("divvy-perf lanwan: FAILED: " + ex);
             ex.printStackTrace(err);
@@ -145,8 +150,57 @@ public final class LanWanMain {
         new GroupedBarChart(title, subtitle, yAxis, categories, series, reference).writePng(png);
     }
 
-    private static double[] toArray(final List<Double> values) {
-        return values.stream().mapToDouble(Double::doubleValue).toArray();
+    private static final Color[] POLICY_COLORS = {new Color(0xd62728), new Color(0x2ca02c), new Color(0x1f77b4), new Color(0xff7f0e)};
+
+    /** {@code delays} with the 0 ms control first (added when missing): every efficiency run is read against it. */
+    static long[] withControl(final long[] delays) {
+        final List<Long> list = new ArrayList<>();
+        list.add(EfficiencyBenchmark.CONTROL_DELAY_MS);
+        for (final long d : delays) {
+            if (d < 0) {
+                throw new IllegalArgumentException("--delays-ms " + d + ", must be >= 0");
+            }
+            if (!list.contains(d)) {
+                list.add(d);
+            }
+        }
+        return list.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    static StealPolicy[] parsePolicies(final String csv) {
+        final String[] names = csv.split(",");
+        final StealPolicy[] policies = new StealPolicy[names.length];
+        for (int i = 0; i < names.length; i++) {
+            try {
+                policies[i] = StealPolicy.valueOf(names[i].trim().toUpperCase(Locale.ROOT));
+            } catch (final IllegalArgumentException ex) {
+                throw new IllegalArgumentException("--policies " + csv + ": `" + names[i].trim() + "` is not one of " +
+                    Arrays.toString(StealPolicy.values()));
+            }
+        }
+        return policies;
+    }
+
+    /** --leaf-park: compensated (true: leaves last their time on average) or plain (at least their time). */
+    static boolean leafPark(final String value) {
+        return switch (value) {
+            case "compensated" -> true;
+            case "plain" -> false;
+            default -> throw new IllegalArgumentException("--leaf-park " + value + ", must be compensated or plain");
+        };
+    }
+
+    /** --ideal-seconds (default 30; quick 0.1 s) or --ideal-ms, not both. */
+    private static double idealMs(final ParseResult parsed, final boolean quick) {
+        if (parsed.hasMatchedOption("--ideal-seconds") && parsed.hasMatchedOption("--ideal-ms")) {
+            throw new IllegalArgumentException("--ideal-seconds and --ideal-ms both given; give one");
+        }
+        final double ms = parsed.hasMatchedOption("--ideal-ms") ? parsed.matchedOptionValue("--ideal-ms", 0.0)
+            : parsed.matchedOptionValue("--ideal-seconds", quick ? 0.1 : 30.0) * 1000.0;
+        if (!(ms > 0)) {
+            throw new IllegalArgumentException("ideal time " + ms + " ms, must be > 0");
+        }
+        return ms;
     }
 
     static long[] parseLongs(final String csv) {
@@ -154,8 +208,7 @@ public final class LanWanMain {
     }
 
     private static String loadAverage() {
-        return String.format(Locale.ROOT, "%.2f",
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return PerfFiles.loadAverage();
     }
 
     private static CommandSpec spec() {
@@ -172,11 +225,21 @@ public final class LanWanMain {
         spec.addOption(OptionSpec.builder("--sites").type(int.class).paramLabel("N").description("Sites (default 3).").build());
         spec.addOption(OptionSpec.builder("--nodes-per-site").type(int.class).paramLabel("N").description("Nodes per site (default 8).").build());
         spec.addOption(OptionSpec.builder("--delays-ms").type(String.class).paramLabel("LIST")
-            .description("One-way delays between sites (default 10,50).").build());
+            .description("One-way delays between sites (default 10,50); the 0 ms control always runs too.").build());
         spec.addOption(OptionSpec.builder("--leaf-us").type(String.class).paramLabel("LIST")
-            .description("Simulated leaf times (default 1000,5000).").build());
+            .description("Simulated leaf times (default 1000).").build());
+        spec.addOption(OptionSpec.builder("--ideal-seconds").type(double.class).paramLabel("S")
+            .description("Ideal time each efficiency run is sized for: leaves x leaf / nodes >= S (default 30; quick 0.1).").build());
         spec.addOption(OptionSpec.builder("--ideal-ms").type(double.class).paramLabel("MS")
-            .description("Ideal time each efficiency run is sized for (default 3000).").build());
+            .description("The same in milliseconds (instead of --ideal-seconds).").build());
+        spec.addOption(OptionSpec.builder("--repeats").type(int.class).paramLabel("N")
+            .description("Runs of each efficiency case, interleaved round by round (default 3; quick 1).").build());
+        spec.addOption(OptionSpec.builder("--policies").type(String.class).paramLabel("LIST")
+            .description("Steal policies compared in --efficiency (default RS,CRS).").build());
+        spec.addOption(OptionSpec.builder("--leaf-park").type(String.class).paramLabel("MODE")
+            .description("compensated (default): a leaf parks its time on average (the park ends early by how late parks wake); "
+                + "plain: at least its time, as SimulatedLeaf.park.").build());
+        spec.addOption(flag("--no-warm-up", "Skip the untimed warm-up run before the efficiency runs."));
         spec.addOption(OptionSpec.builder("--rtt-samples").type(int.class).paramLabel("N")
             .description("Timed round trips of each kind (default 50000).").build());
         spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")

@@ -1,5 +1,6 @@
 package org.divvy.perf.lanwan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,19 +42,39 @@ class LanWanQuickTest {
         assertEquals(300.0, value(rows, "steal-rtt", "raw-aeron-ping-pong", "samples"));
         assertTrue(value(rows, "steal-rtt", "steal-reply-none", "p50") > 0);
 
-        // efficiency: 2 sites x 2 nodes, 5 ms, RS and CRS, right answers, SIMULATED label, consistent counts
+        // efficiency: 2 sites x 2 nodes, the 0 ms control and 5 ms, RS and CRS, right answers, SIMULATED label,
+        // consistent counts, and the lost node-time split into parts that add up with the efficiency
         for (final String policy : List.of("RS", "CRS")) {
-            final String caseName = policy + "-2x2-delay5ms-leaf1000us";
-            assertEquals(1.0, value(rows, "efficiency", caseName, "answer_correct"), caseName);
-            assertTrue(value(rows, "efficiency", caseName, "elapsed") > 0, caseName);
-            assertTrue(value(rows, "efficiency", caseName, "relayed_datagrams") > 0, caseName + ": inter-site traffic goes via the relay");
-            final double site = value(rows, "efficiency", caseName, "site_steal_requests");
-            final double wide = value(rows, "efficiency", caseName, "wide_steal_requests");
-            if (site + wide > 0) {
-                assertEquals(wide / (site + wide), value(rows, "efficiency", caseName, "wide_request_fraction"), 1e-3, caseName);
+            for (final String delay : List.of("0", "5")) {
+                final String caseName = policy + "-2x2-delay" + delay + "ms-leaf1000us";
+                final String run = caseName + "-run1";
+                assertEquals(1.0, value(rows, "efficiency", caseName, "answer_correct"), caseName);
+                assertEquals(1.0, value(rows, "efficiency", run, "answer_correct"), run);
+                assertTrue(value(rows, "efficiency", run, "elapsed") > 0, run);
+                assertTrue(value(rows, "efficiency", run, "relayed_datagrams") > 0, run + ": inter-site traffic goes via the relay");
+                final double site = value(rows, "efficiency", run, "site_steal_requests");
+                final double wide = value(rows, "efficiency", run, "wide_steal_requests");
+                if (site + wide > 0) {
+                    assertEquals(wide / (site + wide), value(rows, "efficiency", run, "wide_request_fraction"), 1e-3, run);
+                }
+                final double parts = value(rows, "efficiency", run, "efficiency") + value(rows, "efficiency", run, "loss_overshoot") +
+                    value(rows, "efficiency", run, "loss_ramp") + value(rows, "efficiency", run, "loss_tail") +
+                    value(rows, "efficiency", run, "loss_gaps");
+                assertEquals(1.0, parts, 1e-3, run);
+                assertTrue(value(rows, "efficiency", run, "loss_overshoot") >= 0, run + ": a leaf parks at least its time");
+                assertTrue(value(rows, "efficiency", run, "loss_ramp") > 0, run + ": the first leaf starts after the run does");
+                assertTrue(value(rows, "efficiency", run, "loss_tail") > 0, run + ": the run ends after its last leaf");
+                assertEquals(value(rows, "efficiency", run, "efficiency"), value(rows, "efficiency", caseName, "efficiency_median"), 1e-4);
             }
+            final double control = value(rows, "efficiency", policy + "-2x2-delay0ms-leaf1000us", "efficiency_median");
+            final String delayed = policy + "-2x2-delay5ms-leaf1000us";
+            assertEquals(value(rows, "efficiency", delayed, "efficiency_median") / control,
+                value(rows, "efficiency", delayed, "relative_to_control_median"), 1e-3, delayed);
         }
         assertTrue(rows.stream().filter(r -> r[0].equals("efficiency")).allMatch(r -> r[5].startsWith("SIMULATED")));
+        final String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("ROW CRS efficiency, 2 sites x 2 nodes, SIMULATED, 5 ms one-way"), printed);
+        assertTrue(printed.contains("| java -jar perf/target/divvy-perf.jar lanwan --quick"), printed);
 
         // speedup: every quick app has its three rows (answers are checked by the harness, which fails otherwise)
         for (final String app : List.of("fib", "nqueens", "mergesort", "raytracer")) {
@@ -62,6 +83,21 @@ class LanWanQuickTest {
         for (final String section : List.of("steal-rtt", "efficiency", "speedup")) {
             assertTrue(Files.size(dir.resolve("lanwan-" + section + ".png")) > 0, section);
         }
+    }
+
+    @Test
+    void theControlDelayAlwaysRunsFirst() {
+        assertArrayEquals(new long[] {0, 10, 50}, LanWanMain.withControl(new long[] {10, 50}));
+        assertArrayEquals(new long[] {0, 10}, LanWanMain.withControl(new long[] {10, 0}));
+    }
+
+    @Test
+    void aMisspelledPolicyIsAUsageError() {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code = LanWanMain.run(new String[] {"--efficiency", "--policies", "RS,CSR"}, new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("`CSR` is not one of"), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
