@@ -86,6 +86,12 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return runStartsReceived;
     }
 
+    /** Paced: run starts and ends and the end of the computation, asked by application threads. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     /** Sends the announcements application threads asked for; notices when the TERMINATE left. */
     @Override
     public int doWork(final long nowNs) {

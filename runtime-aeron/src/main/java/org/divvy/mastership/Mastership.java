@@ -259,6 +259,12 @@ public final class Mastership implements Duty, MembershipListener {
         return false;
     }
 
+    /** Paced: roots and run results of application and master threads, the root keeper's takeovers. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     /** Sends what other threads left in the outbox (one at a time, in order; a refused send is tried next cycle). */
     @Override
     public int doWork(final long nowNs) {
