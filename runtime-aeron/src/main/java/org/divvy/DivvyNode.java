@@ -161,7 +161,12 @@ public final class DivvyNode implements AutoCloseable {
         master = true;
         final NetworkStatistics before = network.statistics();
         network.announceRun();
-        final RunResult<T> result = scheduler.run(task);
+        final RunResult<T> result;
+        try {
+            result = scheduler.run(task);
+        } finally {
+            network.runEnded();
+        }
         final NetworkStatistics during = network.statistics().minus(before);
         return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
     }

@@ -260,6 +260,11 @@ public final class NodeConfig {
         return get(NodeSettings.DEEP_IDLE_PARK_MS);
     }
 
+    /** {@link NodeSettings#DEEP_IDLE_RUN_PARK_MS}: the agent's park per idle cycle in deep idle during a run, ms. */
+    public long deepIdleRunParkMs() {
+        return get(NodeSettings.DEEP_IDLE_RUN_PARK_MS);
+    }
+
     /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: longest pause between failed steals in deep idle, ms. */
     public long deepIdleStealBackoffMs() {
         return get(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS);
@@ -303,6 +308,15 @@ public final class NodeConfig {
      */
     public long effectiveDeepIdleParkNs() {
         return TimeUnit.MILLISECONDS.toNanos(Math.min(deepIdleParkMs(), heartbeatIntervalMs()));
+    }
+
+    /**
+     * The park the network agent uses in deep idle while a run this node belongs to is active, in ns:
+     * {@link #deepIdleRunParkMs()}, but at most {@link #effectiveDeepIdleParkNs()}; whole milliseconds, so never
+     * shorter than the agent's 1 ms park while awake.
+     */
+    public long effectiveDeepIdleRunParkNs() {
+        return Math.min(TimeUnit.MILLISECONDS.toNanos(deepIdleRunParkMs()), effectiveDeepIdleParkNs());
     }
 
     /**
@@ -553,6 +567,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#DEEP_IDLE_PARK_MS}: > 0, used up to heartbeatIntervalMs. */
         public Builder deepIdleParkMs(final long deepIdleParkMs) {
             return set(NodeSettings.DEEP_IDLE_PARK_MS, deepIdleParkMs);
+        }
+
+        /** {@link NodeSettings#DEEP_IDLE_RUN_PARK_MS}: > 0, used up to the deep-idle park. */
+        public Builder deepIdleRunParkMs(final long deepIdleRunParkMs) {
+            return set(NodeSettings.DEEP_IDLE_RUN_PARK_MS, deepIdleRunParkMs);
         }
 
         /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: >= 20, the cap while awake. */

@@ -302,6 +302,18 @@ public final class NodeSettings {
         greaterThan(0), "network agent park per idle cycle in deep idle (awake: 1 ms); capped at `heartbeatIntervalMs`");
 
     /**
+     * Park of the network agent per idle cycle in deep idle while a run this node belongs to is active (its own run,
+     * or one a live peer announced with RUN_STARTED and has not ended with RUN_ENDED), in ms; used up to the
+     * deep-idle park. A datagram cannot wake a parked agent, so this is how late a node with nothing to steal sees
+     * a run's frames (a shared-object write, a steal request); default 1 ms, the park while awake. Between runs the
+     * agent parks {@link #DEEP_IDLE_PARK_MS}.
+     * Property {@code divvy.deepIdleRunParkMs}, flag {@code --deep-idle-run-park-ms}.
+     */
+    public static final Setting<Long> DEEP_IDLE_RUN_PARK_MS = Setting.network("deepIdleRunParkMs", LONG, 1L,
+        greaterThan(0), "network agent park per idle cycle in deep idle while a run this node belongs to is active; "
+            + "capped at the deep-idle park");
+
+    /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.
      * Default 200 ms (twice the deep-idle agent park): an idle node sends ~7 requests a second per slot, and
      * may take ~200 ms to notice work on a peer; requests are cheap next to the agent's wake-ups, so no longer.
@@ -399,7 +411,7 @@ public final class NodeSettings {
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
         SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS, MAX_SHARED_INBOX_BYTES);
 
     private NodeSettings() {

@@ -15,6 +15,8 @@ public final class DeepIdle {
     private long lastActivityNs;
     private boolean started;
     private boolean deep;
+    /** A run this node belongs to is active (its own, or one a live peer announced and has not ended). */
+    private volatile boolean inRun;
     private volatile long entries;
 
     /** @param enterAfterNs time without activity before deep idle starts; >= 1. */
@@ -49,6 +51,20 @@ public final class DeepIdle {
 
     public boolean isDeep() {
         return deep;
+    }
+
+    /**
+     * Whether a run this node belongs to is active: then the agent parks only briefly in deep idle
+     * ({@code deepIdleRunParkMs}), since a frame of the run (a shared-object write, a steal request) cannot wake a
+     * parked agent; between runs it parks the full {@code deepIdleParkMs}. Set by the lifecycle's agent side.
+     */
+    public void inRun(final boolean active) {
+        inRun = active;
+    }
+
+    /** Any thread (written by the agent thread only, on a run's start or end). */
+    public boolean isInRun() {
+        return inRun;
     }
 
     /** How many times deep idle started (for tests and statistics). */

@@ -20,4 +20,16 @@ public interface Duty {
     default boolean isHousekeeping() {
         return false;
     }
+
+    /**
+     * Whether this duty's work can wait a fraction of a millisecond: timers (heartbeats, failure detection, joins,
+     * hand-over deadlines) and requests of application threads (a leave, a run start, a root to send). While the
+     * agent spins between frames, a cycle of a few microseconds, such a duty runs at most once per
+     * {@link NetworkAgent#PACED_DUTY_INTERVAL_NS}, and in every cycle that follows or receives work: an idle cycle
+     * is most of a frame's wait, so it should be short. False by default: run every cycle (results, steal replies,
+     * shared-object writes: a computation waits for them).
+     */
+    default boolean isPaced() {
+        return false;
+    }
 }

@@ -16,7 +16,8 @@ import org.divvy.transport.Transport;
 /**
  * A node's network agent: the one thread that touches the transport. Each duty cycle reads the clock
  * once (into the {@link CachedNanoClock} the mechanisms read), steps the transport's driver, dispatches
- * received frames to the handlers mechanisms registered, runs each mechanism's {@link Duty}, retries
+ * received frames to the handlers mechanisms registered, runs each mechanism's {@link Duty} ({@linkplain
+ * Duty#isPaced paced} ones at most once per {@link #PACED_DUTY_INTERVAL_NS} while it spins idle), retries
  * outbound queues, and returns the work done so the idle strategy can back off.
  *
  * <p>It knows no mechanism's logic. Deep idle is derived, not kept by hand: a cycle is active when
@@ -36,6 +37,13 @@ public final class NetworkAgent implements Agent {
      */
     static final long CPU_READ_INTERVAL_NS = 1_000_000;
     /**
+     * How often {@linkplain Duty#isPaced paced} duties and the quiescence check run at least while the agent spins
+     * idle (100 µs of the cycle clock): an idle cycle is 2-3 µs, of which they took ~0.5 µs, and a frame that arrives
+     * mid-cycle waits for the rest of it. Heartbeats, detection and deep idle entry are in tens of milliseconds or
+     * more; a cycle after a park (at least 1 µs, doubling to 1 ms) or one with work runs them anyway.
+     */
+    public static final long PACED_DUTY_INTERVAL_NS = 100_000;
+    /**
      * Diagnostics, off by default: with the system property {@code divvy.agentCpuLogMs} set to N, every span of the
      * agent's CPU time above N ms is printed to standard error with when it ended ({@code perf/agent-stall.sh}).
      */
@@ -47,6 +55,8 @@ public final class NetworkAgent implements Agent {
     private final CachedNanoClock cycleClock;
     private final FrameDispatcher dispatcher;
     private final Duty[] duties;
+    /** Per duty, whether it is {@linkplain Duty#isPaced paced}. */
+    private final boolean[] paced;
     private final BooleanSupplier quiescence;
     private final DeepIdle deepIdle;
     private final ErrorHandler errorHandler;
@@ -68,6 +78,11 @@ public final class NetworkAgent implements Agent {
     private long lastCpuNs = -1;
     private long lastCycleEndNs;
     private boolean lastCycleAwake;
+    /** The previous cycle's work count; a cycle after one with work runs every duty (the first cycle too). */
+    private int lastCycleWork = 1;
+    /** When the paced duties and the quiescence check last ran (cycle clock). */
+    private long pacedRunNs;
+    private long quiescenceCheckNs;
 
     private NetworkAgent(final Builder b) {
         roleName = "divvy-network-" + b.transport.endpoint();
@@ -76,6 +91,10 @@ public final class NetworkAgent implements Agent {
         cycleClock = b.cycleClock;
         dispatcher = b.dispatcher;
         duties = b.duties.toArray(new Duty[0]);
+        paced = new boolean[duties.length];
+        for (int i = 0; i < duties.length; i++) {
+            paced[i] = duties[i].isPaced();
+        }
         quiescence = b.quiescence;
         deepIdle = b.deepIdle;
         errorHandler = b.errorHandler;
@@ -118,7 +137,16 @@ public final class NetworkAgent implements Agent {
             work++;
         }
         computation += dispatcher.takeComputationWork();
-        for (final Duty duty : duties) {
+        // while spinning idle (no work in this cycle's driver step and poll nor in the last cycle), paced duties wait
+        final boolean runPaced = work > 0 || lastCycleWork > 0 || nowNs - pacedRunNs >= PACED_DUTY_INTERVAL_NS;
+        if (runPaced) {
+            pacedRunNs = nowNs;
+        }
+        for (int i = 0; i < duties.length; i++) {
+            final Duty duty = duties[i];
+            if (paced[i] && !runPaced) {
+                continue;
+            }
             try {
                 final int done = duty.doWork(nowNs);
                 work += done;
@@ -134,10 +162,17 @@ public final class NetworkAgent implements Agent {
             work += transport.doOutboundWork(OUTBOUND_LIMIT_PER_LINK);
             // What this cycle sent leaves now, not after the idle strategy's wait and the next cycle's first step.
             work += transport.endDriverWork();
-            if (computation > 0 || !quiescence.getAsBoolean()) {
+            if (computation > 0) {
                 deepIdle.onActivity(nowNs);
-            } else {
-                deepIdle.onQuiet(nowNs);
+            } else if (runPaced || deepIdle.isDeep() || nowNs - quiescenceCheckNs >= PACED_DUTY_INTERVAL_NS) {
+                // paced too: only deep idle's entry after a second of quiet depends on it, and leaving deep idle
+                // (every deep cycle checks)
+                quiescenceCheckNs = nowNs;
+                if (!quiescence.getAsBoolean()) {
+                    deepIdle.onActivity(nowNs);
+                } else {
+                    deepIdle.onQuiet(nowNs);
+                }
             }
         } catch (final Throwable t) {
             onError(t);
@@ -153,6 +188,7 @@ public final class NetworkAgent implements Agent {
         }
         lastCycleEndNs = endNs;
         lastCycleAwake = !deepIdle.isDeep();
+        lastCycleWork = work;
         return work;
     }
 

@@ -8,7 +8,8 @@ import org.divvy.DivvyException;
 /**
  * The network agent's idle strategy. Awake it is a backoff (spin, yield, then park from 1 µs doubling
  * to {@code maxParkNs}): a steal round trip while a computation runs costs one short wake-up. In
- * {@link DeepIdle deep idle} it parks {@code deepParkNs} after every cycle that found nothing, and runs
+ * {@link DeepIdle deep idle} it parks {@code deepParkNs} after every cycle that found nothing ({@code runParkNs}
+ * while a run this node belongs to is active: a datagram cannot wake a parked agent), and runs
  * again at once after a cycle that did work (a heartbeat, a failed steal: work for the agent, not for the
  * node, so it stays in deep idle), which cuts the duty cycles of an idle node, each stepping the embedded
  * driver and client conductor, from ~1000/s to ~20/s without letting inbound frames queue up.
@@ -32,18 +33,26 @@ public final class NodeIdleStrategy implements IdleStrategy {
     private final DeepIdle deepIdle;
     private final long maxParkNs;
     private final long deepParkNs;
+    private final long runParkNs;
     private int spins;
     private int yields;
     private long parkNs;
 
+    /** Deep idle parks {@code deepParkNs} in a run too. */
     public NodeIdleStrategy(final DeepIdle deepIdle, final long maxParkNs, final long deepParkNs) {
-        if (maxParkNs < MIN_PARK_NS || deepParkNs < maxParkNs) {
-            throw new DivvyException("idle maxParkNs=" + maxParkNs + ", deepParkNs=" + deepParkNs +
-                ", must be " + MIN_PARK_NS + " <= maxParkNs <= deepParkNs");
+        this(deepIdle, maxParkNs, deepParkNs, deepParkNs);
+    }
+
+    /** @param runParkNs the deep-idle park while a run this node belongs to is active; at most {@code deepParkNs}. */
+    public NodeIdleStrategy(final DeepIdle deepIdle, final long maxParkNs, final long deepParkNs, final long runParkNs) {
+        if (maxParkNs < MIN_PARK_NS || runParkNs < maxParkNs || deepParkNs < runParkNs) {
+            throw new DivvyException("idle maxParkNs=" + maxParkNs + ", runParkNs=" + runParkNs + ", deepParkNs=" +
+                deepParkNs + ", must be " + MIN_PARK_NS + " <= maxParkNs <= runParkNs <= deepParkNs");
         }
         this.deepIdle = deepIdle;
         this.maxParkNs = maxParkNs;
         this.deepParkNs = deepParkNs;
+        this.runParkNs = runParkNs;
     }
 
     /** What to do after a duty cycle that did {@code workCount}: {@link #SPIN}, {@link #YIELD} or park that many ns. */
@@ -53,7 +62,10 @@ public final class NodeIdleStrategy implements IdleStrategy {
             // A cycle that did work runs again at once: each cycle polls a bounded number of frames, so
             // parking after a busy cycle would let a backlog of inbound frames (steal requests, member
             // lists, the registry's heartbeats) grow until the registry or this node times the other out.
-            return workCount > 0 ? SPIN : deepParkNs;
+            if (workCount > 0) {
+                return SPIN;
+            }
+            return deepIdle.isInRun() ? runParkNs : deepParkNs;
         }
         if (workCount > 0) {
             reset();

@@ -1,7 +1,9 @@
 package org.divvy.lifecycle;
 
 import org.agrona.DirectBuffer;
+import org.agrona.collections.IntHashSet;
 import org.agrona.MutableDirectBuffer;
+import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
@@ -13,8 +15,10 @@ import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * The agent side of a node's lifecycle: it reports joins, members and a lost registry to the
- * {@link NodeLifecycle} application threads wait on; announces a run that starts here (RUN_STARTED) and the
- * end of the computation (TERMINATE) when application threads ask; and receives both from peers.
+ * {@link NodeLifecycle} application threads wait on; announces a run that starts here (RUN_STARTED), its end
+ * (RUN_ENDED) and the end of the computation (TERMINATE) when application threads ask; and receives them from
+ * peers. It keeps {@link DeepIdle#inRun whether a run this node belongs to is active}: one of its own, or one a
+ * live peer announced and has not ended (a peer that dies or leaves ends its runs here).
  *
  * <p>Agent thread only; application threads reach it through {@link NodeLifecycle}'s requests, which its
  * duty takes.
@@ -22,6 +26,8 @@ import org.divvy.protocol.HeaderFlyweight;
 public final class LifecycleHandler implements Duty, MembershipListener {
     /** The message type code (RUN_STARTED): a master started a run, so idle peers steal at once; header only. */
     public static final int RUN_STARTED = 11;
+    /** The message type code (RUN_ENDED): the sender masters no run any more, so idle peers may park long; header only. */
+    public static final int RUN_ENDED = 29;
 
     private final NodeLifecycle lifecycle;
     private final Members members;
@@ -31,6 +37,11 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     private final Runnable onComputationOver;
     private final TerminateFlyweight terminate = new TerminateFlyweight();
     private final HeaderFlyweight header = new HeaderFlyweight();
+    private final DeepIdle deepIdle;
+    /** Members whose RUN_STARTED came and whose RUN_ENDED did not yet (they master a run now). */
+    private final IntHashSet runningPeers = new IntHashSet();
+    /** This node told its peers it masters a run (RUN_STARTED sent, RUN_ENDED not yet). */
+    private boolean runAnnounced;
     private boolean terminateSent;
     private volatile long runStartsReceived;
 
@@ -41,6 +52,14 @@ public final class LifecycleHandler implements Duty, MembershipListener {
      */
     public LifecycleHandler(final NodeLifecycle lifecycle, final Members members, final FrameSender sender,
         final Runnable onRunStarted, final Runnable onRunStartedElsewhere, final Runnable onComputationOver) {
+        this(lifecycle, members, sender, onRunStarted, onRunStartedElsewhere, onComputationOver, new DeepIdle(Long.MAX_VALUE));
+    }
+
+    /** @param deepIdle told whether a run this node belongs to is active. */
+    public LifecycleHandler(final NodeLifecycle lifecycle, final Members members, final FrameSender sender,
+        final Runnable onRunStarted, final Runnable onRunStartedElsewhere, final Runnable onComputationOver,
+        final DeepIdle deepIdle) {
+        this.deepIdle = deepIdle;
         this.onRunStarted = onRunStarted;
         this.lifecycle = lifecycle;
         this.members = members;
@@ -49,11 +68,17 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         this.onComputationOver = onComputationOver;
     }
 
-    /** Registers TERMINATE and RUN_STARTED. */
+    /** Registers TERMINATE, RUN_STARTED and RUN_ENDED. */
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(TerminateFlyweight.TYPE, "TERMINATE", new TerminateFlyweight(), TerminateFlyweight.MIN_BODY_LENGTH,
             Senders.MEMBERS, this::onTerminate);
         dispatcher.register(RUN_STARTED, "RUN_STARTED", new HeaderFlyweight(), 0, Senders.MEMBERS, this::onRunStarted);
+        dispatcher.register(RUN_ENDED, "RUN_ENDED", new HeaderFlyweight(), 0, Senders.MEMBERS, this::onRunEnded);
+    }
+
+    /** Whether a run this node belongs to is active, as this node knows (agent thread; tests stepping the agent). */
+    public boolean isInRun() {
+        return deepIdle.isInRun();
     }
 
     /** RUN_STARTED messages received from peers; any thread. */
@@ -61,17 +86,29 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return runStartsReceived;
     }
 
+    /** Paced: run starts and ends and the end of the computation, asked by application threads. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     /** Sends the announcements application threads asked for; notices when the TERMINATE left. */
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
         if (lifecycle.takeRunStartRequest()) {
-            final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
-            header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
-            header.headerDefaults(RUN_STARTED);
-            sender.broadcast(HeaderFlyweight.HEADER_LENGTH);
+            broadcastHeader(RUN_STARTED);
+            runAnnounced = true;
+            updateInRun();
             onRunStarted.run();
             work++; // this node's run is starting: it leaves deep idle too
+        }
+        if (runAnnounced && !lifecycle.isRunningHere()) {
+            // after the RUN_STARTED of the same cycle, if a run started and ended between two cycles
+            broadcastHeader(RUN_ENDED);
+            runAnnounced = false;
+            updateInRun();
+            work++;
         }
         final int terminateCode = lifecycle.terminateRequest();
         if (terminateCode != NodeLifecycle.NO_CODE && !terminateSent) {
@@ -88,6 +125,17 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return work;
     }
 
+    private void broadcastHeader(final int type) {
+        final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
+        header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
+        header.headerDefaults(type);
+        sender.broadcast(HeaderFlyweight.HEADER_LENGTH);
+    }
+
+    private void updateInRun() {
+        deepIdle.inRun(runAnnounced || !runningPeers.isEmpty());
+    }
+
     private int onTerminate(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         terminate.wrap(buffer, offset, length);
         lifecycle.onTerminated(terminate.exitCode());
@@ -98,9 +146,18 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** A peer started a run: ends deep idle (work for the computation) and lets the next steal go now. */
     private int onRunStarted(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         runStartsReceived++;
+        runningPeers.add(senderId);
+        updateInRun();
         onRunStarted.run();
         onRunStartedElsewhere.run();
         return 1;
+    }
+
+    /** A peer's runs ended: its idle agent may park long again if no other run is active. */
+    private int onRunEnded(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        runningPeers.remove(senderId);
+        updateInRun();
+        return 0; // nothing for the computation to do
     }
 
     @Override
@@ -116,6 +173,9 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     @Override
     public void onMemberChanged(final Member member) {
         lifecycle.onMembers(members.aliveCount());
+        if (!member.isAlive() && runningPeers.remove(member.id())) {
+            updateInRun(); // a dead or departed master ends no run any more: its RUN_ENDED will not come
+        }
     }
 
     @Override

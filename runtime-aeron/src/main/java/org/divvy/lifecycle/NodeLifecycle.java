@@ -3,6 +3,7 @@ package org.divvy.lifecycle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.divvy.DivvyException;
 
@@ -28,6 +29,8 @@ public final class NodeLifecycle {
     private volatile boolean terminateFlushed;
     /** A run starts here: the agent thread announces it (RUN_STARTED) in its next cycle and clears this. */
     private final AtomicBoolean runStartPending = new AtomicBoolean();
+    /** Runs this node masters now (started with {@link #requestRunStarted}, not yet {@link #runEnded}). */
+    private final AtomicInteger runsHere = new AtomicInteger();
     /** See {@link #mastering}; guarded by the lock. */
     private boolean mastering;
     /** The registry ordered this node to leave ({@code divvy leave}). */
@@ -221,12 +224,27 @@ public final class NodeLifecycle {
      * so deep-idle peers wake and steal at once. Pair with waking the agent thread.
      */
     public void requestRunStarted() {
+        runsHere.incrementAndGet();
         runStartPending.set(true);
     }
 
-    /** Takes a pending {@link #requestRunStarted} (agent thread). */
+    /**
+     * A run this node started with {@link #requestRunStarted} ended (any thread): once no run of this node is left,
+     * the agent thread tells every other member (RUN_ENDED), so their idle agents may park long again. Pair with
+     * waking the agent thread.
+     */
+    public void runEnded() {
+        runsHere.decrementAndGet();
+    }
+
+    /** Takes a pending {@link #requestRunStarted} (agent thread); a plain read first: asked every duty cycle. */
     boolean takeRunStartRequest() {
-        return runStartPending.getAndSet(false);
+        return runStartPending.get() && runStartPending.getAndSet(false);
+    }
+
+    /** Whether a run this node started has not ended yet (agent thread). */
+    boolean isRunningHere() {
+        return runsHere.get() > 0;
     }
 
     /**

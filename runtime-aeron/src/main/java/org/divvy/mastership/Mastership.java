@@ -164,10 +164,18 @@ public final class Mastership implements Duty, MembershipListener {
                 send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", failureText(e), new byte[0]));
             }
             throw e;
+        } finally {
+            runEnded(); // announce told the agent a run started here (NetworkNode.announceRun)
         }
         // the submitter is the master: the registry only needs to know the run ended (no value to forward)
         send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, "", "", new byte[0]));
         return run;
+    }
+
+    /** A run announced here ended: the agent tells the peers once none is left (RUN_ENDED). */
+    private void runEnded() {
+        lifecycle.runEnded();
+        waker.run();
     }
 
     /** Hands the root to the registry and waits for the value a master reports. Application thread. */
@@ -249,6 +257,12 @@ public final class Mastership implements Duty, MembershipListener {
     @Override
     public boolean isHousekeeping() {
         return false;
+    }
+
+    /** Paced: roots and run results of application and master threads, the root keeper's takeovers. */
+    @Override
+    public boolean isPaced() {
+        return true;
     }
 
     /** Sends what other threads left in the outbox (one at a time, in order; a refused send is tried next cycle). */
@@ -364,11 +378,13 @@ public final class Mastership implements Duty, MembershipListener {
             return;
         }
         lifecycle.mastering(true);
+        boolean announced = false;
         try {
             // shared objects in the root resolve to this node's replicas, fetched from whoever holds them (the submitter)
             final Job job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
             scheduler.awaitSharedObjects(job);
             if (!takeover) {
+                announced = true;
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
             } else {
                 // the survivors learnt of the master's death with the registry: let their orphans be announced first
@@ -396,6 +412,9 @@ public final class Mastership implements Duty, MembershipListener {
                 errorHandler.onError(e);
             }
         } finally {
+            if (announced) {
+                runEnded();
+            }
             lifecycle.mastering(false);
         }
     }

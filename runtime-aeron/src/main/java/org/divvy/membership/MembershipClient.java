@@ -176,6 +176,12 @@ public final class MembershipClient implements Duty, LossListener {
         return true;
     }
 
+    /** Paced: joins, heartbeats, failure detection and a requested leave: milliseconds or more. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     /**
      * Restarts the registry's detection after a pause of this node, sends JOINs, heartbeats or the LEAVE
      * when due and checks the deadlines; returns the work done.

@@ -534,6 +534,12 @@ public final class Registry implements Duty, LossListener, AutoCloseable {
         return true;
     }
 
+    /** Paced: heartbeats, failure detection, exit probes and launcher reports: milliseconds or more. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     /**
      * Restarts failure detection after a pause of the registry itself, declares suspected members dead
      * and sends heartbeats when due; returns the work done.

@@ -137,7 +137,7 @@ public final class NetworkNode implements AutoCloseable {
             foreign.onRunStarted();
             orphans.onRunStarted();
         }, thief::wake,
-            foreign::cancelAll);
+            foreign::cancelAll, deepIdle);
         registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest(),
             transport.endpointsAreUdpPorts()) : null;
         if (registry != null) {
@@ -221,7 +221,7 @@ public final class NetworkNode implements AutoCloseable {
     /** Runs the agent on its own thread; the node starts joining at once. */
     public void start() {
         service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NodeIdleStrategy.AWAKE_MAX_PARK_NS,
-            config.effectiveDeepIdleParkNs()), agent::onError);
+            config.effectiveDeepIdleParkNs(), config.effectiveDeepIdleRunParkNs()), agent::onError);
         codec.waker(service::wake);
         mastership.waker(service::wake);
     }
@@ -314,6 +314,11 @@ public final class NetworkNode implements AutoCloseable {
         return transport.receiveGuard();
     }
 
+    /** Whether a run this node belongs to is active, as this node knows (its own, or a live peer's); any thread. */
+    public boolean isInRun() {
+        return deepIdle.isInRun();
+    }
+
     /** RUN_STARTED messages received from peers. */
     public long runStartsReceived() {
         return lifecycleHandler.runStartsReceived();
@@ -330,6 +335,17 @@ public final class NetworkNode implements AutoCloseable {
      */
     public void announceRun() {
         lifecycle.requestRunStarted();
+        if (service != null) {
+            service.wake();
+        }
+    }
+
+    /**
+     * A run {@link #announceRun announced} here ended (any thread): once none is left, peers are told (RUN_ENDED),
+     * so their idle agents park the full deep-idle park again instead of the short one of a run.
+     */
+    public void runEnded() {
+        lifecycle.runEnded();
         if (service != null) {
             service.wake();
         }

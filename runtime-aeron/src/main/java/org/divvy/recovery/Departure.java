@@ -136,6 +136,12 @@ public final class Departure implements Duty {
         return false;
     }
 
+    /** Paced: a graceful leave's hand-over and its deadlines. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     @Override
     public int doWork(final long nowNs) {
         if (!requested || handedOver) {

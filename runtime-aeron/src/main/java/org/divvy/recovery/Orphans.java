@@ -234,6 +234,12 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         }
     }
 
+    /** Paced: finished orphans are announced combined (tens of ms), fetches wait for a holder anyway. */
+    @Override
+    public boolean isPaced() {
+        return true;
+    }
+
     @Override
     public int doWork(final long nowNs) {
         lastCycleNs = nowNs;

@@ -83,4 +83,29 @@ class DeepIdleTest {
         final DivvyException e = assertThrows(DivvyException.class, () -> new NodeIdleStrategy(new DeepIdle(1), 2 * MS, MS));
         assertTrue(e.getMessage().contains("deepParkNs=1000000"), e.getMessage());
     }
+
+    @Test
+    void deepStrategyShouldParkTheRunParkWhileARunIsActiveAndTheDeepParkBetweenRuns() {
+        final DeepIdle idle = new DeepIdle(1000 * MS);
+        final NodeIdleStrategy strategy = new NodeIdleStrategy(idle, MS, 100 * MS, 2 * MS);
+        idle.onActivity(0);
+        idle.onQuiet(1000 * MS);
+        assertEquals(100 * MS, strategy.parkNsFor(0), "no run: the deep park");
+        idle.inRun(true);
+        assertTrue(idle.isDeep(), "a run does not end deep idle by itself");
+        assertEquals(2 * MS, strategy.parkNsFor(0), "in a run: the short park");
+        assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(1));
+        idle.inRun(false);
+        assertEquals(100 * MS, strategy.parkNsFor(0), "the run ended: the deep park again");
+    }
+
+    @Test
+    void shouldRejectARunParkOutsideTheAwakeCapAndTheDeepPark() {
+        final DivvyException longer = assertThrows(DivvyException.class,
+            () -> new NodeIdleStrategy(new DeepIdle(1), MS, 10 * MS, 20 * MS));
+        assertTrue(longer.getMessage().contains("runParkNs=20000000"), longer.getMessage());
+        final DivvyException shorter = assertThrows(DivvyException.class,
+            () -> new NodeIdleStrategy(new DeepIdle(1), 2 * MS, 10 * MS, MS));
+        assertTrue(shorter.getMessage().contains("runParkNs=1000000"), shorter.getMessage());
+    }
 }

@@ -134,4 +134,61 @@ class NetworkAgentCycleTest {
         assertEquals(-1, agent.longestCycleCpuNs());
         assertEquals(-1, agent.mostCycleCpuNs());
     }
+
+    /** A duty that counts its runs and does {@code work} in each. */
+    private static final class CountingDuty implements Duty {
+        private final boolean paced;
+        int runs;
+        int work;
+
+        CountingDuty(final boolean paced) {
+            this.paced = paced;
+        }
+
+        @Override
+        public int doWork(final long nowNs) {
+            runs++;
+            return work;
+        }
+
+        @Override
+        public boolean isPaced() {
+            return paced;
+        }
+    }
+
+    @Test
+    void pacedDutiesRunAtMostOncePerIntervalWhileIdleAndAfterAnyWork() {
+        final CountingDuty paced = new CountingDuty(true);
+        final CountingDuty everyCycle = new CountingDuty(false);
+        final NetworkAgent agent = NetworkAgent.builder()
+            .transport(transport())
+            .clock(() -> wallNs, new CachedNanoClock())
+            .threadCpuClock(() -> cpuNs)
+            .dispatcher(new FrameDispatcher(new FrameCounters(), new EveryoneIsAMember(), e -> { }))
+            .duty(paced)
+            .duty(everyCycle)
+            .deepIdle(new DeepIdle(1_000 * MS))
+            .errorHandler(e -> { })
+            .build();
+        final long cycleNs = 2_000; // a 2 µs idle cycle, spinning
+        for (int i = 0; i < 200; i++) { // 400 µs
+            agent.doWork();
+            wallNs += cycleNs;
+        }
+        assertEquals(200, everyCycle.runs, "an unpaced duty runs every cycle");
+        // the first cycle (the agent starts as after work), then once per 100 µs of cycle clock: at 100, 200, 300 µs
+        assertEquals(4, paced.runs, "a paced duty, while the agent spins idle");
+
+        everyCycle.work = 1; // work in a cycle: the next cycle runs every duty
+        agent.doWork();
+        wallNs += cycleNs;
+        everyCycle.work = 0;
+        final int before = paced.runs;
+        agent.doWork();
+        wallNs += cycleNs;
+        assertEquals(before + 1, paced.runs, "the cycle after one with work runs the paced duties");
+        agent.doWork();
+        assertEquals(before + 1, paced.runs, "then idle again: paced");
+    }
 }

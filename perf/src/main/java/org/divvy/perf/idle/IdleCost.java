@@ -3,6 +3,7 @@ package org.divvy.perf.idle;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
@@ -33,13 +37,16 @@ import org.divvy.NodeSettings;
  *
  * <pre>
  * java -cp perf/target/divvy-perf.jar org.divvy.perf.idle.IdleCost [--nodes 2] [--workers 2]
- *      [--warmup-s 10] [--window-s 20] [--threads] [--jvm -Dprop=value ...]
+ *      [--warmup-s 10] [--window-s 20] [--threads] [--in-run] [--jvm -Dprop=value ...]
  * </pre>
+ * {@code --in-run}: node 0 starts a run once all nodes joined whose root only waits, so the nodes idle inside a run
+ * (nothing to steal) instead of between runs.
  * A node process is the same class with {@code --node [registry host:port]}: it starts a node, prints
  * {@code endpoint host:port}, and closes the node when its standard input ends.
  */
 public final class IdleCost {
     private static final String ENDPOINT_PREFIX = "endpoint ";
+    private static final String RUN_PREFIX = "run ";
 
     private IdleCost() {
     }
@@ -52,8 +59,12 @@ public final class IdleCost {
         System.exit(run(args, System.out));
     }
 
-    /** One idle node until standard input ends. */
-    private static void runNode(final String[] args) throws IOException {
+    /**
+     * One idle node until standard input ends. A line {@code run N} on it (node 0, {@code --in-run}): once N nodes
+     * are members, this node starts a run whose root only waits for standard input to end, so every node is in
+     * that run with nothing to steal.
+     */
+    private static void runNode(final String[] args) throws IOException, InterruptedException {
         final NodeConfig.Builder node = NodeConfig.fromSystemProperties().toBuilder().networked(true);
         if (args.length > 1) {
             node.join(args[1]);
@@ -61,8 +72,26 @@ public final class IdleCost {
         try (DivvyNode divvy = DivvyNode.start(node.build())) {
             System.out.println(ENDPOINT_PREFIX + divvy.endpoint());
             System.out.flush();
-            while (System.in.read() >= 0) {
-                // idle until the parent closes our standard input
+            final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            final AtomicBoolean inputEnded = new AtomicBoolean();
+            Thread run = null;
+            String line;
+            while ((line = in.readLine()) != null) { // idle until the parent closes our standard input
+                if (line.startsWith(RUN_PREFIX) && run == null) {
+                    final int members = Integer.parseInt(line.substring(RUN_PREFIX.length()).trim());
+                    divvy.awaitMembers(members, Duration.ofSeconds(60));
+                    run = new Thread(() -> divvy.run(() -> {
+                        while (!inputEnded.get()) {
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the root does nothing
+                        }
+                        return 0;
+                    }), "idle-cost-run");
+                    run.start();
+                }
+            }
+            inputEnded.set(true);
+            if (run != null) {
+                run.join(TimeUnit.SECONDS.toMillis(5));
             }
         }
     }
@@ -73,6 +102,7 @@ public final class IdleCost {
         long warmupS = 10;
         long windowS = 20;
         boolean threads = false;
+        boolean inRun = false;
         final List<String> jvm = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -81,6 +111,7 @@ public final class IdleCost {
                 case "--warmup-s" -> warmupS = Long.parseLong(args[++i]);
                 case "--window-s" -> windowS = Long.parseLong(args[++i]);
                 case "--threads" -> threads = true;
+                case "--in-run" -> inRun = true;
                 case "--jvm" -> {
                     while (i + 1 < args.length) {
                         jvm.add(args[++i]);
@@ -88,7 +119,7 @@ public final class IdleCost {
                 }
                 default -> {
                     System.err.println("IdleCost: unknown option " + args[i] +
-                        "; usage: [--nodes 2] [--workers N] [--warmup-s 10] [--window-s 20] [--threads] [--jvm -D...]");
+                        "; usage: [--nodes 2] [--workers N] [--warmup-s 10] [--window-s 20] [--threads] [--in-run] [--jvm -D...]");
                     return 2;
                 }
             }
@@ -122,6 +153,11 @@ public final class IdleCost {
                 }
                 out.println("node " + i + " pid " + p.pid() + " at " + endpoint);
             }
+            if (inRun) { // node 0 starts a run that does nothing: the nodes idle inside it
+                final OutputStream toNode0 = processes.get(0).getOutputStream();
+                toNode0.write((RUN_PREFIX + nodes + "\n").getBytes(StandardCharsets.UTF_8));
+                toNode0.flush();
+            }
             TimeUnit.SECONDS.sleep(warmupS);
             final long[] ticksBefore = new long[nodes];
             final List<Map<String, Long>> threadsBefore = new ArrayList<>();
@@ -138,8 +174,9 @@ public final class IdleCost {
                 }
             }
             final double seconds = (System.nanoTime() - startNs) / 1e9;
-            out.printf(Locale.ROOT, "%n%d idle node(s), workers=%d, window %.1f s after %d s warm-up, jvm options %s%n",
-                nodes, config.workers(), seconds, warmupS, jvm);
+            out.printf(Locale.ROOT, "%n%d idle node(s)%s, workers=%d, window %.1f s after %d s warm-up, jvm options %s%n",
+                nodes, inRun ? " inside a run whose root waits (node 0's worker parks 100 ms at a time)" : " between runs",
+                config.workers(), seconds, warmupS, jvm);
             out.printf(Locale.ROOT, "%-6s %-8s %12s %12s %12s%n", "node", "pid", "cpu % core", "rss MiB", "max rss MiB");
             for (int i = 0; i < nodes; i++) {
                 final long pid = processes.get(i).pid();

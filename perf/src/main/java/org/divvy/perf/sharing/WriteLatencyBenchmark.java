@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -29,12 +30,15 @@ import io.aeron.driver.ThreadingMode;
  * drivers would not fit in 2 cores), in sites joined by a {@link WanRelay} that delays every datagram between sites;
  * combining is off. One writer (a thread of node 0's application) writes {@link WriteProbe#publish}; each replica
  * records with {@code System.nanoTime()} (one clock: one JVM) when the write was applied there, at a safe point. Per
- * write: the time until the last replica had it. Two cases:
+ * write: the time until the last replica had it. Three cases:
  * <ul>
  * <li><b>busy</b> (SIMULATED work): every node runs jobs of one computation whose leaves park {@code leafUs}, so its
  * worker reaches a safe point at least once per leaf;</li>
- * <li><b>idle</b>: no computation; the writes come {@code idleIntervalMs} apart, longer than it takes a node to go into
- * deep idle, so each write must wake the nodes.</li>
+ * <li><b>idle-in-run</b>: a run is active (node 0's root only waits) but there is nothing to steal; the writes come
+ * {@code idleIntervalMs} apart, longer than it takes a node to go into deep idle, so each write must wake the nodes
+ * (the agents park {@code deepIdleRunParkMs} in a run);</li>
+ * <li><b>idle-between-runs</b>: the same with no run at all (the agents park {@code deepIdleParkMs}: the idle
+ * cost's setting).</li>
  * </ul>
  */
 final class WriteLatencyBenchmark {
@@ -128,6 +132,7 @@ final class WriteLatencyBenchmark {
             final List<CaseResult> results = new ArrayList<>();
             final WriteProbeShared probe = new WriteProbeShared();
             results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
+            results.add(idleInRun(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
             results.add(idle(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
             return results;
         }
@@ -161,11 +166,49 @@ final class WriteLatencyBenchmark {
         return report(new CaseResult("busy", delayMs, samples, holding, siteOf(nodes.length)), leafUs);
     }
 
-    /** Idle: the same nodes, the busy case's probe's replicas still held, no computation; each write must wake them. */
+    /**
+     * Idle in a run: the same nodes, the busy case's probe's replicas still held, a run whose root (on node 0) only waits
+     * until the writes are done: nothing to steal; each write must wake the nodes.
+     */
+    private CaseResult idleInRun(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes,
+        final long intervalMs, final boolean[] holding) {
+        final AtomicBoolean writesDone = new AtomicBoolean();
+        final AtomicReference<Throwable> failed = new AtomicReference<>();
+        final Thread run = new Thread(() -> {
+            try {
+                nodes[0].run(() -> {
+                    while (!writesDone.get()) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the root does nothing
+                    }
+                    return 0;
+                });
+            } catch (final Throwable t) {
+                failed.set(t);
+            }
+        }, "write-latency-idle-root");
+        run.start();
+        final List<WriteSample> samples;
+        try {
+            samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
+        } finally {
+            writesDone.set(true);
+        }
+        try {
+            run.join(TimeUnit.SECONDS.toMillis(60));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("the idle run failed: " + failed.get(), failed.get());
+        }
+        return report(new CaseResult("idle-in-run", delayMs, samples, holding, siteOf(nodes.length)), 0);
+    }
+
+    /** Idle between runs: the same nodes, the replicas still held, no run; each write must wake them. */
     private CaseResult idle(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes,
         final long intervalMs, final boolean[] holding) {
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
-        return report(new CaseResult("idle", delayMs, samples, holding, siteOf(nodes.length)), 0);
+        return report(new CaseResult("idle-between-runs", delayMs, samples, holding, siteOf(nodes.length)), 0);
     }
 
     /** Waits until every node holds a replica with its state; returns which do (all, unless {@link #SPREAD_WITHIN} passed). */

@@ -62,7 +62,7 @@ public final class WriteLatencyMain {
         final String note = sites + " sites x " + perSite + " nodes in one JVM; combining off; busy = SIMULATED leaves of " + leafUs + " us";
         final List<String> rows = new ArrayList<>();
         final List<String> categories = new ArrayList<>();
-        final List<double[]> ratios = new ArrayList<>(); // busy p50, busy p90, idle p50, idle p90 per delay > 0
+        final List<double[]> ratios = new ArrayList<>(); // p50 and p90 of busy, idle-in-run, idle-between-runs per delay > 0
         try {
             out.println("divvy-perf write-latency " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
                 + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
@@ -70,7 +70,7 @@ public final class WriteLatencyMain {
             final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs);
-                final double[] r = new double[4];
+                final double[] r = new double[2 * results.size()];
                 int k = 0;
                 for (final WriteLatencyBenchmark.CaseResult result : results) {
                     final double[] last = result.lastMs();
@@ -98,8 +98,10 @@ public final class WriteLatencyMain {
             }
             write(csvPath, rows);
             if (!categories.isEmpty()) {
-                final String[] names = {"busy p50", "busy p90", "idle p50", "idle p90"};
-                final Color[] colors = {new Color(0x1f77b4), new Color(0xaec7e8), new Color(0xff7f0e), new Color(0xffbb78)};
+                final String[] names = {"busy p50", "busy p90", "idle in a run p50", "idle in a run p90", "idle between runs p50",
+                    "idle between runs p90"};
+                final Color[] colors = {new Color(0x1f77b4), new Color(0xaec7e8), new Color(0x2ca02c), new Color(0x98df8a),
+                    new Color(0xff7f0e), new Color(0xffbb78)};
                 final List<BarSeries> series = new ArrayList<>();
                 for (int s = 0; s < names.length; s++) {
                     final int column = s;
@@ -136,7 +138,7 @@ public final class WriteLatencyMain {
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf write-latency");
         spec.usageMessage().description("Time for a shared-object write to reach every replica across sites behind a delaying relay, "
-            + "/ the one-way delay; busy (SIMULATED) and idle nodes; combining off.");
+            + "/ the one-way delay; busy (SIMULATED) nodes, idle nodes in a run and between runs; combining off.");
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
         spec.addOption(OptionSpec.builder("--quick").type(boolean.class).arity("0")
             .description("2 sites x 2 nodes, 5 ms, 3 writes: a smoke test; the numbers mean nothing.").build());

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Smoke test of {@code write-latency --quick} (2 sites x 2 nodes behind a 5 ms relay): every node held a replica and
- * every write reached every replica, busy and idle; the rows and the chart are written. Nothing about speed.
+ * every write reached every replica, busy, idle in a run and idle between runs; the rows and the chart are written. Nothing about speed.
  */
 class WriteLatencyQuickTest {
     @TempDir
@@ -35,7 +35,7 @@ class WriteLatencyQuickTest {
         assertEquals(0, code, () -> out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
 
         final List<String[]> rows = Files.readAllLines(csv).stream().skip(1).map(l -> l.split(",", -1)).toList();
-        for (final String caseName : List.of("busy", "idle")) {
+        for (final String caseName : List.of("busy", "idle-in-run", "idle-between-runs")) {
             assertEquals(4.0, value(rows, caseName, "replicas"), caseName + ": every node held a replica");
             assertEquals(3.0, value(rows, caseName, "writes"), caseName);
             assertEquals(0.0, value(rows, caseName, "writes_incomplete"), caseName + ": every write reached every replica");
