@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.membership.RootKeeper;
 import org.divvy.stealing.TestJobs;
 import org.divvy.testing.Await;
@@ -121,6 +122,13 @@ class MasterTakeoverTest {
         assertTrue(atSubmitter.orphansKept() + atSurvivor.orphansKept() >= 1, "orphans kept:\n" + stats);
         assertTrue(atSubmitter.reused() + atSurvivor.reused() >= 1, "and reused by the new master's run:\n" + stats);
         assertEquals(1, survivor.networkForTest().mastership().takeovers());
+        // the dead master's departure ended its run on the others; the new master said the run resumes (so idle
+        // nodes park short again) and, when its re-run ended, that it ended
+        assertEquals(1, survivor.networkStatistics().messagesSent(LifecycleHandler.RUN_RESUMED), "one RUN_RESUMED");
+        Await.within(Duration.ofSeconds(10)).until(
+            () -> submitter.networkForTest().traffic().messagesReceived(LifecycleHandler.RUN_RESUMED) == 1
+                && submitter.networkForTest().traffic().messagesReceived(LifecycleHandler.RUN_ENDED) >= 1
+                && !submitter.networkForTest().isInRun(), "the submitter saw the run resume and end");
         final RootKeeper keeper = submitter.networkForTest().mastership().keeperForTest();
         assertEquals(1, keeper.masterChanges());
         // the submitter's RECEIVED goes to the registry after its future completed: waited for, not raced

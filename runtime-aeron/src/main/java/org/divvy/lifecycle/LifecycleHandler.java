@@ -15,8 +15,9 @@ import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * The agent side of a node's lifecycle: it reports joins, members and a lost registry to the
- * {@link NodeLifecycle} application threads wait on; announces a run that starts here (RUN_STARTED), its end
- * (RUN_ENDED) and the end of the computation (TERMINATE) when application threads ask; and receives them from
+ * {@link NodeLifecycle} application threads wait on; announces a run that starts here (RUN_STARTED), a run taken
+ * over here (RUN_RESUMED), their end (RUN_ENDED) and the end of the computation (TERMINATE) when application
+ * threads ask; and receives them from
  * peers. It keeps {@link DeepIdle#inRun whether a run this node belongs to is active}: one of its own, or one a
  * live peer announced and has not ended (a peer that dies or leaves ends its runs here).
  *
@@ -28,6 +29,12 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     public static final int RUN_STARTED = 11;
     /** The message type code (RUN_ENDED): the sender masters no run any more, so idle peers may park long; header only. */
     public static final int RUN_ENDED = 29;
+    /**
+     * The message type code (RUN_RESUMED): the sender took over a run whose master died and re-runs its root, so
+     * idle peers know a run is active again (the dead master's departure ended it here); unlike RUN_STARTED it keeps
+     * the run's per-run tables, the orphans the re-run reuses. Header only.
+     */
+    public static final int RUN_RESUMED = 30;
 
     private final NodeLifecycle lifecycle;
     private final Members members;
@@ -68,11 +75,12 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         this.onComputationOver = onComputationOver;
     }
 
-    /** Registers TERMINATE, RUN_STARTED and RUN_ENDED. */
+    /** Registers TERMINATE, RUN_STARTED, RUN_RESUMED and RUN_ENDED. */
     public void register(final FrameDispatcher dispatcher) {
         dispatcher.register(TerminateFlyweight.TYPE, "TERMINATE", new TerminateFlyweight(), TerminateFlyweight.MIN_BODY_LENGTH,
             Senders.MEMBERS, this::onTerminate);
         dispatcher.register(RUN_STARTED, "RUN_STARTED", new HeaderFlyweight(), 0, Senders.MEMBERS, this::onRunStarted);
+        dispatcher.register(RUN_RESUMED, "RUN_RESUMED", new HeaderFlyweight(), 0, Senders.MEMBERS, this::onRunResumed);
         dispatcher.register(RUN_ENDED, "RUN_ENDED", new HeaderFlyweight(), 0, Senders.MEMBERS, this::onRunEnded);
     }
 
@@ -102,6 +110,12 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             updateInRun();
             onRunStarted.run();
             work++; // this node's run is starting: it leaves deep idle too
+        }
+        if (lifecycle.takeRunResumeRequest()) {
+            broadcastHeader(RUN_RESUMED); // a takeover: the run's tables stay (no onRunStarted)
+            runAnnounced = true;
+            updateInRun();
+            work++;
         }
         if (runAnnounced && !lifecycle.isRunningHere()) {
             // after the RUN_STARTED of the same cycle, if a run started and ended between two cycles
@@ -149,6 +163,14 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         runningPeers.add(senderId);
         updateInRun();
         onRunStarted.run();
+        onRunStartedElsewhere.run();
+        return 1;
+    }
+
+    /** A peer took over a run and re-runs its root: a run is active again; the run's tables stay, its orphans are reused. */
+    private int onRunResumed(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        runningPeers.add(senderId);
+        updateInRun();
         onRunStartedElsewhere.run();
         return 1;
     }

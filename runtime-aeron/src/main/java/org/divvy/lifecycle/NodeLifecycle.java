@@ -29,6 +29,8 @@ public final class NodeLifecycle {
     private volatile boolean terminateFlushed;
     /** A run starts here: the agent thread announces it (RUN_STARTED) in its next cycle and clears this. */
     private final AtomicBoolean runStartPending = new AtomicBoolean();
+    /** See {@link #requestRunResumed}. */
+    private final AtomicBoolean runResumePending = new AtomicBoolean();
     /** Runs this node masters now (started with {@link #requestRunStarted}, not yet {@link #runEnded}). */
     private final AtomicInteger runsHere = new AtomicInteger();
     /** See {@link #mastering}; guarded by the lock. */
@@ -229,7 +231,22 @@ public final class NodeLifecycle {
     }
 
     /**
-     * A run this node started with {@link #requestRunStarted} ended (any thread): once no run of this node is left,
+     * A run this node took over resumes here (any thread): a new master re-runs the root of a run whose master died.
+     * The agent thread tells every other member in its next cycle (RUN_RESUMED), so their idle agents know a run is
+     * active again; end it with {@link #runEnded}. Pair with waking the agent thread.
+     */
+    public void requestRunResumed() {
+        runsHere.incrementAndGet();
+        runResumePending.set(true);
+    }
+
+    /** Takes a pending {@link #requestRunResumed} (agent thread); a plain read first. */
+    boolean takeRunResumeRequest() {
+        return runResumePending.get() && runResumePending.getAndSet(false);
+    }
+
+    /**
+     * A run this node started with {@link #requestRunStarted} (or resumed with {@link #requestRunResumed}) ended (any thread): once no run of this node is left,
      * the agent thread tells every other member (RUN_ENDED), so their idle agents may park long again. Pair with
      * waking the agent thread.
      */

@@ -387,6 +387,9 @@ public final class Mastership implements Duty, MembershipListener {
                 announced = true;
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
             } else {
+                announced = true;
+                lifecycle.requestRunResumed(); // idle peers: a run is active again, its tables kept (RUN_RESUMED)
+                waker.run();
                 // the survivors learnt of the master's death with the registry: let their orphans be announced first
                 LockSupport.parkNanos(takeoverGraceNs);
             }
