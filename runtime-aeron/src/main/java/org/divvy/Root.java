@@ -88,13 +88,18 @@ public final class Root<T> {
      * so the master can fetch them from here. Throws {@link DivvyException} if they cannot be encoded.
      */
     byte[] encodeArguments(final SharedObjectContext sharedObjects) {
-        final WireWriter writer = new WireWriter(256).sharedObjects(sharedObjects);
         try {
+            // measured first, then written once into an array of exactly that size, which is returned as it is: a
+            // writer that grew by doubling to 256 MB, then the copy out, were each one uninterruptible copy of up to
+            // 200 MB (the 50M-int mergesort), holding every safepoint of the JVM, the agent's too, meanwhile
+            final WireWriter sizer = WireWriter.sizer().sharedObjects(sharedObjects);
+            job.encodeArguments(sizer);
+            final WireWriter writer = new WireWriter(sizer.length()).sharedObjects(sharedObjects);
             job.encodeArguments(writer);
+            return writer.takeBytes();
         } catch (final RuntimeException e) {
             throw new DivvyException("the root `" + spawnableName() + "` cannot be encoded for other nodes: " + e.getMessage(), e);
         }
-        return writer.toByteArray();
     }
 
     /** The spawn of a root whose spawnable returns {@code long}. */

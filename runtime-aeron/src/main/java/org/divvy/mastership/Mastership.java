@@ -375,7 +375,10 @@ public final class Mastership implements Duty, MembershipListener {
                 LockSupport.parkNanos(takeoverGraceNs);
             }
             final RunResult<Object> run = scheduler.run(RootRuns.task(job), takeover);
-            final WireWriter writer = new WireWriter(256);
+            // measured, then written once into an array of exactly its size and sent as it is (as the root: Root)
+            final WireWriter sizer = WireWriter.sizer();
+            job.writeResult(sizer);
+            final WireWriter writer = new WireWriter(sizer.length());
             job.writeResult(writer);
             final String statistics = String.valueOf(run.statistics());
             final String text = clip(String.valueOf(run.value()));
@@ -386,7 +389,7 @@ public final class Mastership implements Duty, MembershipListener {
                     "maxMessageBytes=" + sender.maxFrameBytes() + " (--max-message-bytes)", new byte[0]));
                 return;
             }
-            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, statistics, text, writer.toByteArray()));
+            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, statistics, text, writer.takeBytes()));
         } catch (final Throwable e) {
             if (closed) {
                 return; // this node is leaving: the registry gives the root to another node

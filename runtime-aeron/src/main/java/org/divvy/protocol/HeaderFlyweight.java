@@ -4,6 +4,7 @@ import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.SlicedCopy;
 
 /**
  * The header every Divvy frame starts with, and the base of the per-type flyweights.
@@ -173,7 +174,7 @@ public class HeaderFlyweight {
     protected final int putVarBytes(final int at, final DirectBuffer src, final int srcOffset, final int length) {
         buffer.putInt(at, length, BYTE_ORDER);
         if (length > 0) {
-            buffer.putBytes(at + VAR_LENGTH_PREFIX, src, srcOffset, length);
+            SlicedCopy.copy(buffer, at + VAR_LENGTH_PREFIX, src, srcOffset, length); // a root or value of 100s of MB
         }
         return at + VAR_LENGTH_PREFIX + length;
     }
