@@ -1,6 +1,7 @@
 package org.divvy.protocol;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -164,6 +165,11 @@ public class HeaderFlyweight {
     }
 
     /** Writes {@code value} (null as empty) at {@code at}; returns where it ends. */
+    /** The length {@link #putVarString} writes for {@code value} (null as ""), without its prefix. */
+    protected static int utf8Length(final String value) {
+        return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     protected final int putVarString(final int at, final String value) {
         final int length = buffer.putStringWithoutLengthUtf8(at + VAR_LENGTH_PREFIX, value == null ? "" : value);
         buffer.putInt(at, length, BYTE_ORDER);
