@@ -5,7 +5,9 @@
 # the child -Xmx2g, heaps as perf/README.md says), each JVM logging GC pauses and safepoints. Prints per run
 # and node the agent's line (longest cycle, its own CPU, most own CPU in one cycle, longest gap) next to the
 # JVM's longest stop-the-world pause and longest time to reach a safepoint. Extra JVM options for both nodes:
-# DIVVY_STALL_JVM_OPTS. Build first: mvn -B -q -pl examples -am package -DskipTests
+# DIVVY_STALL_JVM_OPTS. DIVVY_STALL_PRETOUCH=1 starts each heap at its maximum, pre-touched (-Xms = -Xmx,
+# -XX:+AlwaysPreTouch: the kernel faults in every page at start, not while a thread zeroes a new 200 MB array).
+# Build first: mvn -B -q -pl examples -am package -DskipTests
 set -eu
 gc=${1:?GC: serial, g1 or parallel}
 runs=${2:-3}
@@ -25,9 +27,14 @@ while [ "$run" -le "$runs" ]; do
     mkdir -p "$dir"
     log="-Xlog:gc,safepoint:file=$dir/gc-%p.log:uptime"
     childopts="--jvm-opt=$gcopt --jvm-opt=-Xmx2g --jvm-opt=$log"
+    nodezero="$gcopt -Xmx3g"
+    if [ "${DIVVY_STALL_PRETOUCH:-0}" = 1 ]; then
+        childopts="$childopts --jvm-opt=-Xms2g --jvm-opt=-XX:+AlwaysPreTouch"
+        nodezero="$nodezero -Xms3g -XX:+AlwaysPreTouch"
+    fi
     for o in $extra; do childopts="$childopts --jvm-opt=$o"; done
     # shellcheck disable=SC2086
-    DIVVY_JAVA_OPTS="$gcopt -Xmx3g $log $extra" "$root/bin/divvy" run --nodes 2 --workers 1 $childopts \
+    DIVVY_JAVA_OPTS="$nodezero $log $extra" "$root/bin/divvy" run --nodes 2 --workers 1 $childopts \
         mergesort --size "$size" --progress-seconds 0 > "$dir/output.txt" 2>&1 || true
     echo "run $run ($gc): $(grep -E '^(PASS|FAIL)' "$dir/output.txt" | head -1 | cut -c1-60); $(grep '^wall time' "$dir/output.txt")"
     grep 'network agent since start' "$dir/output.txt" | sed 's/^/  /'

@@ -184,7 +184,8 @@ public final class DivvyNode implements AutoCloseable {
         }
         master = true;
         final NetworkStatistics before = network.statistics();
-        final RunResult<T> result = network.mastership().runAsMaster(root.job(), root.encodeArguments(network.sharedObjectContext()),
+        final RunResult<T> result = network.mastership().runAsMaster(root.job(),
+            writer -> root.encodeArguments(writer, network.sharedObjectContext()),
             () -> network.announceRun());
         final NetworkStatistics during = network.statistics().minus(before);
         return new RunResult<>(result.value(), result.elapsedNs(), result.statistics().withNetwork(during));
@@ -203,7 +204,7 @@ public final class DivvyNode implements AutoCloseable {
         if (network == null) {
             throw new DivvyException("submit() needs a networked node: on a single node, run(root)");
         }
-        return network.mastership().submit(root.job(), root.encodeArguments(network.sharedObjectContext()));
+        return network.mastership().submit(root.job(), writer -> root.encodeArguments(writer, network.sharedObjectContext()));
     }
 
     /** This node's id: 0 for a single node and for the node hosting the registry. */

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import org.divvy.codegen.Job;
 import org.divvy.codegen.SharedObjectContext;
+import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
 import org.divvy.scheduling.CurrentFrame;
 
@@ -83,18 +84,19 @@ public final class Root<T> {
     }
 
     /**
-     * The root as it travels: its spawnable's name and its encoded receiver and arguments (by the
-     * generated codec); its shared objects attach to {@code sharedObjects} (this node's replica table, or null),
-     * so the master can fetch them from here. Throws {@link DivvyException} if they cannot be encoded.
+     * Encodes the root as it travels into {@code writer}: its receiver and arguments by the generated codec; its
+     * shared objects attach to {@code sharedObjects} (this node's replica table, or null), so the master can fetch
+     * them from here. The node calls it twice, to measure and to write straight into the frame. Throws
+     * {@link DivvyException} if they cannot be encoded, {@link WireLimitException} past the writer's limit.
      */
-    byte[] encodeArguments(final SharedObjectContext sharedObjects) {
-        final WireWriter writer = new WireWriter(256).sharedObjects(sharedObjects);
+    void encodeArguments(final WireWriter writer, final SharedObjectContext sharedObjects) {
         try {
-            job.encodeArguments(writer);
+            job.encodeArguments(writer.sharedObjects(sharedObjects));
+        } catch (final WireLimitException e) {
+            throw e;
         } catch (final RuntimeException e) {
             throw new DivvyException("the root `" + spawnableName() + "` cannot be encoded for other nodes: " + e.getMessage(), e);
         }
-        return writer.toByteArray();
     }
 
     /** The spawn of a root whose spawnable returns {@code long}. */

@@ -4,6 +4,7 @@ import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.SlicedCopy;
 
 /**
  * Reads values written by {@link WireWriter} from a frame, checking every read against the frame's end.
@@ -208,7 +209,7 @@ public final class WireReader {
 
     /** Copies {@code length} raw bytes into {@code dst}. */
     public void readBytes(final byte[] dst, final int offset, final int length) {
-        buffer.getBytes(advance(length, "bytes"), dst, offset, length);
+        SlicedCopy.copy(dst, offset, buffer, advance(length, "bytes"), length);
     }
 
     /**

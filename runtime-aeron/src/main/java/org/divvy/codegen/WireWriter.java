@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.divvy.bulk.SlicedCopy;
 
 /**
  * Appends values to a growable buffer in Divvy's body encoding; the counterpart of {@link WireReader}.
@@ -160,11 +161,21 @@ public final class WireWriter {
         return buffer;
     }
 
-    /** A copy of the bytes written; for tests and slow paths. */
+    /** A copy of the bytes written (in slices: see {@link SlicedCopy}). */
     public byte[] toByteArray() {
         final byte[] bytes = new byte[position];
-        buffer.getBytes(0, bytes);
+        SlicedCopy.copy(bytes, 0, buffer, 0, position);
         return bytes;
+    }
+
+    /**
+     * The bytes written, as an array of exactly their length: this writer's own array when it holds exactly them
+     * (a writer made with the length a {@link #sizer()} measured), so a message of hundreds of MB is neither
+     * allocated nor copied again; else a copy. The writer must not be written to afterwards.
+     */
+    public byte[] takeBytes() {
+        final byte[] own = buffer.byteArray();
+        return own.length == position ? own : toByteArray();
     }
 
     public WireWriter writeBoolean(final boolean value) {
@@ -268,7 +279,7 @@ public final class WireWriter {
     public WireWriter writeBytes(final byte[] bytes, final int offset, final int length) {
         require(length);
         if (stores) {
-            buffer.putBytes(position, bytes, offset, length);
+            SlicedCopy.copy(buffer, position, bytes, offset, length);
         }
         position += length;
         return this;

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.agrona.DirectBuffer;
@@ -25,6 +26,7 @@ import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.SharedObjectContext;
+import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.lifecycle.NodeLifecycle;
@@ -151,10 +153,9 @@ public final class Mastership implements Duty, MembershipListener {
         sharedObjects = context;
     }
 
-    public <T> RunResult<T> runAsMaster(final Job job, final byte[] arguments, final Runnable announce) {
-        checkRootFits(job, arguments);
+    public <T> RunResult<T> runAsMaster(final Job job, final Consumer<WireWriter> arguments, final Runnable announce) {
         final long runId = nextRunId();
-        send(new Outgoing(runId, selfId, job.type().name(), arguments));
+        send(root(runId, selfId, job, arguments));
         announce.run();
         final RunResult<T> run;
         try {
@@ -180,13 +181,13 @@ public final class Mastership implements Duty, MembershipListener {
 
     /** Hands the root to the registry and waits for the value a master reports. Application thread. */
     @SuppressWarnings("unchecked")
-    public <T> RunReport<T> submit(final Job job, final byte[] arguments) {
-        checkRootFits(job, arguments);
+    public <T> RunReport<T> submit(final Job job, final Consumer<WireWriter> arguments) {
         final long runId = nextRunId();
+        final Outgoing root = root(runId, RootFlyweight.NO_MASTER, job, arguments);
         final CompletableFuture<Report> future = new CompletableFuture<>();
         pending.put(runId, future);
         final long startNs = System.nanoTime();
-        send(new Outgoing(runId, RootFlyweight.NO_MASTER, job.type().name(), arguments));
+        send(root);
         final Report report;
         try {
             report = future.get();
@@ -215,15 +216,19 @@ public final class Mastership implements Duty, MembershipListener {
     }
 
     /**
-     * A root must travel whole (to the registry, and from it to any master): one that cannot is refused here,
-     * on the caller's thread, instead of failing on the agent thread while the caller waits forever.
+     * The ROOT frame of {@code job}, its arguments encoded by {@code arguments} straight into it. A root must travel
+     * whole (to the registry, and from it to any master): one that cannot is refused here, on the caller's thread,
+     * instead of failing on the agent thread while the caller waits forever; its encode stops at the bound.
      */
-    private void checkRootFits(final Job job, final byte[] arguments) {
-        final long length = RootFlyweight.lengthBound(job.type().name(), arguments.length);
-        if (length > sender.maxFrameBytes()) {
-            throw new DivvyException("the root `" + job.type().name() + "` takes " + length + " bytes encoded, more than "
-                + "maxMessageBytes=" + sender.maxFrameBytes() + ": a root travels whole to the registry and to any master; "
-                + "raise maxMessageBytes (--max-message-bytes) or start the run with DivvyNode.run(RootTask)");
+    private Outgoing root(final long runId, final int masterId, final Job job, final Consumer<WireWriter> arguments) {
+        final String typeName = job.type().name();
+        final int maxFrameBytes = sender.maxFrameBytes();
+        try {
+            return new Outgoing(runId, masterId, typeName, arguments, maxFrameBytes);
+        } catch (final WireLimitException e) {
+            throw new DivvyException("the root `" + typeName + "` takes more than maxMessageBytes=" + maxFrameBytes +
+                " bytes encoded: a root travels whole to the registry and to any master; raise maxMessageBytes " +
+                "(--max-message-bytes, at most 2047 MiB) or start the run with DivvyNode.run(RootTask)");
         }
     }
 
@@ -394,18 +399,19 @@ public final class Mastership implements Duty, MembershipListener {
                 LockSupport.parkNanos(takeoverGraceNs);
             }
             final RunResult<Object> run = scheduler.run(RootRuns.task(job), takeover);
-            final WireWriter writer = new WireWriter(256);
-            job.writeResult(writer);
             final String statistics = String.valueOf(run.statistics());
             final String text = clip(String.valueOf(run.value()));
-            if (RunResultFlyweight.lengthBound(statistics, text, writer.length()) > sender.maxFrameBytes()) {
+            final Outgoing value;
+            try {
+                value = new Outgoing(runId, statistics, text, job::writeResult, sender.maxFrameBytes());
+            } catch (final WireLimitException e) {
                 // the value cannot travel: the submitter gets a failure naming the setting instead of waiting forever
                 send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
-                    "\nthe value of root `" + typeName + "` takes " + writer.length() + " bytes encoded, more than " +
-                    "maxMessageBytes=" + sender.maxFrameBytes() + " (--max-message-bytes)", new byte[0]));
+                    "\nthe value of root `" + typeName + "` takes more than maxMessageBytes=" + sender.maxFrameBytes() +
+                    " bytes encoded (--max-message-bytes, at most 2047 MiB)", new byte[0]));
                 return;
             }
-            send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_VALUE, statistics, text, writer.toByteArray()));
+            send(value);
         } catch (final Throwable e) {
             if (closed) {
                 return; // this node is leaving: the registry gives the root to another node
@@ -438,8 +444,11 @@ public final class Mastership implements Duty, MembershipListener {
 
     /**
      * A ROOT or a RUN_RESULT to send to the registry, its frame built by the thread that made it (an application
-     * or master thread: a root or value of hundreds of MB is copied there, not on the agent thread); the agent
-     * stamps the sender id and hands the frame to the transport as it is.
+     * or master thread, not the agent thread); the agent stamps the sender id and hands the frame to the transport
+     * as it is. A root's arguments and a value are measured first (a {@link WireWriter#sizer()}), then encoded
+     * once straight into a frame of exactly their size: before, a writer that grew by doubling, its copy out and
+     * the copy into the frame were each one uninterruptible step of up to 200 MB (the 50M-int mergesort), which
+     * held every safepoint of the JVM, the agent's too.
      */
     private static final class Outgoing {
         final boolean isRoot;
@@ -448,17 +457,45 @@ public final class Mastership implements Duty, MembershipListener {
         final UnsafeBuffer frame;
         final int length;
 
-        /** A ROOT. */
-        Outgoing(final long runId, final int masterId, final String typeName, final byte[] arguments) {
+        /** A ROOT, its arguments written by {@code arguments}; throws {@link WireLimitException} past the bound. */
+        Outgoing(final long runId, final int masterId, final String typeName, final Consumer<WireWriter> arguments,
+            final int maxFrameBytes) {
             this.isRoot = true;
             this.runId = runId;
             this.outcome = -1;
+            final int at = RootFlyweight.argumentsOffset(typeName);
+            final WireWriter writer = encodeAt(at, arguments, maxFrameBytes);
+            frame = new UnsafeBuffer(writer.takeBytes());
             final RootFlyweight root = new RootFlyweight();
-            frame = new UnsafeBuffer(new byte[(int)RootFlyweight.lengthBound(typeName, arguments.length)]);
             root.wrap(frame, 0, frame.capacity());
             root.headerDefaults(RootFlyweight.TYPE);
-            root.root(runId, masterId, 0, typeName, new UnsafeBuffer(arguments), 0, arguments.length);
+            root.rootAround(runId, masterId, 0, typeName, writer.length() - at);
             length = root.frameLength();
+        }
+
+        /** A RUN_RESULT with a value written by {@code value}; throws {@link WireLimitException} past the bound. */
+        Outgoing(final long runId, final String statistics, final String text, final Consumer<WireWriter> value,
+            final int maxFrameBytes) {
+            this.isRoot = false;
+            this.runId = runId;
+            this.outcome = RunResultFlyweight.OUTCOME_VALUE;
+            final int at = RunResultFlyweight.resultOffset(statistics, text);
+            final WireWriter writer = encodeAt(at, value, maxFrameBytes);
+            frame = new UnsafeBuffer(writer.takeBytes());
+            final RunResultFlyweight result = new RunResultFlyweight();
+            result.wrap(frame, 0, frame.capacity());
+            result.headerDefaults(RunResultFlyweight.TYPE);
+            result.resultAround(runId, -1, 0, outcome, statistics, text, writer.length() - at);
+            length = result.frameLength();
+        }
+
+        /** A writer of exactly {@code at} bytes (the frame's fixed part, written after) plus what {@code body} writes. */
+        private static WireWriter encodeAt(final int at, final Consumer<WireWriter> body, final int maxFrameBytes) {
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).skip(at);
+            body.accept(sizer);
+            final WireWriter writer = new WireWriter(sizer.length()).limit(maxFrameBytes).skip(at);
+            body.accept(writer);
+            return writer;
         }
 
         /** A RUN_RESULT. */

@@ -82,6 +82,30 @@ public final class RootFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    /**
+     * Where the arguments' bytes start in a root of {@code jobTypeName}: a frame of that length plus the arguments'
+     * can be written with the arguments first (encoded straight into it, at this offset) and {@link #rootAround}
+     * after.
+     */
+    public static int argumentsOffset(final String jobTypeName) {
+        return TYPE_NAME_OFFSET + VAR_LENGTH_PREFIX + utf8Length(jobTypeName) + VAR_LENGTH_PREFIX;
+    }
+
+    /**
+     * Writes the whole body but the arguments' bytes, which are in place already at
+     * {@link #argumentsOffset(String)}, and sets the frame length: a root of hundreds of MB is not copied again.
+     */
+    public RootFlyweight rootAround(final long runId, final int masterId, final int takeovers, final String jobTypeName,
+        final int argumentsLength) {
+        buffer.putLong(RUN_ID_OFFSET, runId, BYTE_ORDER);
+        buffer.putInt(MASTER_ID_OFFSET, masterId, BYTE_ORDER);
+        buffer.putInt(TAKEOVERS_OFFSET, takeovers, BYTE_ORDER);
+        final int at = putVarString(TYPE_NAME_OFFSET, jobTypeName);
+        buffer.putInt(at, argumentsLength, BYTE_ORDER);
+        frameLength(at + VAR_LENGTH_PREFIX + argumentsLength);
+        return this;
+    }
+
     /** A bound on the frame length of a root, to size the buffer before writing. */
     public static long lengthBound(final String jobTypeName, final int argumentsLength) {
         return TYPE_NAME_OFFSET + 2L * VAR_LENGTH_PREFIX + 3L * jobTypeName.length() + argumentsLength;

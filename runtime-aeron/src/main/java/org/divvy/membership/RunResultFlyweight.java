@@ -101,6 +101,28 @@ public final class RunResultFlyweight extends HeaderFlyweight {
     }
 
     /** Writes the whole body and sets the frame length. */
+    /**
+     * Where the value's bytes start in a result with {@code statistics} and {@code text}: the value can be encoded
+     * straight into a frame at this offset and {@link #resultAround} written after.
+     */
+    public static int resultOffset(final String statistics, final String text) {
+        return STATISTICS_OFFSET + VAR_LENGTH_PREFIX + utf8Length(statistics) + VAR_LENGTH_PREFIX + utf8Length(text) +
+            VAR_LENGTH_PREFIX;
+    }
+
+    /** Writes the whole body but the value's bytes, in place already at {@link #resultOffset(String, String)}. */
+    public RunResultFlyweight resultAround(final long runId, final int masterId, final int takeovers, final int outcome,
+        final String statistics, final String text, final int resultLength) {
+        buffer.putLong(RUN_ID_OFFSET, runId, BYTE_ORDER);
+        buffer.putInt(MASTER_ID_OFFSET, masterId, BYTE_ORDER);
+        buffer.putInt(TAKEOVERS_OFFSET, takeovers, BYTE_ORDER);
+        buffer.putInt(OUTCOME_OFFSET, outcome, BYTE_ORDER);
+        final int at = putVarString(putVarString(STATISTICS_OFFSET, statistics), text);
+        buffer.putInt(at, resultLength, BYTE_ORDER);
+        frameLength(at + VAR_LENGTH_PREFIX + resultLength);
+        return this;
+    }
+
     public RunResultFlyweight result(final long runId, final int masterId, final int takeovers, final int outcome,
         final String statistics, final String text, final DirectBuffer result, final int resultOffset,
         final int resultLength) {

@@ -1,9 +1,11 @@
 package org.divvy.protocol;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.SlicedCopy;
 
 /**
  * The header every Divvy frame starts with, and the base of the per-type flyweights.
@@ -163,6 +165,11 @@ public class HeaderFlyweight {
     }
 
     /** Writes {@code value} (null as empty) at {@code at}; returns where it ends. */
+    /** The length {@link #putVarString} writes for {@code value} (null as ""), without its prefix. */
+    protected static int utf8Length(final String value) {
+        return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     protected final int putVarString(final int at, final String value) {
         final int length = buffer.putStringWithoutLengthUtf8(at + VAR_LENGTH_PREFIX, value == null ? "" : value);
         buffer.putInt(at, length, BYTE_ORDER);
@@ -173,7 +180,7 @@ public class HeaderFlyweight {
     protected final int putVarBytes(final int at, final DirectBuffer src, final int srcOffset, final int length) {
         buffer.putInt(at, length, BYTE_ORDER);
         if (length > 0) {
-            buffer.putBytes(at + VAR_LENGTH_PREFIX, src, srcOffset, length);
+            SlicedCopy.copy(buffer, at + VAR_LENGTH_PREFIX, src, srcOffset, length); // a root or value of 100s of MB
         }
         return at + VAR_LENGTH_PREFIX + length;
     }

@@ -4,6 +4,7 @@ import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.examples.WireCopies;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,19 @@ class MergeSortTest {
         final int[] copy = data.clone();
         Arrays.sort(copy);
         return copy;
+    }
+
+    /** The check copies and compares in slices (a safepoint can come between them): beyond the first slice too. */
+    @Test
+    void shouldCheckInSlicesAsAWholeCopyAndCompareWould() {
+        final int[] data = MergeSortSequential.randomArray(1_000_003, 3); // several slices of 2^18 and a part
+        final int[] copy = MergeSortApp.copyInSlices(data);
+        assertArrayEquals(data, copy);
+        assertEquals(-1, MergeSortApp.mismatchInSlices(data, copy));
+        copy[900_001]++;
+        assertEquals(900_001, MergeSortApp.mismatchInSlices(data, copy));
+        assertEquals(1_000_000, MergeSortApp.mismatchInSlices(data, Arrays.copyOf(data, 1_000_000)), "the shorter's length");
+        assertEquals(-1, MergeSortApp.mismatchInSlices(new int[0], new int[0]));
     }
 
     @Test
