@@ -14,13 +14,15 @@ package org.divvy;
  * @param resultsHandedOver   kept results this node handed to a staying node when it left gracefully
  * @param resultsTakenOver    kept results departing nodes handed to this node
  * @param takeovers           runs whose root this node took over from a master that died or left
+ * @param fingerprintMismatches restarted jobs whose stamp was held for another job (its fingerprint differed:
+ *                            their parent spawned in a different order), computed instead of reused
  */
 public record RecoveryStatistics(long jobsRestarted, long orphansKept, long announcements, long pairsReceived,
     long resultRequests, long heldResultsReturned, long copiedHere, long resultsHandedOver, long resultsTakenOver,
-    long takeovers) {
+    long takeovers, long fingerprintMismatches) {
 
     /** No recovery happened. */
-    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Restarted jobs reused instead of recomputed: results asked for and results copied here. */
     public long reused() {
@@ -33,7 +35,8 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
             announcements - earlier.announcements, pairsReceived - earlier.pairsReceived,
             resultRequests - earlier.resultRequests, heldResultsReturned - earlier.heldResultsReturned,
             copiedHere - earlier.copiedHere, resultsHandedOver - earlier.resultsHandedOver,
-            resultsTakenOver - earlier.resultsTakenOver, takeovers - earlier.takeovers);
+            resultsTakenOver - earlier.resultsTakenOver, takeovers - earlier.takeovers,
+            fingerprintMismatches - earlier.fingerprintMismatches);
     }
 
     /** Whether any counter is non-zero. */
@@ -45,7 +48,8 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
     public String toString() {
         return String.format("recovery: jobs restarted %d; orphans kept %d, announced in %d broadcasts; pairs received %d;"
             + " reused %d (asked %d, held here %d); held results returned %d; handed over on leaving %d, taken over %d;"
-            + " master takeovers %d", jobsRestarted, orphansKept, announcements, pairsReceived, reused(), resultRequests,
-            copiedHere, heldResultsReturned, resultsHandedOver, resultsTakenOver, takeovers);
+            + " master takeovers %d; orphan fingerprint mismatches %d", jobsRestarted, orphansKept, announcements, pairsReceived, reused(), resultRequests,
+            copiedHere, heldResultsReturned, resultsHandedOver, resultsTakenOver, takeovers,
+            fingerprintMismatches);
     }
 }

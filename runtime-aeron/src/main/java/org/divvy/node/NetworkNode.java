@@ -405,7 +405,7 @@ public final class NetworkNode implements AutoCloseable {
             frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
-                mastership.takeovers()), transport.authenticationCounters().lostInTransit.get(),
+                mastership.takeovers(), orphans.fingerprintMismatches()), transport.authenticationCounters().lostInTransit.get(),
             membership.lossesReported(), registry == null ? 0 : registry.removedForLoss(), extensionStatistics());
     }
 

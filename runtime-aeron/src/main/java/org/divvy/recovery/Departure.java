@@ -180,7 +180,7 @@ public final class Departure implements Duty {
 
     /** Sends what this node keeps to a random staying node; returns that node, or NOBODY if nothing went. */
     private int handOver() {
-        final Map<Stamp, Job> held = orphans.heldJobs();
+        final Map<Stamp, Orphans.Kept> held = orphans.heldJobs();
         final int[] others = Arrays.stream(members.aliveOthers()).filter(id -> !refusedBy.contains(id)).toArray();
         if (held.isEmpty() || others.length == 0) {
             return NOBODY;
@@ -188,8 +188,8 @@ public final class Departure implements Duty {
         final int to = others[ThreadLocalRandom.current().nextInt(others.length)];
         final List<Entry> entries = new ArrayList<>();
         long length = OrphanResultsFlyweight.ENTRIES_OFFSET;
-        for (final Map.Entry<Stamp, Job> e : held.entrySet()) {
-            final Job job = e.getValue();
+        for (final Map.Entry<Stamp, Orphans.Kept> e : held.entrySet()) {
+            final Job job = e.getValue().job(); // the taker fingerprints it again when it keeps it
             final byte[] stamp = e.getKey().toByteArray();
             final byte[] args;
             final byte[] result;

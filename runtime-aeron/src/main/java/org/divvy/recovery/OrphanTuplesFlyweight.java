@@ -5,7 +5,8 @@ import org.divvy.protocol.HeaderFlyweight;
 
 /**
  * ORPHAN_TUPLES: (holder, stamp) pairs, each saying that node {@code holder} keeps the finished result of
- * the job with that stamp (thesis §3.3 step 4). Broadcast by a holder after a recovery, all its new pairs
+ * the job with that stamp (thesis §3.3 step 4), with the {@link JobFingerprint} of that job: a restarted job reuses
+ * the result only if its own fingerprint agrees (its stamp alone may name another job when spawn order varies). Broadcast by a holder after a recovery, all its new pairs
  * in one message (combining), and sent whole to a node that joined during a run and asked for the table
  * ({@code Table} flag set: the receiver then knows it has seen every pair the sender knows).
  *
@@ -17,7 +18,8 @@ import org.divvy.protocol.HeaderFlyweight;
  *  +---------------------------------------------------------------+
  *  |                          Pair Count                           |
  *  +---------------------------------------------------------------+
- *  |  Pair Count x { Holder Node Id (int32) | Stamp (var bytes) }  ...
+ *  |  Pair Count x { Holder Node Id (int32) | Fingerprint (int64)   |
+ *  |                 Stamp (var bytes) }                           ...
  *  +---------------------------------------------------------------+
  * </pre>
  *
@@ -32,8 +34,10 @@ public final class OrphanTuplesFlyweight extends HeaderFlyweight {
     public static final int COUNT_OFFSET = FLAGS_FIELD_OFFSET + 4;
     public static final int PAIRS_OFFSET = COUNT_OFFSET + 4;
     public static final int MIN_BODY_LENGTH = PAIRS_OFFSET - HEADER_LENGTH;
-    /** The least bytes a pair takes: a holder id and an empty stamp's length. */
-    static final int MIN_PAIR_LENGTH = 4 + VAR_LENGTH_PREFIX;
+    /** Where a pair's stamp field starts, after the holder id and the fingerprint. */
+    private static final int STAMP_FIELD = 4 + 8;
+    /** The least bytes a pair takes: a holder id, a fingerprint and an empty stamp's length. */
+    static final int MIN_PAIR_LENGTH = STAMP_FIELD + VAR_LENGTH_PREFIX;
 
     public boolean isTable() {
         return (buffer.getInt(FLAGS_FIELD_OFFSET, BYTE_ORDER) & TABLE) != 0;
@@ -51,10 +55,11 @@ public final class OrphanTuplesFlyweight extends HeaderFlyweight {
     }
 
     /** Writes one pair at {@code at}; returns where the next one goes. */
-    public int putPair(final int at, final int holderId, final DirectBuffer stamp, final int stampOffset,
-        final int stampLength) {
+    public int putPair(final int at, final int holderId, final long fingerprint, final DirectBuffer stamp,
+        final int stampOffset, final int stampLength) {
         buffer.putInt(at, holderId, BYTE_ORDER);
-        return putVarBytes(at + 4, stamp, stampOffset, stampLength);
+        buffer.putLong(at + 4, fingerprint, BYTE_ORDER);
+        return putVarBytes(at + STAMP_FIELD, stamp, stampOffset, stampLength);
     }
 
     /** The holder of the pair at {@code at}. */
@@ -62,19 +67,24 @@ public final class OrphanTuplesFlyweight extends HeaderFlyweight {
         return buffer.getInt(at, BYTE_ORDER);
     }
 
+    /** The fingerprint of the job of the pair at {@code at}. */
+    public long fingerprintAt(final int at) {
+        return buffer.getLong(at + 4, BYTE_ORDER);
+    }
+
     /** The offset of the stamp bytes of the pair at {@code at}. */
     public int stampOffsetAt(final int at) {
-        return at + 4 + VAR_LENGTH_PREFIX;
+        return at + STAMP_FIELD + VAR_LENGTH_PREFIX;
     }
 
     /** The length of the stamp of the pair at {@code at}. */
     public int stampLengthAt(final int at) {
-        return varLength(at + 4);
+        return varLength(at + STAMP_FIELD);
     }
 
     /** Where the pair after the one at {@code at} starts. */
     public int nextPair(final int at) {
-        return skipVar(at + 4);
+        return skipVar(at + STAMP_FIELD);
     }
 
     /** The frame length of {@code count} pairs whose stamps take {@code stampBytes} in all. */
@@ -93,10 +103,10 @@ public final class OrphanTuplesFlyweight extends HeaderFlyweight {
         }
         int at = PAIRS_OFFSET;
         for (int i = 0; i < count; i++) {
-            if (at + 4 > frameLength) {
+            if (at + STAMP_FIELD > frameLength) {
                 return false;
             }
-            at = varFieldEnd(at + 4, frameLength);
+            at = varFieldEnd(at + STAMP_FIELD, frameLength);
             if (at < 0) {
                 return false;
             }

@@ -42,7 +42,9 @@ import org.divvy.scheduling.Task;
  *   keeps each by stamp and broadcasts the new (self, stamp) pairs in one ORPHAN_TUPLES once none came for
  *   {@link #COMBINE_NS}: one broadcast per recovery, however many jobs it kept.</li>
  *   <li><b>Reuse.</b> A restarted job about to start is looked up by stamp ({@link #fetchFromHolder}, on
- *   the worker): when another node holds its result, the duty claims the job for that holder (it waits
+ *   the worker) and, when the stamp is held, its {@link JobFingerprint} is compared with the kept job's (announced
+ *   with the pair): a stamp only names the same job if every job spawns its children in the same order each time
+ *   it runs; when they differ the job is computed and the mismatch counted. When another node holds its result, the duty claims the job for that holder (it waits
  *   like a job out on a thief, in {@link GivenJobs}) and sends RESULT_REQUEST; the holder's JOB_RESULT
  *   completes it, its NOT_HELD or death makes it run here. A result held here is copied into the job
  *   instead of computing it ({@link #copyHeldResult}).</li>
@@ -81,6 +83,14 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private record Fetch(Job job, Stamp stamp, int holderId) {
     }
 
+    /** An orphan table entry: the node holding a finished result, and the {@link JobFingerprint} of its job. */
+    record Holding(int holderId, long fingerprint) {
+    }
+
+    /** A finished orphan this node holds, with the fingerprint it was announced with. */
+    record Kept(Job job, long fingerprint) {
+    }
+
     private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
@@ -90,9 +100,13 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private final boolean saving;
 
     /** Stamp to the node holding that finished result (this node included). Written by the agent thread, read by workers. */
-    private final ConcurrentHashMap<Stamp, Integer> table = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Stamp, Holding> table = new ConcurrentHashMap<>();
     /** The finished orphans this node holds. Written by the agent thread, read by workers (copy) and the agent (return). */
-    private final ConcurrentHashMap<Stamp, Job> held = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Stamp, Kept> held = new ConcurrentHashMap<>();
+    /** Workers' scratch for the fingerprint of a restarted job whose stamp is in the table (one per worker thread). */
+    private final ThreadLocal<WireWriter> workerScratch = ThreadLocal.withInitial(() -> new WireWriter(256));
+    /** The agent thread's scratch for the fingerprint of a job it keeps. */
+    private final WireWriter agentScratch = new WireWriter(256);
     private final ConcurrentLinkedQueue<Finished> finishedInbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Fetch> fetchInbox = new ConcurrentLinkedQueue<>();
 
@@ -125,6 +139,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private volatile long pairsReceived;
     private volatile long resultRequests;
     private final AtomicLong copiedHere = new AtomicLong();
+    private final AtomicLong fingerprintMismatches = new AtomicLong();
 
     public Orphans(final Scheduler scheduler, final Members members, final FrameSender sender, final GivenJobs given,
         final ForeignJobs foreign) {
@@ -166,11 +181,14 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             return false;
         }
         final Stamp stamp = Stamp.of(job);
-        final Integer holder = table.get(stamp);
-        if (holder == null || holder == selfId) {
+        final Holding holding = table.get(stamp);
+        if (holding == null || holding.holderId() == selfId) {
             return false; // not held anywhere, or held here: copyHeldResult takes it when it starts
         }
-        fetchInbox.add(new Fetch(job, stamp, holder));
+        if (!sameJob(holding.fingerprint(), job)) {
+            return false; // the stamp names another job (spawn order varied): computed here
+        }
+        fetchInbox.add(new Fetch(job, stamp, holding.holderId()));
         return true;
     }
 
@@ -179,15 +197,29 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         if (held.isEmpty() || !(task instanceof Job job)) {
             return false;
         }
-        final Job finished = held.get(Stamp.of(job));
-        if (finished == null) {
+        final Kept kept = held.get(Stamp.of(job));
+        if (kept == null || !sameJob(kept.fingerprint(), job)) {
             return false;
         }
+        final Job finished = kept.job();
         final WireWriter writer = new WireWriter(256);
         finished.writeResult(writer);
         job.readResult(new WireReader().wrap(writer.buffer(), 0, writer.length()));
         copiedHere.incrementAndGet();
         return true;
+    }
+
+    /**
+     * Whether {@code job}, restarted, computes what the result fingerprinted {@code held} was computed for; a
+     * mismatch is counted. Worker thread; encodes the job only here, when its stamp is held somewhere.
+     */
+    private boolean sameJob(final long held, final Job job) {
+        final long fingerprint = JobFingerprint.of(job, workerScratch.get());
+        if (held != JobFingerprint.NONE && held == fingerprint) {
+            return true;
+        }
+        fingerprintMismatches.incrementAndGet();
+        return false;
     }
 
     @Override
@@ -229,8 +261,8 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     @Override
     public void onMemberChanged(final Member member) {
         if (!member.isAlive()) {
-            final Integer gone = member.id();
-            table.values().removeIf(gone::equals);
+            final int gone = member.id();
+            table.values().removeIf(holding -> holding.holderId() == gone);
         }
     }
 
@@ -252,8 +284,12 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             if (computationOver.getAsBoolean()) {
                 continue; // its owner left because the computation ended: nothing will look it up
             }
-            if (held.putIfAbsent(finished.stamp(), finished.job()) == null) {
-                table.put(finished.stamp(), selfId);
+            final long fingerprint = JobFingerprint.of(finished.job(), agentScratch);
+            if (fingerprint == JobFingerprint.NONE) {
+                continue; // not encodable, so no restarted job could be checked against it: recomputed instead
+            }
+            if (held.putIfAbsent(finished.stamp(), new Kept(finished.job(), fingerprint)) == null) {
+                table.put(finished.stamp(), new Holding(selfId, fingerprint));
                 if (unannounced.isEmpty()) {
                     firstUnannouncedNs = nowNs;
                 }
@@ -284,7 +320,7 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     }
 
     /** The finished orphans held here, by stamp (a departing node hands them on); agent thread. */
-    Map<Stamp, Job> heldJobs() {
+    Map<Stamp, Kept> heldJobs() {
         return held;
     }
 
@@ -293,8 +329,13 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
      * held, in the table under this node, announced in the next combined broadcast, which goes out now.
      */
     void keepHandedOver(final Stamp stamp, final Job job) {
-        if (saving && held.putIfAbsent(stamp, job) == null) {
-            table.put(stamp, selfId);
+        if (!saving) {
+            return;
+        }
+        // re-encoded here rather than hashed from the hand-over's bytes: one definition of the fingerprint
+        final long fingerprint = JobFingerprint.of(job, agentScratch);
+        if (fingerprint != JobFingerprint.NONE && held.putIfAbsent(stamp, new Kept(job, fingerprint)) == null) {
+            table.put(stamp, new Holding(selfId, fingerprint));
             unannounced.add(stamp);
             jobsKept++;
             announceAtNs = lastCycleNs; // the departing node's leave follows: the others should know before they recompute
@@ -327,9 +368,11 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         tuples.start(false, unannounced.size());
         int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
         for (final Stamp s : unannounced) {
+            final Kept kept = held.get(s);
             final byte[] bytes = s.toByteArray();
             stampView.wrap(bytes);
-            at = tuples.putPair(at, selfId, stampView, 0, bytes.length);
+            at = tuples.putPair(at, selfId, kept == null ? JobFingerprint.NONE : kept.fingerprint(), stampView, 0,
+                bytes.length);
         }
         tuples.frameLength(at);
         sender.broadcast(at);
@@ -366,9 +409,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     private int onResultRequest(final int requesterId, final DirectBuffer buffer, final int offset, final int length) {
         request.wrap(buffer, offset, length);
         final Stamp stamp = readStamp(buffer, offset + request.stampOffset(), request.stampLength());
-        final Job job = stamp == null ? null : held.get(stamp);
-        if (job != null) {
-            foreign.returnHeld(job, requesterId, request.requesterJobId());
+        final Kept kept = stamp == null ? null : held.get(stamp);
+        if (kept != null) {
+            foreign.returnHeld(kept.job(), requesterId, request.requesterJobId());
             return 1;
         }
         if (!unsentNotHeld.isEmpty() || !sendNotHeld(requesterId, request.requesterJobId())) {
@@ -398,9 +441,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
             if (stamp != null && (members.isAlive(holder) || holder == selfId)) {
                 // the latest holder wins (a staying node that took a leaver's results over announces after the
                 // leaver could have), unless this node holds the result itself
-                final Integer known = table.get(stamp);
-                if (known == null || known != selfId) {
-                    table.put(stamp, holder);
+                final Holding known = table.get(stamp);
+                if (known == null || known.holderId() != selfId) {
+                    table.put(stamp, new Holding(holder, tuples.fingerprintAt(at)));
                 }
                 pairsReceived++;
             }
@@ -414,9 +457,9 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
 
     /** Sends this node's whole table to a node that joined during the run (it asked with a steal request). */
     public void sendTableTo(final int nodeId) {
-        final List<Map.Entry<Stamp, Integer>> pairs = new ArrayList<>(table.entrySet());
+        final List<Map.Entry<Stamp, Holding>> pairs = new ArrayList<>(table.entrySet());
         long stampBytes = 0;
-        for (final Map.Entry<Stamp, Integer> pair : pairs) {
+        for (final Map.Entry<Stamp, Holding> pair : pairs) {
             stampBytes += pair.getKey().toByteArray().length;
         }
         final long length = OrphanTuplesFlyweight.frameLengthFor(pairs.size(), stampBytes);
@@ -428,10 +471,10 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
         tuples.headerDefaults(OrphanTuplesFlyweight.TYPE);
         tuples.start(true, pairs.size());
         int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
-        for (final Map.Entry<Stamp, Integer> pair : pairs) {
+        for (final Map.Entry<Stamp, Holding> pair : pairs) {
             final byte[] bytes = pair.getKey().toByteArray();
             stampView.wrap(bytes);
-            at = tuples.putPair(at, pair.getValue(), stampView, 0, bytes.length);
+            at = tuples.putPair(at, pair.getValue().holderId(), pair.getValue().fingerprint(), stampView, 0, bytes.length);
         }
         tuples.frameLength(at);
         sender.sendTo(nodeId, at); // if it cannot go, the joiner asks again with its next steal request
@@ -474,5 +517,13 @@ public final class Orphans implements Duty, MembershipListener, RecoveryHook {
     /** Restarted jobs whose result this node held itself, copied instead of computed. */
     public long copiedHere() {
         return copiedHere.get();
+    }
+
+    /**
+     * Restarted jobs whose stamp was in the orphan table with another job's fingerprint (spawn order varied between
+     * runs of their parent), computed instead of reusing a wrong result.
+     */
+    public long fingerprintMismatches() {
+        return fingerprintMismatches.get();
     }
 }

@@ -162,9 +162,9 @@ class ProtocolRoundTripTest {
         header(new AbortFlyweight(), AbortFlyweight.ORPHAN_PROPAGATION_TYPE).count(1).jobId(0, 5);
         frames.add(current());
         final OrphanTuplesFlyweight tuples = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(true, 3);
-        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 2, bytes("\u0001\u0002"), 0, 2);
-        at = tuples.putPair(at, 3, bytes(""), 0, 0);
-        tuples.frameLength(tuples.putPair(at, 4, bytes("\u0007"), 0, 1));
+        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 2, 11L, bytes("\u0001\u0002"), 0, 2);
+        at = tuples.putPair(at, 3, 12L, bytes(""), 0, 0);
+        tuples.frameLength(tuples.putPair(at, 4, 13L, bytes("\u0007"), 0, 1));
         frames.add(current());
         header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(80, bytes("\u0003\u0004"), 0, 2);
         frames.add(current());
@@ -420,8 +420,8 @@ class ProtocolRoundTripTest {
     @Test
     void shouldRoundTripTheRecoveryMessages() {
         final OrphanTuplesFlyweight tuples = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 2);
-        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 5, bytes("\u0001\u0002"), 0, 2);
-        tuples.frameLength(tuples.putPair(at, 6, bytes(""), 0, 0));
+        int at = tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 5, -77L, bytes("\u0001\u0002"), 0, 2);
+        tuples.frameLength(tuples.putPair(at, 6, 78L, bytes(""), 0, 0));
         assertEquals(OrphanTuplesFlyweight.TYPE, validateCurrent());
         final OrphanTuplesFlyweight read = new OrphanTuplesFlyweight();
         read.wrap(buffer, 0, buffer.capacity());
@@ -430,10 +430,12 @@ class ProtocolRoundTripTest {
         assertEquals(2, read.count());
         at = OrphanTuplesFlyweight.PAIRS_OFFSET;
         assertEquals(5, read.holderAt(at));
+        assertEquals(-77L, read.fingerprintAt(at));
         assertEquals(2, read.stampLengthAt(at));
         assertEquals(2, buffer.getByte(read.stampOffsetAt(at) + 1));
         at = read.nextPair(at);
         assertEquals(6, read.holderAt(at));
+        assertEquals(78L, read.fingerprintAt(at));
         assertEquals(0, read.stampLengthAt(at));
 
         header(new ResultRequestFlyweight(), ResultRequestFlyweight.TYPE).request(1234, bytes("\u0009"), 0, 1);
@@ -463,8 +465,8 @@ class ProtocolRoundTripTest {
             .frameLength(OrphanTuplesFlyweight.PAIRS_OFFSET + 8);
         assertEquals(FrameValidator.INVALID, validateCurrent());
         final OrphanTuplesFlyweight longStamp = header(new OrphanTuplesFlyweight(), OrphanTuplesFlyweight.TYPE).start(false, 1);
-        longStamp.frameLength(longStamp.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 1, bytes("ab"), 0, 2));
-        buffer.putInt(OrphanTuplesFlyweight.PAIRS_OFFSET + 4, 3, HeaderFlyweight.BYTE_ORDER);
+        longStamp.frameLength(longStamp.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, 1, 0L, bytes("ab"), 0, 2));
+        buffer.putInt(OrphanTuplesFlyweight.PAIRS_OFFSET + 12, 3, HeaderFlyweight.BYTE_ORDER);
         assertEquals(FrameValidator.INVALID, validateCurrent());
     }
 

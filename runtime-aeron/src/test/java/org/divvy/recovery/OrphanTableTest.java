@@ -1,6 +1,7 @@
 package org.divvy.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,8 +15,10 @@ import org.divvy.NodeConfig;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameSender;
+import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.LongJob;
+import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
@@ -32,7 +35,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The orphan table's rules, on one node's {@link Orphans} with frames handed to it: which holder a stamp is looked
- * up at when two announce it, and what a node that leaves announces. Found by perf's faults section: a leaving
+ * up at when two announce it, what a node that leaves announces, and that a stamp is reused only for the job it was
+ * kept for (its fingerprint). Found by perf's faults section: a leaving
  * node's own announcement of what it then handed over reached the others first, and was dropped with it when it
  * left, so the results the taker held were recomputed (36% of the kept orphans reused in a migration).
  */
@@ -89,6 +93,51 @@ class OrphanTableTest {
         assertEquals(Map.of(), table(), "nobody holds it: a restarted job with this stamp is computed");
     }
 
+    /**
+     * A stamp names a place in the spawn tree; a parent whose split depends on shared state or randomness spawns
+     * another job at the same place when it reruns (SAT share's branching variable). Its result must not be reused.
+     */
+    @Test
+    void shouldAskTheHolderOnlyForARestartedJobWithTheKeptJobsFingerprint() {
+        final Stamp stamp = Stamp.ROOT; // a job without parent or remote stamp has the root's stamp
+        announce(TAKER, stamp, fingerprint(new NumberJob(NumberJob.TYPE, 7)));
+        assertFalse(orphans.fetchFromHolder(new NumberJob(NumberJob.TYPE, 8)), "same stamp, other arguments: computed here");
+        assertFalse(orphans.fetchFromHolder(new NumberJob(OTHER_TYPE, 7)), "same stamp and arguments, other job type: computed here");
+        assertEquals(2, orphans.fingerprintMismatches());
+        assertTrue(orphans.fetchFromHolder(new NumberJob(NumberJob.TYPE, 7)), "same stamp, same job: its result is asked for");
+        assertEquals(2, orphans.fingerprintMismatches());
+    }
+
+    @Test
+    void shouldCopyAResultHeldHereOnlyIntoARestartedJobWithTheKeptJobsFingerprint() throws Throwable {
+        final Stamp stamp = Stamp.ROOT;
+        final NumberJob kept = new NumberJob(NumberJob.TYPE, 7);
+        kept.readResult(new WireReader().wrap(new UnsafeBuffer(new byte[] {49, 0, 0, 0, 0, 0, 0, 0}), 0, 8));
+        orphans.keepHandedOver(stamp, kept);
+        final NumberJob other = new NumberJob(NumberJob.TYPE, 8);
+        assertFalse(orphans.fetchFromHolder(other), "held here: not asked for");
+        assertFalse(orphans.copyHeldResult(other), "same stamp, other arguments: computed here");
+        assertEquals(1, orphans.fingerprintMismatches());
+        final NumberJob same = new NumberJob(NumberJob.TYPE, 7);
+        assertTrue(orphans.copyHeldResult(same), "same stamp, same job: the result held here is copied");
+        assertEquals(kept.boxedResult(), same.boxedResult());
+        assertEquals(1, orphans.copiedHere());
+        assertEquals(1, orphans.fingerprintMismatches());
+    }
+
+    @Test
+    void shouldAnnounceAndSendTheFingerprintOfWhatItKeeps() {
+        final Stamp stamp = Stamp.fromByteArray(new byte[] {4, 2});
+        final NumberJob kept = new NumberJob(NumberJob.TYPE, 7);
+        orphans.keepHandedOver(stamp, kept);
+        orphans.doWork(System.nanoTime());
+        assertEquals(1, sender.broadcasts);
+        final UnsafeBuffer frame = new UnsafeBuffer(sender.lastBroadcast);
+        tuples.wrap(frame, 0, frame.capacity());
+        assertEquals(fingerprint(kept), tuples.fingerprintAt(OrphanTuplesFlyweight.PAIRS_OFFSET), "announced");
+        assertEquals(Map.of(stamp, fingerprint(kept)), fingerprints(), "sent to a joiner");
+    }
+
     @Test
     void shouldAnnounceNothingItselfOnceItLeaves() {
         final Stamp stamp = Stamp.fromByteArray(new byte[] {3});
@@ -102,12 +151,17 @@ class OrphanTableTest {
 
     /** ORPHAN_TUPLES from {@code holder}, naming itself as the holder of {@code stamp}. */
     private void announce(final int holder, final Stamp stamp) {
+        announce(holder, stamp, 1);
+    }
+
+    /** As above, for a job with that fingerprint. */
+    private void announce(final int holder, final Stamp stamp, final long fingerprint) {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[256]);
         tuples.wrap(frame, 0, frame.capacity());
         tuples.headerDefaults(OrphanTuplesFlyweight.TYPE).senderId(holder);
         tuples.start(false, 1);
         final byte[] bytes = stamp.toByteArray();
-        tuples.frameLength(tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, holder, new UnsafeBuffer(bytes), 0,
+        tuples.frameLength(tuples.putPair(OrphanTuplesFlyweight.PAIRS_OFFSET, holder, fingerprint, new UnsafeBuffer(bytes), 0,
             bytes.length));
         dispatcher.onFrame(OrphanTuplesFlyweight.TYPE, frame, 0, tuples.frameLength());
     }
@@ -116,6 +170,24 @@ class OrphanTableTest {
         final Member left = new Member(id, "A", "127.0.0.1:" + (40_000 + id), MemberState.LEFT);
         members.update(left);
         orphans.onMemberChanged(left);
+    }
+
+    private static long fingerprint(final Job job) {
+        return JobFingerprint.of(job, new WireWriter(64));
+    }
+
+    /** The table's fingerprints as this node would send them to a joiner. */
+    private Map<Stamp, Long> fingerprints() {
+        sender.sent.clear();
+        orphans.sendTableTo(TAKER);
+        final UnsafeBuffer frame = new UnsafeBuffer(sender.sent.get(0));
+        tuples.wrap(frame, 0, frame.capacity());
+        final Map<Stamp, Long> table = new LinkedHashMap<>();
+        int at = OrphanTuplesFlyweight.PAIRS_OFFSET;
+        for (int i = 0; i < tuples.count(); i++, at = tuples.nextPair(at)) {
+            table.put(Orphans.readStamp(frame, tuples.stampOffsetAt(at), tuples.stampLengthAt(at)), tuples.fingerprintAt(at));
+        }
+        return table;
     }
 
     /** The table as this node would send it to a joiner. */
@@ -151,11 +223,49 @@ class OrphanTableTest {
         }
     }
 
+    private static final JobType OTHER_TYPE = new NamedType("test.Other#number");
+
+    /** A job type known by its name only: nothing here decodes. */
+    private record NamedType(String name) implements JobType {
+        @Override
+        public Job decode(final WireReader reader) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** A job with one argument, as a spawnable {@code long number(int n)} generates it. */
+    private static final class NumberJob extends LongJob {
+        static final JobType TYPE = new NamedType("test.Numbers#number");
+        private final JobType type;
+        private final int n;
+
+        NumberJob(final JobType type, final int n) {
+            this.type = type;
+            this.n = n;
+        }
+
+        @Override
+        protected long call() {
+            return n;
+        }
+
+        @Override
+        public JobType type() {
+            return type;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeInt(n);
+        }
+    }
+
     /** Records what is sent to one node, and counts broadcasts. */
     private static final class RecordingSender implements FrameSender {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
         final List<byte[]> sent = new ArrayList<>();
         int broadcasts;
+        byte[] lastBroadcast;
 
         @Override
         public MutableDirectBuffer frameBuffer(final long minCapacity) {
@@ -178,6 +288,8 @@ class OrphanTableTest {
         @Override
         public int broadcast(final int frameLength) {
             broadcasts++;
+            lastBroadcast = new byte[frameLength];
+            frame.getBytes(0, lastBroadcast);
             return 1;
         }
 
