@@ -40,7 +40,7 @@ public final class NetworkAgent implements Agent {
      * How often {@linkplain Duty#isPaced paced} duties and the quiescence check run at least while the agent spins
      * idle (100 µs of the cycle clock): an idle cycle is 2-3 µs, of which they took ~0.5 µs, and a frame that arrives
      * mid-cycle waits for the rest of it. Heartbeats, detection and deep idle entry are in tens of milliseconds or
-     * more; a cycle after a park (at least 1 µs, doubling to 1 ms) or one with work runs them anyway.
+     * more; a cycle with work, or the cycle after one, runs them anyway (a cycle after a short park does not).
      */
     public static final long PACED_DUTY_INTERVAL_NS = 100_000;
     /**

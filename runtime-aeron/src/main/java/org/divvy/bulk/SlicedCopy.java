@@ -25,9 +25,17 @@ public final class SlicedCopy {
     private SlicedCopy() {
     }
 
+    /** A negative length is a caller's bug; the buffers' own copies threw on it, and so does this. */
+    private static void requireLength(final int length) {
+        if (length < 0) {
+            throw new IndexOutOfBoundsException("negative length " + length);
+        }
+    }
+
     /** {@code dst[dstAt, dstAt + length) = src[srcAt, srcAt + length)}, in slices. */
     public static void copy(final MutableDirectBuffer dst, final int dstAt, final DirectBuffer src, final int srcAt,
         final int length) {
+        requireLength(length);
         int done = 0;
         while (done < length) {
             final int n = Math.min(SLICE_BYTES, length - done);
@@ -39,6 +47,7 @@ public final class SlicedCopy {
     /** {@code dst[dstAt, dstAt + length) = src[srcAt, srcAt + length)}, in slices. */
     public static void copy(final MutableDirectBuffer dst, final int dstAt, final byte[] src, final int srcAt,
         final int length) {
+        requireLength(length);
         int done = 0;
         while (done < length) {
             final int n = Math.min(SLICE_BYTES, length - done);
@@ -50,6 +59,7 @@ public final class SlicedCopy {
     /** {@code dst[dstAt, dstAt + length) = src[srcAt, srcAt + length)}, in slices. */
     public static void copy(final byte[] dst, final int dstAt, final DirectBuffer src, final int srcAt,
         final int length) {
+        requireLength(length);
         int done = 0;
         while (done < length) {
             final int n = Math.min(SLICE_BYTES, length - done);

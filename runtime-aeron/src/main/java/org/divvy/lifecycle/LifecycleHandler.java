@@ -94,10 +94,14 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return runStartsReceived;
     }
 
-    /** Paced: run starts and ends and the end of the computation, asked by application threads. */
+    /**
+     * Not paced: a run's start must reach the peers before the jobs and results of that run do (a peer's
+     * RUN_STARTED resets its per-run tables, which would drop what it kept of the new run's early work), and the
+     * victim hands out the new run's jobs in every cycle. Its idle check is two plain reads.
+     */
     @Override
     public boolean isPaced() {
-        return true;
+        return false;
     }
 
     /** Sends the announcements application threads asked for; notices when the TERMINATE left. */

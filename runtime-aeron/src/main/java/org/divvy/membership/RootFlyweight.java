@@ -106,9 +106,13 @@ public final class RootFlyweight extends HeaderFlyweight {
         return this;
     }
 
-    /** A bound on the frame length of a root, to size the buffer before writing. */
+    /**
+     * The frame length of a root, to size the buffer before writing. Exact, not a bound: the master checks a root
+     * encoded in place against {@code maxMessageBytes} by its exact size, and the registry sizes the same root's
+     * frame with this when it gives it to a new master, so a root that fit once fits again.
+     */
     public static long lengthBound(final String jobTypeName, final int argumentsLength) {
-        return TYPE_NAME_OFFSET + 2L * VAR_LENGTH_PREFIX + 3L * jobTypeName.length() + argumentsLength;
+        return TYPE_NAME_OFFSET + 2L * VAR_LENGTH_PREFIX + utf8Length(jobTypeName) + argumentsLength;
     }
 
     @Override

@@ -100,7 +100,6 @@ public final class RunResultFlyweight extends HeaderFlyweight {
         return varLength(skipVar(skipVar(STATISTICS_OFFSET)));
     }
 
-    /** Writes the whole body and sets the frame length. */
     /**
      * Where the value's bytes start in a result with {@code statistics} and {@code text}: the value can be encoded
      * straight into a frame at this offset and {@link #resultAround} written after.
@@ -123,6 +122,7 @@ public final class RunResultFlyweight extends HeaderFlyweight {
         return this;
     }
 
+    /** Writes the whole body and sets the frame length. */
     public RunResultFlyweight result(final long runId, final int masterId, final int takeovers, final int outcome,
         final String statistics, final String text, final DirectBuffer result, final int resultOffset,
         final int resultLength) {
@@ -135,9 +135,12 @@ public final class RunResultFlyweight extends HeaderFlyweight {
         return this;
     }
 
-    /** A bound on the frame length, to size the buffer before writing. */
+    /**
+     * The frame length of a result, to size the buffer before writing. Exact, not a bound: a value the master encoded
+     * in place and checked by its exact size must fit again when the registry forwards it.
+     */
     public static long lengthBound(final String statistics, final String text, final int resultLength) {
-        return STATISTICS_OFFSET + 3L * VAR_LENGTH_PREFIX + 3L * (statistics.length() + text.length()) + resultLength;
+        return STATISTICS_OFFSET + 3L * VAR_LENGTH_PREFIX + utf8Length(statistics) + utf8Length(text) + resultLength;
     }
 
     @Override

@@ -164,12 +164,12 @@ public class HeaderFlyweight {
         return buffer.getStringWithoutLengthUtf8(at + VAR_LENGTH_PREFIX, varLength(at));
     }
 
-    /** Writes {@code value} (null as empty) at {@code at}; returns where it ends. */
     /** The length {@link #putVarString} writes for {@code value} (null as ""), without its prefix. */
     protected static int utf8Length(final String value) {
         return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
     }
 
+    /** Writes {@code value} (null as empty) at {@code at}; returns where it ends. */
     protected final int putVarString(final int at, final String value) {
         final int length = buffer.putStringWithoutLengthUtf8(at + VAR_LENGTH_PREFIX, value == null ? "" : value);
         buffer.putInt(at, length, BYTE_ORDER);

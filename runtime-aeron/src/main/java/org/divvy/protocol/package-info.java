@@ -3,7 +3,7 @@
  * {@link org.divvy.protocol.FrameValidator} that checks a received frame before any field of it is read,
  * and the {@link org.divvy.protocol.FrameCounters} of dropped frames. Each message type's flyweight lives
  * in the package of the mechanism that owns the message (membership, stealing, results, lifecycle; CHUNK in
- * transport), with its type code as {@code TYPE}; the header-only types (LEAVE, HEARTBEAT, RUN_STARTED, RUN_ENDED) have
+ * transport), with its type code as {@code TYPE}; the header-only types (LEAVE, HEARTBEAT, RUN_STARTED, RUN_RESUMED, RUN_ENDED) have
  * their codes in their mechanism's message class.
  *
  * <p>Flyweights hold no state beyond the buffer they wrap: each is owned by one thread (the network

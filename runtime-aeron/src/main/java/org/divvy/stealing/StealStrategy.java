@@ -139,6 +139,7 @@ public abstract class StealStrategy {
             expired++;
         }
         if (wideArea.outstanding && nowNs - wideArea.sentNs > requestTimeoutNs) {
+            onWideAreaVictimLost(wideArea.victimId); // no answer in time: a policy that remembers it asks another next
             wideArea.onReply(false, nowNs);
             expired++;
         }

@@ -2,6 +2,7 @@ package org.divvy.bulk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.SplittableRandom;
 
@@ -35,6 +36,15 @@ class SlicedCopyTest {
             assertEquals(source[i], back[i + 3], "byte " + i);
         }
         assertEquals(0, back[0]);
+    }
+
+    /** As the buffers' own copies do: a negative length is refused, never taken as nothing to copy. */
+    @Test
+    void shouldRefuseANegativeLength() {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4]);
+        assertThrows(IndexOutOfBoundsException.class, () -> SlicedCopy.copy(buffer, 0, new byte[4], 0, -1));
+        assertThrows(IndexOutOfBoundsException.class, () -> SlicedCopy.copy(buffer, 0, buffer, 0, -1));
+        assertThrows(IndexOutOfBoundsException.class, () -> SlicedCopy.copy(new byte[4], 0, buffer, 0, -1));
     }
 
     @Test

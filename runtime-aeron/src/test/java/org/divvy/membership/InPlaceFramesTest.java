@@ -38,6 +38,9 @@ class InPlaceFramesTest {
 
         assertEquals(copying.frameLength(), around.frameLength());
         assertEquals(inPlace.capacity(), around.frameLength(), "the in-place frame is exactly its length");
+        // exact: the registry sizes a kept root's frame with it when it gives the root to a new master, so a root the
+        // master checked by its exact size against maxMessageBytes must not need more room then
+        assertEquals(around.frameLength(), RootFlyweight.lengthBound(typeName, BODY.length));
         assertEquals(at, around.argumentsOffset());
         assertArrayEquals(Arrays.copyOf(copied.byteArray(), copying.frameLength()), inPlace.byteArray());
     }
@@ -62,6 +65,7 @@ class InPlaceFramesTest {
         around.resultAround(7L << 32 | 1, -1, 0, RunResultFlyweight.OUTCOME_VALUE, statistics, text, BODY.length);
 
         assertEquals(inPlace.capacity(), around.frameLength());
+        assertEquals(around.frameLength(), RunResultFlyweight.lengthBound(statistics, text, BODY.length), "exact, as a root's");
         assertEquals(at, around.resultOffset());
         assertEquals(statistics, around.statistics());
         assertEquals(text, around.text());

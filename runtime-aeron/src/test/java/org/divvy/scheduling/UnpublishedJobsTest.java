@@ -175,9 +175,9 @@ class UnpublishedJobsTest {
                     final AtomicReference<List<Spawn<Integer>>> older = new AtomicReference<>();
                     final Spawn<Integer> u0 = TaskJob.spawn("older0", () -> 0);
                     final Spawn<Integer> u1 = TaskJob.spawn("older1", () -> 0);
+                    older.set(List.of(u0, u1)); // before newest exists: a thief may run it at once
                     final Spawn<Integer> newest = TaskJob.spawn("newest", () ->
                         older.get().stream().noneMatch(o -> status(o) == Task.UNPUBLISHED) ? 1 : 0);
-                    older.set(List.of(u0, u1));
                     final boolean premise = status(u0) == Task.UNPUBLISHED && status(u1) == Task.UNPUBLISHED &&
                         status(newest) == Task.UNPUBLISHED;
                     if (premise) {

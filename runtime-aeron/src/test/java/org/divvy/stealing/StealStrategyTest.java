@@ -3,6 +3,7 @@ package org.divvy.stealing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -250,6 +251,27 @@ class StealStrategyTest {
             assertEquals(first.victim == 1 ? 2 : 1, s.victim, "the dead giver is never asked");
             lcrs.onReply(s.requestId, i % 2 == 0, 10 * MS + i * 100 * MS + MS);
         }
+    }
+
+    /** A giver that stops answering (alive, but its replies never come) is not asked again and again. */
+    @Test
+    void lcrsShouldStopAskingAGiverThatStoppedAnswering() {
+        final Members peers = peers("A", "B", "C");
+        final StealStrategy lcrs = strategy(StealPolicy.LCRS, 19);
+        lcrs.onIdle(0, peers, recorder);
+        final int giver = sent.get(0).victim;
+        lcrs.onReply(sent.get(0).requestId, true, 10 * MS);
+        long now = 10 * MS;
+        for (int round = 0; round < 20; round++) {
+            now += 100 * MS;
+            assertEquals(1, lcrs.onIdle(now, peers, recorder), "a request each round");
+            if (sent.get(sent.size() - 1).victim != giver) {
+                return; // another remote node was asked
+            }
+            now += 1001 * MS;
+            assertEquals(1, lcrs.expire(now), "the giver does not answer");
+        }
+        fail("a giver that stopped answering was asked every time");
     }
 
     @Test

@@ -171,7 +171,7 @@ class CliParsingTest {
     void shouldRejectBadRunFlags() {
         assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--nodes", "2")).getMessage()
             .contains("Missing app"));
-        assertEquals("--policy=fifo, must be RS or CRS", assertThrows(ParameterException.class,
+        assertEquals("--policy=fifo, must be RS or CRS or LCRS", assertThrows(ParameterException.class,
             () -> Launcher.parse("run", "--policy", "fifo", "fib")).getMessage());
         assertEquals("--nodes=0, must be in [1, 1024]", assertThrows(ParameterException.class,
             () -> Launcher.parse("run", "--nodes", "0", "fib")).getMessage());

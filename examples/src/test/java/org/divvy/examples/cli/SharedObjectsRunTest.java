@@ -18,7 +18,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A divide-and-share app on real processes with the master SIGKILLed mid-run (issue 8): TSP with the best tour length
  * a shared object, on 3 single-worker nodes, the master killed 1.5 s in. The registry gives the root to the other
  * child, which re-spawns it, restarted, with the bound its replica holds by then (lower than the dead master's was at
- * the start), and reuses the orphans the survivors kept by stamp. The answer must still be the optimum: the bound
+ * the start), and reuses whatever orphans the survivors kept under matching stamps (often none at 1.5 s: the thieves
+ * took the farthest cities, which the better bound prunes; so this test guards the takeover's answer, and the stamp
+ * rule itself is SharingTspStampsTest's, which fails without skipSpawn). The answer must still be the optimum: the bound
  * only prunes, every job returns a real tour length, and a pruned child keeps its index (skipSpawn), so each stamp
  * names the same subtree in the new master's run as in the dead master's (SharingTspStampsTest). Before that, the
  * new master's root spawned fewer children, they took the stamps of the dead master's first children (other
