@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import org.divvy.DivvyNode;
 import org.divvy.NetworkStatistics;
@@ -18,6 +17,7 @@ import org.divvy.RunResult;
 import org.divvy.StealPolicy;
 import org.divvy.examples.fib.FibSequential;
 import org.divvy.perf.PerfFiles;
+import org.divvy.perf.PerfNodes;
 import org.divvy.perf.wan.WanRelay;
 
 /**
@@ -263,25 +263,7 @@ final class EfficiencyBenchmark {
         /** Closes the workers in parallel (each waits briefly for its LEAVE to go out), then the master. */
         @Override
         public void close() {
-            final List<Thread> closers = new ArrayList<>();
-            for (int i = 1; i < nodes.length; i++) {
-                final DivvyNode node = nodes[i];
-                if (node != null) {
-                    final Thread t = new Thread(node::close, "close-node-" + i);
-                    t.start();
-                    closers.add(t);
-                }
-            }
-            for (final Thread t : closers) {
-                try {
-                    t.join(TimeUnit.SECONDS.toMillis(30));
-                } catch (final InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            if (nodes[0] != null) {
-                nodes[0].close();
-            }
+            PerfNodes.closeJoinersThenFirst(nodes);
         }
     }
 }

@@ -17,6 +17,7 @@ import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.codegen.SharedReplica;
+import org.divvy.perf.PerfNodes;
 import org.divvy.perf.lanwan.WanTopology;
 import org.divvy.perf.wan.WanRelay;
 
@@ -338,25 +339,7 @@ final class WriteLatencyBenchmark {
         /** Closes the joiners in parallel (each waits briefly for its LEAVE to go out), then node 0. */
         @Override
         public void close() {
-            final List<Thread> closers = new ArrayList<>();
-            for (int i = 1; i < all.length; i++) {
-                final DivvyNode node = all[i];
-                if (node != null) {
-                    final Thread t = new Thread(node::close, "close-node-" + i);
-                    t.start();
-                    closers.add(t);
-                }
-            }
-            for (final Thread t : closers) {
-                try {
-                    t.join(TimeUnit.SECONDS.toMillis(30));
-                } catch (final InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            if (all[0] != null) {
-                all[0].close();
-            }
+            PerfNodes.closeJoinersThenFirst(all);
         }
     }
 }

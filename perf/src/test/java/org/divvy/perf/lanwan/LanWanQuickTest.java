@@ -50,7 +50,7 @@ class LanWanQuickTest {
                 final String run = caseName + "-run1";
                 assertEquals(1.0, value(rows, "efficiency", caseName, "answer_correct"), caseName);
                 assertEquals(1.0, value(rows, "efficiency", run, "answer_correct"), run);
-                assertTrue(value(rows, "efficiency", run, "elapsed") > 0, run);
+                assertTrue(value(rows, "efficiency", run, "elapsed") > 0, run + ": its elapsed time was recorded (a value present, not a speed)");
                 assertTrue(value(rows, "efficiency", run, "relayed_datagrams") > 0, run + ": inter-site traffic goes via the relay");
                 final double site = value(rows, "efficiency", run, "site_steal_requests");
                 final double wide = value(rows, "efficiency", run, "wide_steal_requests");
