@@ -6,6 +6,7 @@ import java.util.function.BooleanSupplier;
 
 import org.agrona.ErrorHandler;
 import org.divvy.NodeConfig;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameSender;
@@ -29,12 +30,15 @@ public final class ExtensionContext {
     private final Scheduler scheduler;
     private final ErrorHandler errorHandler;
     private final Runnable agentWaker;
+    private final CodecThread codec;
     private final List<Duty> duties = new ArrayList<>();
     private final List<BooleanSupplier> quiescence = new ArrayList<>();
     private SharedObjectContext sharedObjects;
 
     public ExtensionContext(final NodeConfig config, final FrameDispatcher dispatcher, final FrameSender sender,
-        final MemberDirectory members, final Scheduler scheduler, final ErrorHandler errorHandler, final Runnable agentWaker) {
+        final MemberDirectory members, final Scheduler scheduler, final ErrorHandler errorHandler, final Runnable agentWaker,
+        final CodecThread codec) {
+        this.codec = codec;
         this.config = config;
         this.dispatcher = dispatcher;
         this.sender = sender;
@@ -52,6 +56,11 @@ public final class ExtensionContext {
     public void register(final int type, final String name, final HeaderFlyweight body, final int minBodyLength,
         final MessageHandler handler) {
         dispatcher.register(type, name, body, minBodyLength, FrameDispatcher.Senders.MEMBERS, handler);
+    }
+
+    /** The node's codec thread: where an extension encodes a message too large to encode on the agent thread. */
+    public CodecThread codec() {
+        return codec;
     }
 
     /** How the extension sends, on the agent thread. */

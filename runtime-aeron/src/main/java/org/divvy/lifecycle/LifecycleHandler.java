@@ -1,8 +1,9 @@
 package org.divvy.lifecycle;
 
 import org.agrona.DirectBuffer;
-import org.agrona.collections.IntHashSet;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.collections.IntHashSet;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -20,6 +21,12 @@ import org.divvy.protocol.HeaderFlyweight;
  * threads ask; and receives them from
  * peers. It keeps {@link DeepIdle#inRun whether a run this node belongs to is active}: one of its own, or one a
  * live peer announced and has not ended (a peer that dies or leaves ends its runs here).
+ *
+ * <p>Nothing it announces is dropped silently: a peer whose outbound queue refuses an announcement (full, or its
+ * link not made yet) is sent it again in every cycle until it takes it or is no longer a live member. Only the
+ * latest run announcement is kept per peer (a peer that missed a RUN_STARTED and then the RUN_ENDED needs only the
+ * RUN_ENDED). A member that joins while this node masters a run is sent RUN_RESUMED (a run is active; unlike
+ * RUN_STARTED it keeps the tables the joiner may already have), so its idle agent does not park long in a run.
  *
  * <p>Agent thread only; application threads reach it through {@link NodeLifecycle}'s requests, which its
  * duty takes.
@@ -50,6 +57,11 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** This node told its peers it masters a run (RUN_STARTED sent, RUN_ENDED not yet). */
     private boolean runAnnounced;
     private boolean terminateSent;
+    private int terminateCode;
+    /** Peers a run announcement did not reach yet, with the latest one they are owed (its type). */
+    private final Int2IntHashMap runAnnouncementOwed = new Int2IntHashMap(0);
+    /** Peers the TERMINATE did not reach yet. */
+    private final IntHashSet terminateOwed = new IntHashSet();
     private volatile long runStartsReceived;
 
     /**
@@ -104,50 +116,106 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return false;
     }
 
-    /** Sends the announcements application threads asked for; notices when the TERMINATE left. */
+    /** Sends the announcements application threads asked for, and again those a peer refused; notices when the TERMINATE left. */
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
         if (lifecycle.takeRunStartRequest()) {
-            broadcastHeader(RUN_STARTED);
+            announceRun(RUN_STARTED);
             runAnnounced = true;
             updateInRun();
             onRunStarted.run();
             work++; // this node's run is starting: it leaves deep idle too
         }
         if (lifecycle.takeRunResumeRequest()) {
-            broadcastHeader(RUN_RESUMED); // a takeover: the run's tables stay (no onRunStarted)
+            announceRun(RUN_RESUMED); // a takeover: the run's tables stay (no onRunStarted)
             runAnnounced = true;
             updateInRun();
             work++;
         }
         if (runAnnounced && !lifecycle.isRunningHere()) {
             // after the RUN_STARTED of the same cycle, if a run started and ended between two cycles
-            broadcastHeader(RUN_ENDED);
+            announceRun(RUN_ENDED);
             runAnnounced = false;
             updateInRun();
             work++;
         }
-        final int terminateCode = lifecycle.terminateRequest();
-        if (terminateCode != NodeLifecycle.NO_CODE && !terminateSent) {
-            final MutableDirectBuffer frame = sender.frameBuffer(TerminateFlyweight.FRAME_LENGTH);
-            terminate.wrap(frame, 0, TerminateFlyweight.FRAME_LENGTH);
-            terminate.headerDefaults(TerminateFlyweight.TYPE);
-            terminate.exitCode(terminateCode);
-            sender.broadcast(TerminateFlyweight.FRAME_LENGTH);
+        if (!runAnnouncementOwed.isEmpty()) {
+            work += sendOwedRunAnnouncements();
+        }
+        final int terminateRequest = lifecycle.terminateRequest();
+        if (terminateRequest != NodeLifecycle.NO_CODE && !terminateSent) {
+            terminateCode = terminateRequest;
+            for (final int peer : members.aliveOthers()) {
+                if (!sendTerminate(peer)) {
+                    terminateOwed.add(peer);
+                }
+            }
             terminateSent = true;
             work++;
+        } else if (!terminateOwed.isEmpty()) {
+            work += sendOwedTerminates();
         } else if (terminateSent && !lifecycle.isTerminateFlushed() && sender.isIdle()) {
             lifecycle.onTerminateFlushed();
         }
         return work;
     }
 
-    private void broadcastHeader(final int type) {
+    /** Sends run announcement {@code type} to every live peer; a peer that refuses it is owed it. */
+    private void announceRun(final int type) {
+        for (final int peer : members.aliveOthers()) {
+            if (sendHeader(peer, type)) {
+                runAnnouncementOwed.remove(peer); // an older one it still owed is superseded
+            } else {
+                runAnnouncementOwed.put(peer, type);
+            }
+        }
+    }
+
+    private int sendOwedRunAnnouncements() {
+        int sent = 0;
+        final Int2IntHashMap.EntryIterator owed = runAnnouncementOwed.entrySet().iterator();
+        while (owed.hasNext()) {
+            owed.next();
+            final int peer = owed.getIntKey();
+            if (members.aliveEndpoint(peer) == null) {
+                owed.remove(); // dead or gone: nothing to tell it
+            } else if (sendHeader(peer, owed.getIntValue())) {
+                owed.remove();
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    private int sendOwedTerminates() {
+        int sent = 0;
+        final IntHashSet.IntIterator owed = terminateOwed.iterator();
+        while (owed.hasNext()) {
+            final int peer = owed.nextValue();
+            if (members.aliveEndpoint(peer) == null) {
+                owed.remove();
+            } else if (sendTerminate(peer)) {
+                owed.remove();
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    private boolean sendHeader(final int peer, final int type) {
         final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
         header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
         header.headerDefaults(type);
-        sender.broadcast(HeaderFlyweight.HEADER_LENGTH);
+        return sender.sendTo(peer, HeaderFlyweight.HEADER_LENGTH);
+    }
+
+    private boolean sendTerminate(final int peer) {
+        final MutableDirectBuffer frame = sender.frameBuffer(TerminateFlyweight.FRAME_LENGTH);
+        terminate.wrap(frame, 0, TerminateFlyweight.FRAME_LENGTH);
+        terminate.headerDefaults(TerminateFlyweight.TYPE);
+        terminate.exitCode(terminateCode);
+        return sender.sendTo(peer, TerminateFlyweight.FRAME_LENGTH);
     }
 
     private void updateInRun() {
@@ -201,6 +269,12 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         lifecycle.onMembers(members.aliveCount());
         if (!member.isAlive() && runningPeers.remove(member.id())) {
             updateInRun(); // a dead or departed master ends no run any more: its RUN_ENDED will not come
+        }
+        if (member.isAlive() && runAnnounced && member.id() != members.selfId()
+            && runAnnouncementOwed.get(member.id()) != RUN_STARTED) {
+            // a member that joined during this node's run learns it is active (its agent must not park long);
+            // RUN_RESUMED keeps what it already holds (RUN_STARTED would clear its per-run tables)
+            runAnnouncementOwed.put(member.id(), RUN_RESUMED); // sent in the next cycle, when its link is made
         }
     }
 

@@ -165,7 +165,7 @@ public final class NetworkNode implements AutoCloseable {
         mastership.register(dispatcher);
 
         final ExtensionContext extensionContext = new ExtensionContext(config, dispatcher, outbound, members, b.scheduler,
-            this::onError, this::wakeAgent);
+            this::onError, this::wakeAgent, codec);
         for (final NodeExtension extension : ServiceLoader.load(NodeExtension.class)) {
             extension.install(extensionContext);
             extensions.add(extension);

@@ -15,7 +15,9 @@ import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.CachedNanoClock;
 import org.divvy.NodeConfig;
+import org.divvy.LongSpawn;
 import org.divvy.StealPolicy;
+import org.divvy.codegen.Spawns;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.WireReader;
@@ -50,6 +52,8 @@ class FakeClockNetworkTest {
     private final CachedNanoClock clock = new CachedNanoClock();
     private final LoopbackNetwork network = new LoopbackNetwork();
     private final List<SteppedNode> nodes = new ArrayList<>();
+    /** The steal policy of the nodes made from now on. */
+    private StealPolicy policy = StealPolicy.RS;
 
     @AfterEach
     void closeNodes() {
@@ -59,7 +63,7 @@ class FakeClockNetworkTest {
     }
 
     private SteppedNode node(final String site, final String join) {
-        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).site(site).join(join).policy(StealPolicy.RS).build();
+        final NodeConfig config = NodeConfig.builder().networked(true).workers(1).site(site).join(join).policy(policy).build();
         final FrameCounters counters = new FrameCounters();
         final SteppedNode node = new SteppedNode(config, network.newTransport(counters), counters, clock, 42 + nodes.size());
         nodes.add(node);
@@ -368,6 +372,47 @@ class FakeClockNetworkTest {
             thief.network.statistics().toString());
         assertTrue(heldSteps * STEP_NS > 1000 * MS, "jobs were held longer than the deep idle threshold: " +
             heldSteps * STEP_NS / MS + " ms of fake time");
+    }
+
+    /**
+     * LCRS keeps a victim's last queued job in its site: a thief in another site is given a job only while the victim
+     * has at least two queued. The master spawns {@code children} jobs of 1.5 s (real time) and runs the newest at
+     * sync, so while it works {@code children - 1} wait in its deque; the only thief is in the other site.
+     */
+    @Test
+    void shouldGiveAWideAreaThiefAJobUnderLcrsOnlyWhenTheVictimKeepsOneQueued() throws Exception {
+        assertEquals(0, jobsGivenAcrossSites(StealPolicy.LCRS, 2), "LCRS: the one queued job stays in its site");
+        assertEquals(1, jobsGivenAcrossSites(StealPolicy.LCRS, 3), "LCRS: one of two queued jobs crosses");
+        assertEquals(1, jobsGivenAcrossSites(StealPolicy.CRS, 2), "CRS (the control): the one queued job crosses");
+    }
+
+    private long jobsGivenAcrossSites(final StealPolicy stealPolicy, final int children) throws Exception {
+        closeNodes();
+        nodes.clear();
+        policy = stealPolicy;
+        final List<SteppedNode> all = cluster(2); // node 0 in site a, node 1 in site b
+        final SteppedNode master = all.get(0);
+        final SteppedNode thief = all.get(1);
+        master.network.announceRun();
+        final CompletableFuture<Long> run = CompletableFuture.supplyAsync(() -> master.scheduler.run(() -> {
+            final LongSpawn[] spawned = new LongSpawn[children];
+            for (int i = 0; i < children; i++) {
+                spawned[i] = TestJobs.spawnWork(1500, "");
+            }
+            Spawns.sync();
+            long worked = 0;
+            for (final LongSpawn child : spawned) {
+                worked += child.get();
+            }
+            return worked;
+        }).value());
+        while (!run.isDone()) {
+            step();
+        }
+        assertEquals(1500L * children, run.get(), "every job ran once");
+        assertTrue(master.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 0, "the thief asked");
+        assertEquals(master.network.statistics().jobsGiven(), thief.network.statistics().remoteJobsRun());
+        return master.network.statistics().jobsGiven();
     }
 
     @Test

@@ -3,11 +3,14 @@ package org.divvy.sharing;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.divvy.DivvyException;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.codegen.ReplicaCore;
@@ -21,7 +24,10 @@ import org.divvy.codegen.WireWriter;
  * full) waits, one per (node, object), at most {@link #MAX_UNANSWERED} (beyond: dropped and counted; the requester asks
  * another node after its timeout); one refused for room is not encoded again until the node's bulk queue drained. A
  * state is encoded up to what one frame carries: larger, or a {@code writeState} that throws, is answered "not held"
- * and logged; nothing escapes the agent's cycle. Agent thread.
+ * and logged; nothing escapes the agent's cycle. A state larger than {@link CodecThread#INLINE_BYTES} is encoded on the
+ * codec thread (under the replica's read lock, which may wait there for a write to end), straight into its own frame,
+ * which is then sent as it is, never encoded again: a replica of hundreds of MB does not stop the agent, deaf to
+ * heartbeats, while it is written. Agent thread, but for that encode.
  */
 final class ReplicaServer {
     /** Requests waiting for a write to end or for room towards their node; beyond it a request is dropped (it asks another). */
@@ -35,6 +41,13 @@ final class ReplicaServer {
         final long objectId;
         /** The frame's length when the transport last refused it (0: not refused, or a write held the replica). */
         long refusedFrameLength;
+        /** Its state is being encoded on the codec thread (the fields below are that thread's until it is polled back). */
+        boolean encoding;
+        /** The whole reply, encoded on the codec thread; sent as it is. */
+        MutableDirectBuffer frame;
+        int frameLength;
+        /** Why the codec thread could not encode it: it is answered "not held". */
+        Throwable failure;
 
         Unanswered(final int nodeId, final long objectId) {
             this.nodeId = nodeId;
@@ -61,23 +74,34 @@ final class ReplicaServer {
     private final ReplicaRequestFlyweight request = new ReplicaRequestFlyweight();
     private final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
     private final WireWriter state = new WireWriter(1024);
+    private final CodecThread codec;
+    private final int maxFrameBytes;
+    /** Whether a state that outgrows {@link #state}'s limit is encoded again on the codec thread (it may fit a frame). */
+    private final boolean largeOnCodecThread;
+    /** Requests whose state the codec thread encoded (or failed to), back for the agent to send. */
+    private final Queue<Unanswered> encodedInbox = new ConcurrentLinkedQueue<>();
+    private int encodesInFlight;
     /** Requests whose replica a write held locked, or whose node's queue was full: answered in a later cycle, in order. */
     private final LinkedHashMap<Unanswered, Unanswered> unanswered = new LinkedHashMap<>();
 
     ReplicaServer(final FrameSender sender, final MemberDirectory members, final ReplicaTable replicas, final ReplicaHolders holders,
-        final SharingStatistics statistics, final ErrorHandler errorHandler) {
+        final SharingStatistics statistics, final ErrorHandler errorHandler, final CodecThread codec) {
+        this.codec = codec;
+        this.maxFrameBytes = sender.maxFrameBytes();
         this.sender = sender;
         this.members = members;
         this.replicas = replicas;
         this.holders = holders;
         this.statistics = statistics;
         this.errorHandler = errorHandler;
-        // a state is sent in one frame: the encode stops at what the transport can send, before it grows further
-        state.limit(sender.maxFrameBytes() - ReplicaReplyFlyweight.STATE_OFFSET);
+        // a state is sent in one frame; on the agent thread its encode stops at what takes tens of microseconds
+        final int stateMaxBytes = maxFrameBytes - ReplicaReplyFlyweight.STATE_OFFSET;
+        largeOnCodecThread = stateMaxBytes > CodecThread.INLINE_BYTES;
+        state.limit(Math.min(stateMaxBytes, CodecThread.INLINE_BYTES));
     }
 
     boolean isIdle() {
-        return unanswered.isEmpty();
+        return unanswered.isEmpty() && encodesInFlight == 0;
     }
 
     int unansweredCount() {
@@ -105,12 +129,22 @@ final class ReplicaServer {
         return 1;
     }
 
-    /** Answers the requests that waited, in order, as far as it can now. */
+    /** Answers the requests that waited, in order, as far as it can now (those encoded on the codec thread included). */
     int answerPending() {
-        if (unanswered.isEmpty()) {
-            return 0;
-        }
         int work = 0;
+        Unanswered encoded;
+        while ((encoded = encodedInbox.poll()) != null) {
+            encodesInFlight--;
+            encoded.encoding = false;
+            if (encoded.failure != null) {
+                reportUnencodable(replicas.get(encoded.objectId), encoded.failure); // it is answered "not held"
+            }
+            unanswered.putIfAbsent(encoded, encoded); // it waits there (even past the bound: its encode is done)
+            work++;
+        }
+        if (unanswered.isEmpty()) {
+            return work;
+        }
         for (final Iterator<Unanswered> it = unanswered.keySet().iterator(); it.hasNext(); ) {
             final Unanswered pending = it.next();
             if (pending.refusedFrameLength > CONTROL_FRAME_BYTES && sender.queuedBulkBytesTo(pending.nodeId) > 0) {
@@ -134,8 +168,14 @@ final class ReplicaServer {
         if (members.aliveEndpoint(nodeId) == null) {
             return true; // gone: nobody to answer
         }
+        if (pending.encoding) {
+            return false; // its state is being encoded on the codec thread
+        }
+        if (pending.frame != null) {
+            return sendEncoded(pending);
+        }
         final ReplicaCore core = replicas.get(id);
-        boolean held = core != null && !core.isAwaitingState();
+        boolean held = core != null && !core.isAwaitingState() && pending.failure == null;
         state.reset();
         if (held) {
             try {
@@ -143,12 +183,17 @@ final class ReplicaServer {
                     return false;
                 }
             } catch (final WireLimitException tooLarge) {
+                if (largeOnCodecThread) {
+                    pending.encoding = true;
+                    encodesInFlight++;
+                    codec.submit(() -> encodeOnCodecThread(pending, core));
+                    return false;
+                }
                 held = false;
-                errorHandler.onError(new DivvyException("the replica state of " + core + " is larger than a message can carry ("
-                    + sender.maxFrameBytes() + " bytes, maxMessageBytes): answered as not held"));
+                reportUnencodable(core, tooLarge);
             } catch (final RuntimeException e) {
                 held = false;
-                errorHandler.onError(new DivvyException("the replica state of " + core + " could not be written: " + e, e));
+                reportUnencodable(core, e);
             }
         }
         final int stateLength = held ? state.length() : 0;
@@ -168,5 +213,51 @@ final class ReplicaServer {
             statistics.replicasServed.increment();
         }
         return true;
+    }
+
+    /** Sends a reply the codec thread encoded; false when the node's queue refused it (sent again later, as it is). */
+    private boolean sendEncoded(final Unanswered pending) {
+        if (!sender.sendOwnedTo(pending.nodeId, pending.frame, pending.frameLength)) {
+            pending.refusedFrameLength = pending.frameLength;
+            return false;
+        }
+        pending.frame = null;
+        statistics.replicasServed.increment();
+        return true;
+    }
+
+    /**
+     * On the codec thread: the whole SO_REPLICA_REPLY, the state written in place into a buffer of exactly its size
+     * (measured by a first pass through a {@link WireWriter#sizer()}), both passes under one read lock so they agree.
+     */
+    private void encodeOnCodecThread(final Unanswered pending, final ReplicaCore core) {
+        try {
+            final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).skip(ReplicaReplyFlyweight.STATE_OFFSET);
+            final WireWriter writer;
+            final int token = core.readLock();
+            try {
+                core.type().writeState(sizer, core.replica());
+                writer = new WireWriter(sizer.length()).limit(maxFrameBytes).skip(ReplicaReplyFlyweight.STATE_OFFSET);
+                core.type().writeState(writer, core.replica());
+            } finally {
+                core.readUnlock(token);
+            }
+            final ReplicaReplyFlyweight frame = new ReplicaReplyFlyweight();
+            frame.wrap(writer.buffer(), 0, writer.length());
+            frame.headerDefaults(ReplicaReplyFlyweight.TYPE);
+            frame.start(pending.objectId, true, writer.length() - ReplicaReplyFlyweight.STATE_OFFSET);
+            pending.frame = writer.buffer();
+            pending.frameLength = writer.length();
+        } catch (final Throwable t) { // OutOfMemoryError included: answered "not held", the requester asks another
+            pending.failure = t;
+        }
+        encodedInbox.add(pending);
+    }
+
+    private void reportUnencodable(final Object core, final Throwable failure) {
+        errorHandler.onError(failure instanceof WireLimitException
+            ? new DivvyException("the replica state of " + core + " is larger than a message can carry (" + maxFrameBytes
+                + " bytes, maxMessageBytes): answered as not held")
+            : new DivvyException("the replica state of " + core + " could not be written: " + failure, failure));
     }
 }

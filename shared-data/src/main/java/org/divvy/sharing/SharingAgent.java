@@ -80,7 +80,7 @@ final class SharingAgent implements Duty {
         this.fetchTimeoutNs = context.config().replicaFetchTimeoutMs() * 1_000_000L;
         this.errorHandler = context.errorHandler();
         this.holders = new ReplicaHolders(members);
-        this.server = new ReplicaServer(sender, members, replicas, holders, statistics, errorHandler);
+        this.server = new ReplicaServer(sender, members, replicas, holders, statistics, errorHandler, context.codec());
     }
 
     void register(final ExtensionContext context) {

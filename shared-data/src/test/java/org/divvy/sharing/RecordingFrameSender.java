@@ -44,6 +44,16 @@ final class RecordingFrameSender implements FrameSender {
         return !refuse;
     }
 
+    /** As {@link #sendTo}, but the frame recorded is the one handed over (built off the agent thread). */
+    @Override
+    public boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer ownFrame, final int frameLength) {
+        sentTo.add(nodeId);
+        final byte[] copy = new byte[frameLength];
+        ownFrame.getBytes(0, copy);
+        sent.add(copy);
+        return !refuse;
+    }
+
     @Override
     public long queuedBulkBytesTo(final int nodeId) {
         return queuedBulkBytes;

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.divvy.NodeConfig;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.codegen.WireWriter;
@@ -19,6 +20,7 @@ import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.scheduling.Scheduler;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -61,6 +63,7 @@ class ReplicaFetchTest {
     };
 
     private final RecordingFrameSender sender = new RecordingFrameSender();
+    private final CodecThread codec = new CodecThread("sharing-test-codec", Throwable::printStackTrace);
 
     private final List<Throwable> errors = new ArrayList<>();
     private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, errors::add);
@@ -75,7 +78,7 @@ class ReplicaFetchTest {
     ReplicaFetchTest() {
         final NodeConfig config = NodeConfig.builder().networked(true).workers(1).replicaFetchTimeoutMs(TIMEOUT_MS).build();
         final ExtensionContext context = new ExtensionContext(config, dispatcher, sender, members, new Scheduler(config, "test"),
-            errors::add, () -> { });
+            errors::add, () -> { }, codec);
         agent = new SharingAgent(context, replicas, outbox, safePoints, statistics);
         agent.register(context);
     }
@@ -102,6 +105,11 @@ class ReplicaFetchTest {
             buffer.putBytes(ReplicaReplyFlyweight.STATE_OFFSET, state);
         }
         deliver(ReplicaReplyFlyweight.TYPE, from, buffer, ReplicaReplyFlyweight.STATE_OFFSET + (state == null ? 0 : state.length));
+    }
+
+    @AfterEach
+    void closeCodecThread() {
+        codec.close();
     }
 
     @Test

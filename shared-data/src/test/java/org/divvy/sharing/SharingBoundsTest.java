@@ -13,12 +13,14 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
+import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.MemberDirectory;
 import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.scheduling.Scheduler;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -62,6 +64,7 @@ class SharingBoundsTest {
     };
 
     private final RecordingFrameSender sender = new RecordingFrameSender();
+    private final CodecThread codec = new CodecThread("sharing-test-codec", Throwable::printStackTrace);
 
     private final List<Throwable> errors = new ArrayList<>();
     private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, errors::add);
@@ -77,7 +80,7 @@ class SharingBoundsTest {
         if (agent == null) {
             final NodeConfig config = NodeConfig.builder().networked(true).workers(1).maxSharedInboxBytes(INBOX_BYTES).build();
             final ExtensionContext context = new ExtensionContext(config, dispatcher, sender, members, new Scheduler(config, "test"),
-                errors::add, () -> { });
+                errors::add, () -> { }, codec);
             agent = new SharingAgent(context, replicas, outbox, safePoints, statistics);
             agent.register(context);
         }
@@ -126,6 +129,11 @@ class SharingBoundsTest {
         final GridShared grid = new GridShared(size);
         replicas.attach(grid.divvyReplica());
         return grid;
+    }
+
+    @AfterEach
+    void closeCodecThread() {
+        codec.close();
     }
 
     @Test
@@ -237,6 +245,68 @@ class SharingBoundsTest {
         assertFalse(reply.held(), "the requester asks another node");
         assertEquals(1, errors.size(), errors.toString());
         assertTrue(errors.get(0).getMessage().contains("maxMessageBytes"), errors.get(0).getMessage());
+    }
+
+    /** Steps the agent until {@code count} frames were sent; fails after 10 s (the codec thread encodes meanwhile). */
+    private void stepUntilSent(final int count) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sender.sent.size() < count) {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "no answer within 10 s");
+            agent.doWork(nowNs);
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * A state larger than the agent encodes inline (64 KiB) is encoded on the codec thread, whole, and sent from there
+     * as it is; refused by a full queue, the same frame is sent again, not encoded again. Before, the agent encoded it,
+     * deaf to heartbeats for as long as that took.
+     */
+    @Test
+    void shouldEncodeALargeStateOnTheCodecThreadAndSendTheSameFrameAgainWhenRefused() {
+        agent();
+        final GridShared grid = held(20_000); // 160 KB of state
+        request(1, grid.divvyReplica().id());
+        assertEquals(List.of(), sender.sentTo, "handed to the codec thread: the request's handler encoded nothing");
+        assertFalse(agent.isIdle(), "an answer is on its way");
+        sender.refuse = true;
+        stepUntilSent(1);
+        sender.refuse = false;
+        agent.doWork(nowNs);
+        assertEquals(List.of(1, 1), sender.sentTo, "refused once, then sent");
+        assertTrue(java.util.Arrays.equals(sender.sent.get(0), sender.sent.get(1)), "the same frame, not encoded again");
+        final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
+        final byte[] answer = sender.sent.get(1);
+        reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
+        assertTrue(reply.isBodyWellFormed(answer.length));
+        assertTrue(reply.held());
+        assertEquals(grid.divvyReplica().id(), reply.objectId());
+        final org.divvy.codegen.WireWriter expected = new org.divvy.codegen.WireWriter(256);
+        assertTrue(grid.divvyReplica().tryWriteState(expected));
+        assertEquals(expected.length(), reply.stateLength());
+        final byte[] state = new byte[expected.length()];
+        expected.buffer().getBytes(0, state);
+        assertTrue(java.util.Arrays.equals(state, java.util.Arrays.copyOfRange(answer, ReplicaReplyFlyweight.STATE_OFFSET,
+            answer.length)), "the replica's state");
+        assertEquals(1, statistics.replicasServed());
+        assertTrue(agent.isIdle());
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void shouldAnswerNotHeldWhenAStateEncodedOnTheCodecThreadIsLargerThanAFrame() {
+        sender.maxFrameBytes = 100_000;
+        agent();
+        final GridShared grid = held(20_000); // 160 KB of state
+        request(1, grid.divvyReplica().id());
+        stepUntilSent(1);
+        final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
+        final byte[] answer = sender.sent.get(0);
+        reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
+        assertFalse(reply.held(), "the requester asks another node");
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).getMessage().contains("maxMessageBytes"), errors.get(0).getMessage());
+        assertTrue(agent.isIdle());
     }
 
     /** Ships a write of {@code grid} with {@code longs} longs of arguments through the outbox, as a replica would. */

@@ -1,0 +1,187 @@
+package org.divvy.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.FrameSender;
+import org.divvy.membership.Member;
+import org.divvy.membership.MemberState;
+import org.divvy.membership.Members;
+import org.divvy.protocol.HeaderFlyweight;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A run's announcements reach every live peer even when a peer's outbound queue refuses them for a while (a peer
+ * that missed RUN_STARTED would keep its idle agent parked long through the run, and its per-run tables), and a
+ * member that joins during a run is told one is active. Before, a refused RUN_* or TERMINATE frame was dropped.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class RunAnnouncementDeliveryTest {
+    private static final int SELF = 1;
+    private static final int PEER = 2;
+    private static final int BUSY_PEER = 3;
+    private static final int JOINER = 4;
+
+    private final Members members = new Members("A");
+    private final RefusingSender sender = new RefusingSender();
+    private final NodeLifecycle lifecycle = new NodeLifecycle();
+    private LifecycleHandler handler;
+
+    @BeforeEach
+    void start() {
+        members.selfId(SELF);
+        for (final int id : new int[] {SELF, PEER, BUSY_PEER}) {
+            members.update(alive(id));
+        }
+        handler = new LifecycleHandler(lifecycle, members, sender, () -> { }, () -> { }, () -> { });
+    }
+
+    @Test
+    void shouldSendARefusedRunStartAgainUntilThePeerTakesIt() {
+        sender.refusing.add(BUSY_PEER);
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent);
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent, "still refused: nothing more sent");
+
+        sender.refusing.clear(); // its queue drained
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED"), sender.sent);
+        handler.doWork(0);
+        assertEquals(2, sender.sent.size(), "sent once");
+    }
+
+    @Test
+    void shouldOweAPeerOnlyTheLatestRunAnnouncement() {
+        sender.refusing.add(BUSY_PEER);
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        lifecycle.runEnded();
+        handler.doWork(0);
+        sender.refusing.clear();
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED", PEER + " RUN_ENDED", BUSY_PEER + " RUN_ENDED"), sender.sent);
+    }
+
+    @Test
+    void shouldForgetWhatADeadPeerIsOwed() {
+        sender.refusing.add(BUSY_PEER);
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        members.update(new Member(BUSY_PEER, "A", endpoint(BUSY_PEER), MemberState.DEAD));
+        handler.onMemberChanged(members.member(BUSY_PEER));
+        sender.refusing.clear();
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent);
+    }
+
+    @Test
+    void shouldTellAMemberThatJoinsDuringARunThatARunIsActive() {
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        members.update(alive(JOINER));
+        handler.onMemberChanged(members.member(JOINER));
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED", JOINER + " RUN_RESUMED"), sender.sent,
+            "RUN_RESUMED: a run is active, and the joiner keeps what it holds");
+
+        lifecycle.runEnded();
+        handler.doWork(0);
+        final Member late = alive(5);
+        members.update(late);
+        handler.onMemberChanged(late);
+        handler.doWork(0);
+        assertFalse(sender.sent.contains("5 RUN_RESUMED"), "no run is active: nothing to tell a later joiner");
+    }
+
+    @Test
+    void shouldSendARefusedTerminateAgainAndReportItFlushedOnlyThen() {
+        sender.refusing.add(BUSY_PEER);
+        lifecycle.requestTerminate(3);
+        handler.doWork(0);
+        handler.doWork(0);
+        assertFalse(lifecycle.isTerminateFlushed(), "a peer was not told yet");
+        sender.refusing.clear();
+        handler.doWork(0);
+        handler.doWork(0);
+        assertEquals(List.of(PEER + " TERMINATE", BUSY_PEER + " TERMINATE"), sender.sent);
+        assertTrue(lifecycle.isTerminateFlushed());
+    }
+
+    private static Member alive(final int id) {
+        return new Member(id, "A", endpoint(id), MemberState.ALIVE);
+    }
+
+    private static String endpoint(final int id) {
+        return "127.0.0.1:" + (40_000 + id);
+    }
+
+    /** Records what reached each peer; refuses sends to the peers named, as a full outbound queue does. */
+    private static final class RefusingSender implements FrameSender {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[1024]);
+        final HeaderFlyweight header = new HeaderFlyweight();
+        final Set<Integer> refusing = new HashSet<>();
+        final List<String> sent = new ArrayList<>();
+
+        @Override
+        public MutableDirectBuffer frameBuffer(final long minCapacity) {
+            return frame;
+        }
+
+        @Override
+        public int maxFrameBytes() {
+            return frame.capacity();
+        }
+
+        @Override
+        public boolean sendTo(final int nodeId, final int frameLength) {
+            if (refusing.contains(nodeId)) {
+                return false;
+            }
+            header.wrap(frame, 0, frameLength);
+            sent.add(nodeId + " " + name(header.type()));
+            return true;
+        }
+
+        private static String name(final int type) {
+            switch (type) {
+                case LifecycleHandler.RUN_STARTED: return "RUN_STARTED";
+                case LifecycleHandler.RUN_RESUMED: return "RUN_RESUMED";
+                case LifecycleHandler.RUN_ENDED: return "RUN_ENDED";
+                case TerminateFlyweight.TYPE: return "TERMINATE";
+                default: return "type " + type;
+            }
+        }
+
+        @Override
+        public int broadcast(final int frameLength) {
+            throw new AssertionError("announcements are sent peer by peer, so a refused one can be sent again");
+        }
+
+        @Override
+        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
+            throw new AssertionError("not by endpoint");
+        }
+
+        @Override
+        public void cut(final String endpoint) {
+        }
+
+        @Override
+        public boolean isIdle() {
+            return true;
+        }
+    }
+}
