@@ -94,14 +94,15 @@ public final class ShareVsConquer {
         new AppRow("barneshut", "barneshut 20,000 bodies, 5 steps, leaves of 1,000: tree in every job vs shared positions",
             List.of("barneshut", "--bodies", "20000", "--steps", "5"),
             List.of("barneshut", "--bodies", "2000", "--steps", "2", "--leaf-bodies", "250")),
-        new AppRow("sat-sat", "sat uf175-012 (satisfiable), 16 cubes: learned clauses passed down, first model aborts vs "
-            + "shared solution flag, conflict budget and short learned clauses (combining " + SatApp.RECOMMENDED_COMBINING_MS
-            + " ms)",
-            List.of("sat", "--instance", "uf175-012"),
+        new AppRow("sat-sat", "sat random 3-SAT, 230 variables, seed 2 (satisfiable), 16 cubes: learned clauses passed down, "
+            + "the first model aborts the rest vs a shared solution flag, conflict budget and short learned clauses "
+            + "(combining " + SatApp.RECOMMENDED_COMBINING_MS + " ms)",
+            List.of("sat", "--random", "230", "--seed", "2"),
             List.of("sat", "--instance", "uf100-01"),
             combining(SatApp.RECOMMENDED_COMBINING_MS), Answers.SAME),
-        new AppRow("sat-unsat", "sat uuf175-040 (unsatisfiable: every cube searched), 16 cubes: as sat-sat",
-            List.of("sat", "--instance", "uuf175-040"),
+        new AppRow("sat-unsat", "sat random 3-SAT, 230 variables, seed 1 (unsatisfiable: every cube searched), 16 cubes: "
+            + "as sat-sat",
+            List.of("sat", "--random", "230", "--seed", "1"),
             List.of("sat", "--instance", "uuf100-01"),
             combining(SatApp.RECOMMENDED_COMBINING_MS), Answers.SAME),
         new AppRow("locusroute", "locusroute 40,000 wires on 400x400, 3 iterations: groups against the phase's start "
