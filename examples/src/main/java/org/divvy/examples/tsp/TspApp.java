@@ -17,6 +17,14 @@ import picocli.CommandLine.Option;
         + "the first levels and passing the best tour length down (--mode conquer) or sharing it (--mode share); a shipped TSPLIB instance checked against its "
         + "published optimum, or a random one checked against Held-Karp dynamic programming (up to 18 cities).")
 public final class TspApp implements ExampleApp {
+    /**
+     * The write-combining delay the shared version is meant to run with: the node default, 2 ms. Writes are few (one
+     * per tour better than the replica's bound, bunched while the search starts) and a late bound is search wasted on
+     * every other node, so a longer delay would buy few messages at the price of pruning. {@code perf shared-traffic}
+     * measures with it and without.
+     */
+    public static final long RECOMMENDED_COMBINING_MS = 2;
+
     @Mixin
     CommonOptions common = new CommonOptions();
 

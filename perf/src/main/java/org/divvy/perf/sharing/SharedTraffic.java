@@ -18,8 +18,10 @@ import org.divvy.examples.ExampleApp;
 import org.divvy.examples.Launcher;
 import org.divvy.examples.Problem;
 import org.divvy.examples.Verdict;
+import org.divvy.examples.barneshut.BarnesHutApp;
 import org.divvy.examples.locusroute.LocusRouteApp;
 import org.divvy.examples.sat.SatApp;
+import org.divvy.examples.tsp.TspApp;
 import org.divvy.perf.BenchmarkSecret;
 import org.divvy.perf.PerfFiles;
 import org.divvy.perf.SubcommandArgs;
@@ -33,7 +35,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * {@code java -jar divvy-perf.jar shared-traffic [--nodes 4] [--rounds 1] [--quick] [--out CSV]}: the thesis's Table
+ * {@code java -jar divvy-perf.jar shared-traffic [--nodes 4] [--rounds 1] [--only sat,...] [--quick] [--out CSV]}: the thesis's Table
  * 5.5 (shared-object traffic) for the divide-and-share apps. Each app of {@link #APPS} runs in {@code --mode share}
  * on {@code --nodes} fresh networked nodes in this JVM (one worker each, real UDP on 127.0.0.1 through one embedded
  * media driver), once with write combining off ({@code sharedWriteCombiningMs} 0) and once with the app's own delay,
@@ -48,17 +50,38 @@ public final class SharedTraffic {
     static final String HEADER = "app,combining_ms,writes,broadcasts,messages,bytes,combining_ratio,run_ms,check";
 
     /**
-     * An application row: its label, the write-combining delay it is meant to run with, and its launcher arguments
-     * (full size, and {@code --quick} size). TSP and Barnes-Hut have no row yet (not measured).
+     * An application row: its id (for {@code --only}), its label, the write-combining delay it is meant to run
+     * with (the app's {@code RECOMMENDED_COMBINING_MS}), and its launcher arguments (full size, and {@code --quick}
+     * size).
      */
-    record AppRow(String label, long combiningMs, List<String> args, List<String> quickArgs) {
+    record AppRow(String id, String label, long combiningMs, List<String> args, List<String> quickArgs) {
     }
 
     static final List<AppRow> APPS = List.of(
-        new AppRow("SAT", SatApp.RECOMMENDED_COMBINING_MS, List.of("sat", "--mode", "share", "--instance", "uuf175-040"),
+        new AppRow("sat", "SAT", SatApp.RECOMMENDED_COMBINING_MS, List.of("sat", "--mode", "share", "--instance", "uuf175-040"),
             List.of("sat", "--mode", "share", "--instance", "uuf100-01")),
-        new AppRow("LocusRoute", LocusRouteApp.RECOMMENDED_COMBINING_MS, List.of("locusroute", "--mode", "share"),
-            List.of("locusroute", "--mode", "share", "--small")));
+        new AppRow("locusroute", "LocusRoute", LocusRouteApp.RECOMMENDED_COMBINING_MS, List.of("locusroute", "--mode", "share"),
+            List.of("locusroute", "--mode", "share", "--small")),
+        // ds-vs-dc's tsp-found instance: no first tour, so the bound is lowered many times during the search
+        new AppRow("tsp", "TSP", TspApp.RECOMMENDED_COMBINING_MS,
+            List.of("tsp", "--mode", "share", "--instance", "fri26", "--no-first-tour", "--spawn-depth", "3"),
+            List.of("tsp", "--mode", "share", "--random", "16", "--no-first-tour", "--spawn-depth", "2")),
+        // ds-vs-dc's barneshut row: one write of all positions per step
+        new AppRow("barneshut", "Barnes-Hut", BarnesHutApp.RECOMMENDED_COMBINING_MS,
+            List.of("barneshut", "--mode", "share", "--bodies", "20000", "--steps", "5"),
+            List.of("barneshut", "--mode", "share", "--bodies", "2000", "--steps", "2", "--leaf-bodies", "250")));
+
+    /** The rows {@code only} names (comma-separated ids; empty: all), in {@link #APPS}'s order; empty if it names an unknown one. */
+    static List<AppRow> selected(final String only) {
+        if (only.isBlank()) {
+            return APPS;
+        }
+        final List<String> ids = List.of(only.split(","));
+        if (!ids.stream().allMatch(id -> APPS.stream().anyMatch(a -> a.id().equals(id)))) {
+            return List.of();
+        }
+        return APPS.stream().filter(a -> ids.contains(a.id())).toList();
+    }
 
     /** One measured run: the traffic summed over the nodes, the master's run time, the check's detail. */
     record Measurement(String app, long combiningMs, long writes, long broadcasts, long messages, long bytes, double runMs,
@@ -85,6 +108,11 @@ public final class SharedTraffic {
             err.println("divvy-perf shared-traffic: --nodes=" + nodes + " (>= 2), --rounds=" + rounds + " (>= 1)");
             return 2;
         }
+        final List<AppRow> apps = selected(parsed.matchedOptionValue("--only", ""));
+        if (apps.isEmpty()) {
+            err.println("divvy-perf shared-traffic: --only names none of " + APPS.stream().map(AppRow::id).toList());
+            return 2;
+        }
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         out.println("divvy-perf shared-traffic " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
             + " cores | load average at start " + PerfFiles.loadAverage());
@@ -95,7 +123,7 @@ public final class SharedTraffic {
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true))) {
             for (int round = 1; round <= rounds; round++) {
-                for (final AppRow app : APPS) {
+                for (final AppRow app : apps) {
                     for (final long combiningMs : new long[] {0, app.combiningMs()}) { // side by side, off first
                         final Measurement m = measure(driver, app, quick ? app.quickArgs() : app.args(), nodes, combiningMs);
                         measurements.add(m);
@@ -114,7 +142,7 @@ public final class SharedTraffic {
         out.println(table(measurements, quick, nodes));
         out.println("load average at the end " + PerfFiles.loadAverage());
         write(csvPath, measurements);
-        chart(csvPath, measurements, nodes);
+        chart(csvPath, apps, measurements, nodes);
         out.println("wrote " + csvPath + " and " + pngPath(csvPath));
         return 0;
     }
@@ -207,12 +235,13 @@ public final class SharedTraffic {
     }
 
     /** Broadcast messages per app, combining off and on (the last round's), on a log-free scale: thousands of messages. */
-    private static void chart(final Path csvPath, final List<Measurement> measurements, final int nodes) {
+    private static void chart(final Path csvPath, final List<AppRow> apps, final List<Measurement> measurements,
+        final int nodes) {
         final List<String> categories = new ArrayList<>();
-        final double[] off = new double[APPS.size()];
-        final double[] on = new double[APPS.size()];
-        for (int i = 0; i < APPS.size(); i++) {
-            final AppRow app = APPS.get(i);
+        final double[] off = new double[apps.size()];
+        final double[] on = new double[apps.size()];
+        for (int i = 0; i < apps.size(); i++) {
+            final AppRow app = apps.get(i);
             categories.add(app.label() + " (" + app.combiningMs() + " ms)");
             for (final Measurement m : measurements) {
                 if (m.app().equals(app.label())) {
@@ -249,6 +278,9 @@ public final class SharedTraffic {
             .description("Nodes in this JVM, one worker each (default 4).").build());
         spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
             .description("Times each app runs with combining off and on, alternating (default 1).").build());
+        spec.addOption(OptionSpec.builder("--only").type(String.class).paramLabel("APPS")
+            .description("Comma-separated rows: " + String.join(", ", APPS.stream().map(AppRow::id).toList())
+                + " (default: all).").build());
         spec.addOption(OptionSpec.builder("--out").type(Path.class).paramLabel("CSV")
             .description("CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it.").build());
         return spec;

@@ -44,6 +44,44 @@ class ShareVsConquerTest {
     }
 
     @Test
+    @Timeout(300)
+    void shouldRunTheSatAndLocusRouteRowsInBothModesWithTheirCombiningDelay(@TempDir final Path dir) throws IOException {
+        final Path csv = dir.resolve("ds-vs-dc.csv");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int exit = ShareVsConquer.run(new String[] {"--quick", "--only", "sat-sat,sat-unsat,locusroute", "--out",
+            csv.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, () -> "stdout:\n" + out + "\nstderr:\n" + err);
+        final List<String> summary = Files.readAllLines(csv);
+        assertEquals(7, summary.size(), String.join("\n", summary)); // header + 3 rows x {1, 4} nodes
+        final List<String> samples = Files.readAllLines(dir.resolve("ds-vs-dc-samples.csv"));
+        assertEquals(13, samples.size(), String.join("\n", samples)); // header + 3 x {1, 4} nodes x {conquer, share}
+        for (final String row : samples.subList(1, samples.size())) {
+            assertTrue(row.contains(",PASS,"), "every run passed its app's check: " + row);
+        }
+        assertNotNull(ImageIO.read(dir.resolve("ds-vs-dc.png").toFile()), "the chart is a readable PNG");
+        final String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("bin/divvy run --nodes 4 --workers 1 --timeout-seconds 120 --shared-write-combining-ms 20 "
+            + "sat --instance uf100-01 --mode share"), "SAT's 4 nodes run with its combining delay:\n" + printed);
+        assertTrue(printed.contains("bin/divvy run --nodes 4 --workers 1 --timeout-seconds 120 --shared-write-combining-ms 100 "
+            + "locusroute --small --mode conquer"), printed);
+    }
+
+    @Test
+    void shouldCompareLocusRoutesAnswersByItsCheckOnly() {
+        final ShareVsConquer.AppRow locusroute = ShareVsConquer.APPS.stream().filter(a -> a.name().equals("locusroute"))
+            .findFirst().orElseThrow();
+        assertEquals(ShareVsConquer.Answers.CHECKED, locusroute.answers(), "a routing's quality differs between runs");
+        for (final ShareVsConquer.AppRow app : ShareVsConquer.APPS) {
+            if (!app.name().equals("locusroute")) {
+                assertEquals(ShareVsConquer.Answers.SAME, app.answers(), app.name() + " has one right answer");
+            }
+        }
+        assertTrue(ShareVsConquer.shown(ShareVsConquer.command(locusroute, false, 1, "share", 120))
+            .equals("bin/divvy locusroute --mode share --progress-seconds 0 --workers 1"), "no node options on one node");
+    }
+
+    @Test
     @Timeout(30)
     void shouldRefuseAnUnknownRow() {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
