@@ -285,6 +285,21 @@ public final class AeronTransport implements Transport {
     }
 
     /**
+     * One driver step if the poll's handlers offered a message since the cycle's first step: its sender sends it now,
+     * not after the duties. The step's work counts as the first step's, so {@link #endDriverWork} still steps on while
+     * the driver has work (a large message's datagrams, what the duties send).
+     */
+    @Override
+    public int sendHandlersFrames() {
+        if (!sentSinceDriverStep) {
+            return 0;
+        }
+        final int work = stepDriver(1);
+        firstStepWork += work;
+        return work;
+    }
+
+    /**
      * The rest of the cycle's driver steps, while it has work, if its first step had some or a message was offered
      * or queued since: the sender sends at once what the cycle's handlers and duties offered (a steal reply leaves
      * in the cycle its request arrived in), and the receiver goes on reading a large message's datagrams. An idle

@@ -232,6 +232,31 @@ class AeronTransportTest {
     }
 
     @Test
+    void shouldSendWhatThePollsHandlersSentBeforeTheDuties() throws InterruptedException {
+        try (Node a = new Node(null, 64 * 1024); Node b = new Node(null, 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(10, 1);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b); // connected both ways, flow control set up
+
+            // a's agent cycle: the first step, then a handler sends; only the step after the poll may send it
+            a.transport.beginDriverWork();
+            assertEquals(0, a.transport.sendHandlersFrames(), "no step when the handlers sent nothing");
+            final byte[] second = stealReply(20, 2);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(second), 0, second.length));
+            assertTrue(a.transport.sendHandlersFrames() > 0, "the driver sent the frame");
+            for (int cycle = 0; cycle < 10_000 && b.received.size() < 2; cycle++) {
+                if (b.transport.beginDriverWork() + b.transport.poll(b.handler, 16) + b.transport.endDriverWork() == 0) {
+                    Thread.sleep(1);
+                }
+            }
+            assertEquals(2, b.received.size(), "the frame left with the step after the poll, before the cycle's end");
+            assertArrayEquals(second, b.received.get(1));
+            assertTrue(a.transport.endDriverWork() >= 0);
+        }
+    }
+
+    @Test
     void shouldDeliverFramesToItselfAtTheNextPollInOrderWithoutTheDriver() throws InterruptedException {
         try (Node a = new Node(null, 64 * 1024)) {
             final int self = a.transport.linkTo(a.transport.endpoint());
