@@ -115,6 +115,9 @@ public final class AeronTransport implements Transport {
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
+    /** The link to this node's own endpoint, without Aeron; null until something is sent there. */
+    private SelfLink selfLink;
+    private final SelfLink.Receiver selfReceiver = this::onSelfMessage;
     private FrameHandler frameHandler;
     private LossListener lossListener = LossListener.NONE;
     /** Work the driver's step at the start of this duty cycle did ({@link #beginDriverWork}). */
@@ -282,6 +285,21 @@ public final class AeronTransport implements Transport {
     }
 
     /**
+     * One driver step if the poll's handlers offered a message since the cycle's first step: its sender sends it now,
+     * not after the duties. The step's work counts as the first step's, so {@link #endDriverWork} still steps on while
+     * the driver has work (a large message's datagrams, what the duties send).
+     */
+    @Override
+    public int sendHandlersFrames() {
+        if (!sentSinceDriverStep) {
+            return 0;
+        }
+        final int work = stepDriver(1);
+        firstStepWork += work;
+        return work;
+    }
+
+    /**
      * The rest of the cycle's driver steps, while it has work, if its first step had some or a message was offered
      * or queued since: the sender sends at once what the cycle's handlers and duties offered (a steal reply leaves
      * in the cycle its request arrived in), and the receiver goes on reading a large message's datagrams. An idle
@@ -289,11 +307,13 @@ public final class AeronTransport implements Transport {
      */
     @Override
     public int endDriverWork() {
+        // Frames sent to itself wait for the next poll: counted as work, so the idle strategy does not park first.
+        final int own = selfLink != null && selfLink.hasPending() ? 1 : 0;
         if (firstStepWork == 0 && !sentSinceDriverStep) {
-            return 0;
+            return own;
         }
         firstStepWork = 0;
-        return stepDriver(DRIVER_STEPS_PER_CYCLE - 1);
+        return own + stepDriver(DRIVER_STEPS_PER_CYCLE - 1);
     }
 
     private int stepDriver(final int maxSteps) {
@@ -315,11 +335,25 @@ public final class AeronTransport implements Transport {
         return clientInvoker != null && aeron != null ? clientInvoker.invoke() : 0;
     }
 
-    /** Delivers up to {@code fragmentLimit} fragments' worth of validated frames to {@code handler}. */
+    /**
+     * Delivers the frames this node sent to itself since the last poll (all of them, see {@link SelfLink}), then up to
+     * {@code fragmentLimit} fragments' worth of validated frames from the wire, to {@code handler}.
+     */
     @Override
     public int poll(final FrameHandler handler, final int fragmentLimit) {
         frameHandler = handler;
-        return subscription.controlledPoll(assembler, fragmentLimit);
+        final int own = selfLink == null ? 0 : selfLink.deliver(selfReceiver);
+        return own + subscription.controlledPoll(assembler, fragmentLimit);
+    }
+
+    /** A frame this node sent to itself: received as one from the wire (authenticated, checked, counted, dispatched). */
+    private void onSelfMessage(final DirectBuffer buffer, final int offset, final int received, final boolean own) {
+        if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE) {
+            // a self link never chunks: a frame of CHUNK's type is no chunk of a message of this link
+            FrameCounters.count(validator.counters().badChunk);
+            return;
+        }
+        onMessage(buffer, offset, received, null, own);
     }
 
     /**
@@ -330,6 +364,15 @@ public final class AeronTransport implements Transport {
      */
     private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int received,
         final Header header) {
+        return onMessage(buffer, offset, received, header, false);
+    }
+
+    /**
+     * One message from the wire ({@code header} its fragment's) or from this node itself (no header: never a chunk);
+     * {@code own}: the buffer is the message's own, so a large frame is handed over without a copy.
+     */
+    private ControlledFragmentHandler.Action onMessage(final DirectBuffer buffer, final int offset, final int received,
+        final Header header, final boolean own) {
         final int length = authenticator.verify(buffer, offset, received);
         if (length < 0) {
             if (length == FrameAuthenticator.REFUSED_JOIN) {
@@ -352,10 +395,13 @@ public final class AeronTransport implements Transport {
         if (type != ChunkFlyweight.TYPE) {
             traffic.onReceived(type, length);
             if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
-                // a large frame a peer sent unchunked (its term is larger): handlers may keep large frames
-                final UnsafeBuffer own = new UnsafeBuffer(new byte[length]);
-                own.putBytes(0, buffer, offset, length);
-                frameHandler.onFrame(type, own, 0, length);
+                // a large frame a peer sent unchunked (its term is larger), or this node to itself: handlers may keep
+                // large frames, so they get a buffer of the frame alone
+                final UnsafeBuffer frame = own ? new UnsafeBuffer(buffer, offset, length) : new UnsafeBuffer(new byte[length]);
+                if (!own) {
+                    frame.putBytes(0, buffer, offset, length);
+                }
+                frameHandler.onFrame(type, frame, 0, length);
             } else {
                 frameHandler.onFrame(type, buffer, offset, length);
             }
@@ -419,9 +465,19 @@ public final class AeronTransport implements Transport {
         return true;
     }
 
-    /** The link to {@code peerEndpoint} ("host:port"), created (without a publication yet) on first use. */
+    /**
+     * The link to {@code peerEndpoint} ("host:port"), created (without a publication yet) on first use; to this node's
+     * own endpoint, a {@link SelfLink} (frames handed over in process, not through the driver).
+     */
     @Override
     public int linkTo(final String peerEndpoint) {
+        if (peerEndpoint.equals(endpoint)) {
+            if (selfLink == null) {
+                selfLink = new SelfLink(links.size(), endpoint, maxOutboundBytesPerPeer, traffic, authenticator);
+                links.add(null); // the id is the self link's; every loop over links skips it
+            }
+            return selfLink.linkId();
+        }
         Link link = linkByEndpoint.get(peerEndpoint);
         if (link == null) {
             // A routed peer (e.g. behind a WAN relay) is still known by its own endpoint; only datagrams go via the route.
@@ -457,9 +513,13 @@ public final class AeronTransport implements Transport {
             TrafficCounters.add(traffic.droppedTooLarge, 1);
             return false;
         }
+        final Link link = links.get(linkId);
+        if (link == null) {
+            return selfLink.send(buffer, offset, length); // the driver has nothing to send for it
+        }
         sentSinceDriverStep = true;
         try {
-            return links.get(linkId).send(buffer, offset, length, owned);
+            return link.send(buffer, offset, length, owned);
         } catch (final RuntimeException e) {
             // Creating a peer's publication can fail (an endpoint the driver cannot resolve, a driver timeout):
             // the message is not sent, which the caller handles like a full queue; it never throws to a mechanism.
@@ -486,7 +546,8 @@ public final class AeronTransport implements Transport {
 
     @Override
     public long queuedBulkBytes(final int linkId) {
-        return links.get(linkId).queuedBulkBytes();
+        final Link link = links.get(linkId);
+        return link == null ? 0 : link.queuedBulkBytes();
     }
 
     @Override
@@ -496,19 +557,22 @@ public final class AeronTransport implements Transport {
 
     /** Whether the link's publication is connected to the peer's subscription. */
     public boolean isConnected(final int linkId) {
-        return links.get(linkId).isConnected();
+        final Link link = links.get(linkId);
+        return link == null || link.isConnected(); // the self link is always there
     }
 
     /** Messages waiting in a link's queue. */
     public int queuedMessages(final int linkId) {
-        return links.get(linkId).queuedMessages();
+        final Link link = links.get(linkId);
+        return link == null ? 0 : link.queuedMessages(); // a frame to itself is in flight, as one a publication took
     }
 
     /** Whether any link still has messages waiting. */
     @Override
     public boolean hasQueued() {
         for (int i = 0, size = links.size(); i < size; i++) {
-            if (links.get(i).hasQueued()) {
+            final Link link = links.get(i);
+            if (link != null && link.hasQueued()) {
                 return true;
             }
         }
@@ -521,6 +585,9 @@ public final class AeronTransport implements Transport {
         int work = 0;
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
+            if (link == null) {
+                continue; // the self link: nothing waits for a publication
+            }
             try {
                 final int probes = link.checkConnection();
                 sentSinceDriverStep |= probes > 0; // so this cycle's end steps send it, not the next cycle's first
@@ -550,20 +617,29 @@ public final class AeronTransport implements Transport {
      */
     @Override
     public int closeLinkTo(final String peerEndpoint) {
+        if (selfLink != null && peerEndpoint.equals(endpoint)) {
+            return selfLink.close();
+        }
         final Link link = linkByEndpoint.get(peerEndpoint);
         return link == null ? 0 : link.close();
     }
 
     @Override
     public int closeLink(final int linkId) {
-        return links.get(linkId).close();
+        final Link link = links.get(linkId);
+        return link == null ? selfLink.close() : link.close();
     }
 
     /** Closes publications, subscription, client and the embedded driver (which deletes its directory). */
     @Override
     public void close() {
         for (final Link link : links) {
-            link.close();
+            if (link != null) {
+                link.close();
+            }
+        }
+        if (selfLink != null) {
+            selfLink.close();
         }
         CloseHelper.quietCloseAll(subscription, aeron, driver, allocator);
     }

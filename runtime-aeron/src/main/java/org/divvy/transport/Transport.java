@@ -52,6 +52,15 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * After an agent's poll, before its duties: sends at once what the poll's handlers offered (a steal reply, the
+     * thief's next request), so it does not wait for the duties to run; returns the work done. Nothing when the
+     * handlers sent nothing.
+     */
+    default int sendHandlersFrames() {
+        return 0;
+    }
+
+    /**
      * The end of an agent's duty cycle, after its handlers and duties sent: steps the embedded driver again, while it
      * has work, when the cycle's first step found some or a message was offered since, so that what the cycle sent
      * leaves now rather than in the next cycle, and a large message's datagrams keep being read. Returns the work done.

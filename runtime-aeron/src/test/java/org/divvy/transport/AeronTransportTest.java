@@ -230,4 +230,103 @@ class AeronTransportTest {
             assertArrayEquals(second, b.received.get(1));
         }
     }
+
+    @Test
+    void shouldSendWhatThePollsHandlersSentBeforeTheDuties() throws InterruptedException {
+        try (Node a = new Node(null, 64 * 1024); Node b = new Node(null, 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(10, 1);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b); // connected both ways, flow control set up
+
+            // a's agent cycle: the first step, then a handler sends; only the step after the poll may send it
+            a.transport.beginDriverWork();
+            assertEquals(0, a.transport.sendHandlersFrames(), "no step when the handlers sent nothing");
+            final byte[] second = stealReply(20, 2);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(second), 0, second.length));
+            assertTrue(a.transport.sendHandlersFrames() > 0, "the driver sent the frame");
+            for (int cycle = 0; cycle < 10_000 && b.received.size() < 2; cycle++) {
+                if (b.transport.beginDriverWork() + b.transport.poll(b.handler, 16) + b.transport.endDriverWork() == 0) {
+                    Thread.sleep(1);
+                }
+            }
+            assertEquals(2, b.received.size(), "the frame left with the step after the poll, before the cycle's end");
+            assertArrayEquals(second, b.received.get(1));
+            assertTrue(a.transport.endDriverWork() >= 0);
+        }
+    }
+
+    @Test
+    void shouldDeliverFramesToItselfAtTheNextPollInOrderWithoutTheDriver() throws InterruptedException {
+        try (Node a = new Node(null, 64 * 1024)) {
+            final int self = a.transport.linkTo(a.transport.endpoint());
+            assertEquals(self, a.transport.linkTo(a.transport.endpoint()), "one link to itself");
+            // a control frame, one above the size handlers may keep (64 KiB), one of several MiB, another control frame
+            final List<byte[]> sent = List.of(stealReply(10, 1), stealReply(100_000, 2), stealReply(3 * 1024 * 1024, 3),
+                stealReply(20, 4));
+            for (final byte[] frame : sent) {
+                assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            }
+            assertTrue(a.received.isEmpty(), "nothing is delivered inside the send");
+            assertTrue(a.transport.endDriverWork() > 0, "frames waiting for the next poll are work: no park before it");
+            // no driver step: only an in-process hand-off can deliver them now
+            assertEquals(sent.size(), a.transport.poll(a.handler, 16));
+            assertEquals(sent.size(), a.received.size());
+            for (int i = 0; i < sent.size(); i++) {
+                assertArrayEquals(sent.get(i), a.received.get(i), "message " + i + ", in the order sent");
+            }
+            assertEquals(0, a.transport.poll(a.handler, 16), "each delivered once");
+            assertEquals(sent.size(), a.transport.traffic().messagesSent(StealReplyFlyweight.TYPE));
+            assertEquals(sent.size(), a.transport.traffic().messagesReceived(StealReplyFlyweight.TYPE));
+            assertEquals(0, a.transport.traffic().messagesSent(ChunkFlyweight.TYPE), "nothing chunked");
+            assertEquals(0, a.counters.totalDropped());
+            assertEquals(0, a.errors.get());
+            assertTrue(a.transport.isConnected(self));
+            assertEquals(0, a.transport.queuedMessages(self));
+            assertFalse(a.transport.hasQueued());
+        }
+    }
+
+    @Test
+    void shouldAuthenticateFramesToItselfAsFramesFromTheWire() {
+        try (Node a = new Node(null, 64 * 1024)) {
+            final int self = a.transport.linkTo(a.transport.endpoint());
+            final byte[] frame = stealReply(10, 1);
+            assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            a.transport.useRunKey(8); // the run changed while the frame was under way: its key is no longer accepted
+            a.transport.poll(a.handler, 16);
+            assertTrue(a.received.isEmpty());
+            assertEquals(1, a.transport.authenticationCounters().wrongKey.get());
+
+            // signed under the new key, accepted; dropped ones leave no hole: a new stream after a close
+            assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            assertEquals(2, a.transport.closeLinkTo(a.transport.endpoint()), "a close drops what waits");
+            assertEquals(2, a.transport.traffic().droppedPeerGone.get());
+            assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            a.transport.poll(a.handler, 16);
+            assertEquals(1, a.received.size());
+            assertEquals(0, a.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(0, a.transport.authenticationCounters().replayed.get());
+        }
+    }
+
+    @Test
+    void shouldDeliverWhatAHandlerSendsToItselfAtTheFollowingPoll() {
+        try (Node a = new Node(null, 64 * 1024)) {
+            final int self = a.transport.linkTo(a.transport.endpoint());
+            final byte[] frame = stealReply(10, 1);
+            final FrameHandler echoOnce = (type, buffer, offset, length) -> {
+                a.handler.onFrame(type, buffer, offset, length);
+                if (a.received.size() == 1) {
+                    assertTrue(a.transport.send(self, buffer, offset, length)); // from inside the delivery
+                }
+            };
+            assertTrue(a.transport.send(self, new UnsafeBuffer(frame), 0, frame.length));
+            assertEquals(1, a.transport.poll(echoOnce, 16), "the frame sent during the poll waits for the next one");
+            assertEquals(1, a.transport.poll(echoOnce, 16));
+            assertEquals(2, a.received.size());
+            assertArrayEquals(frame, a.received.get(1));
+        }
+    }
 }
