@@ -23,6 +23,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.SharedObjectContext;
@@ -201,6 +202,7 @@ public final class Mastership implements Duty, MembershipListener {
         }
         final long elapsedNs = System.nanoTime() - startNs;
         if (report.outcome == RunResultFlyweight.OUTCOME_FAILED) {
+            OffHeapFrame.releaseIfOffHeap(report.frame);
             final int newline = report.text.indexOf('\n');
             throw new RemoteJobException(job.type().name(), report.masterId,
                 newline < 0 ? report.text : report.text.substring(0, newline),
@@ -211,6 +213,8 @@ public final class Mastership implements Duty, MembershipListener {
         } catch (final RuntimeException e) {
             throw new DivvyException("the value of root `" + job.type().name() + "` from node " + report.masterId +
                 " could not be decoded: " + e.getMessage(), e);
+        } finally {
+            OffHeapFrame.releaseIfOffHeap(report.frame);
         }
         return new RunReport<>((T)job.boxedResult(), elapsedNs, report.masterId, report.takeovers, report.statistics);
     }
@@ -309,7 +313,7 @@ public final class Mastership implements Duty, MembershipListener {
     private int onRoot(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         final RootFlyweight r = (RootFlyweight)root.wrap(buffer, offset, length);
         if (senderId != Registry.REGISTRY_ID) {
-            if (keeper == null || !keeper.onRoot(senderId, r)) {
+            if (keeper == null || !keeper.onRoot(senderId, r, buffer)) {
                 FrameCounters.count(counters.fromUnknownSender);
             }
             return 1;
@@ -320,8 +324,9 @@ public final class Mastership implements Duty, MembershipListener {
         }
         final String typeName = r.jobTypeName();
         final DirectBuffer arguments = keep(buffer, offset + r.argumentsOffset(), r.argumentsLength(), length);
+        final DirectBuffer frame = length > FrameHandler.OWN_BUFFER_MIN_BYTES ? buffer : null; // kept until decoded
         final int takeoversBefore = r.takeovers();
-        final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments),
+        final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments, frame),
             "divvy-master-run-" + (runId >>> 32) + "." + (int)runId);
         master.setDaemon(true);
         master.start();
@@ -351,16 +356,21 @@ public final class Mastership implements Duty, MembershipListener {
             return 0;
         }
         final DirectBuffer value = keep(buffer, offset + r.resultOffset(), r.resultLength(), length);
-        future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value));
+        final DirectBuffer frame = length > FrameHandler.OWN_BUFFER_MIN_BYTES ? buffer : null;
+        if (!future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value, frame))) {
+            OffHeapFrame.releaseIfOffHeap(frame); // nobody waits for it any more
+        }
         return 1;
     }
 
     /**
      * The part of a received frame another thread reads later: a view of a large frame's own buffer (the transport
-     * gave it to this handler; nothing is copied on the agent thread), a copy of a part of a small one.
+     * gave it to this handler; nothing is copied on the agent thread), with a reference to it that the reader gives
+     * back ({@link OffHeapFrame#releaseIfOffHeap} of the frame), or a copy of a part of a small one.
      */
     private static DirectBuffer keep(final DirectBuffer buffer, final int at, final int partLength, final int frameLength) {
         if (frameLength > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+            OffHeapFrame.retainIfOffHeap(buffer);
             return new UnsafeBuffer(buffer, at, partLength);
         }
         final byte[] copy = new byte[partLength];
@@ -371,13 +381,16 @@ public final class Mastership implements Duty, MembershipListener {
     // ---- master threads ----------------------------------------------------------------------------
 
     /** Runs a root the registry gave this node and reports how it ended. A thread of its own. */
-    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final DirectBuffer arguments) {
+    /** {@code frame}: the large ROOT frame {@code arguments} is a view of (a reference, given back once decoded), or null. */
+    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final DirectBuffer arguments,
+        final DirectBuffer frame) {
         final boolean takeover = takeoversBefore > 0;
         if (takeover) {
             takeovers++;
         }
         final JobType type = jobTypes.get(typeName);
         if (type == null) {
+            OffHeapFrame.releaseIfOffHeap(frame);
             send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
                 "\nthe root's job type `" + typeName + "` is unknown on node " + selfId, new byte[0]));
             return;
@@ -386,7 +399,12 @@ public final class Mastership implements Duty, MembershipListener {
         boolean announced = false;
         try {
             // shared objects in the root resolve to this node's replicas, fetched from whoever holds them (the submitter)
-            final Job job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
+            final Job job;
+            try {
+                job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(frame); // decoded (or not): the frame's bytes are not read again
+            }
             scheduler.awaitSharedObjects(job);
             if (!takeover) {
                 announced = true;
@@ -439,7 +457,9 @@ public final class Mastership implements Duty, MembershipListener {
     }
 
     /** A forwarded RUN_RESULT, for a waiting {@link #submit}. */
-    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, DirectBuffer result) {
+    /** {@code frame}: the large RUN_RESULT frame {@code result} is a view of (a reference the reader gives back), or null. */
+    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, DirectBuffer result,
+        DirectBuffer frame) {
     }
 
     /**

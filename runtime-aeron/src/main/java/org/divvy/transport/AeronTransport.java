@@ -16,6 +16,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
@@ -110,7 +112,8 @@ public final class AeronTransport implements Transport {
     private final Subscription subscription;
     private final ControlledFragmentAssembler assembler;
     private final Reassembler reassembler;
-    private final TaskThread allocator;
+    /** The buffers of big received messages (and of big frames mechanisms send, if they allocate them here). */
+    private final OffHeapMemory offHeapMemory;
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
@@ -144,9 +147,9 @@ public final class AeronTransport implements Transport {
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.allocator = new TaskThread(() -> "divvy-alloc-" + endpoint(), errorHandler);
-        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler, allocator,
-            senderId -> lossListener.onReceiveLoss(senderId, 1));
+        this.offHeapMemory = new OffHeapMemory(config.bind() + ":" + config.port(), errorHandler::onError);
+        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler,
+            offHeapMemory, senderId -> lossListener.onReceiveLoss(senderId, 1));
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
             .errorHandler(errorHandler)
@@ -353,9 +356,13 @@ public final class AeronTransport implements Transport {
             traffic.onReceived(type, length);
             if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
                 // a large frame a peer sent unchunked (its term is larger): handlers may keep large frames
-                final UnsafeBuffer own = new UnsafeBuffer(new byte[length]);
-                own.putBytes(0, buffer, offset, length);
-                frameHandler.onFrame(type, own, 0, length);
+                final OffHeapFrame own = offHeapMemory.allocate(length);
+                try {
+                    own.putBytes(0, buffer, offset, length);
+                    frameHandler.onFrame(type, own, 0, length);
+                } finally {
+                    own.release(); // a handler that keeps it took a reference of its own
+                }
             } else {
                 frameHandler.onFrame(type, buffer, offset, length);
             }
@@ -373,12 +380,16 @@ public final class AeronTransport implements Transport {
         reportSkipped(buffer, offset);
         traffic.onReceived(type, length);
         if (whole != null) {
-            final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
-            if (wholeType == ChunkFlyweight.TYPE) {
-                FrameCounters.count(validator.counters().badChunk);
-            } else if (wholeType != FrameValidator.INVALID) {
-                traffic.onReceived(wholeType, whole.capacity());
-                frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
+            try {
+                final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
+                if (wholeType == ChunkFlyweight.TYPE) {
+                    FrameCounters.count(validator.counters().badChunk);
+                } else if (wholeType != FrameValidator.INVALID) {
+                    traffic.onReceived(wholeType, whole.capacity());
+                    frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
+                }
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(whole); // the reassembler's reference, handed over; keepers took their own
             }
         }
         return ControlledFragmentHandler.Action.CONTINUE;
@@ -428,7 +439,7 @@ public final class AeronTransport implements Transport {
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
             link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, maxOutboundBytesPerPeer, aeron, traffic,
-                authenticator, endpoint -> lossListener.onSendLoss(endpoint));
+                authenticator, endpoint -> lossListener.onSendLoss(endpoint), offHeapMemory);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -487,6 +498,11 @@ public final class AeronTransport implements Transport {
     @Override
     public long queuedBulkBytes(final int linkId) {
         return links.get(linkId).queuedBulkBytes();
+    }
+
+    @Override
+    public OffHeapMemory offHeapMemory() {
+        return offHeapMemory;
     }
 
     @Override
@@ -565,6 +581,6 @@ public final class AeronTransport implements Transport {
         for (final Link link : links) {
             link.close();
         }
-        CloseHelper.quietCloseAll(subscription, aeron, driver, allocator);
+        CloseHelper.quietCloseAll(subscription, aeron, driver, reassembler, offHeapMemory);
     }
 }
