@@ -8,10 +8,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -228,7 +230,7 @@ public final class Mastership implements Duty, MembershipListener {
         final String typeName = job.type().name();
         final int maxFrameBytes = sender.maxFrameBytes();
         try {
-            return new Outgoing(runId, masterId, typeName, arguments, maxFrameBytes);
+            return new Outgoing(runId, masterId, typeName, arguments, maxFrameBytes, sender::ownFrame);
         } catch (final WireLimitException e) {
             throw new DivvyException("the root `" + typeName + "` takes more than maxMessageBytes=" + maxFrameBytes +
                 " bytes encoded: a root travels whole to the registry and to any master; raise maxMessageBytes " +
@@ -421,7 +423,7 @@ public final class Mastership implements Duty, MembershipListener {
             final String text = clip(String.valueOf(run.value()));
             final Outgoing value;
             try {
-                value = new Outgoing(runId, statistics, text, job::writeResult, sender.maxFrameBytes());
+                value = new Outgoing(runId, statistics, text, job::writeResult, sender.maxFrameBytes(), sender::ownFrame);
             } catch (final WireLimitException e) {
                 // the value cannot travel: the submitter gets a failure naming the setting instead of waiting forever
                 send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
@@ -474,18 +476,22 @@ public final class Mastership implements Duty, MembershipListener {
         final boolean isRoot;
         final long runId;
         final int outcome;
-        final UnsafeBuffer frame;
+        /** The frame, handed to the transport when sent (an {@code OffHeapFrame} if large). */
+        final MutableDirectBuffer frame;
         final int length;
 
-        /** A ROOT, its arguments written by {@code arguments}; throws {@link WireLimitException} past the bound. */
+        /**
+         * A ROOT, its arguments written by {@code arguments} into a frame {@code frames} makes (off the heap for the
+         * transport's senders); throws {@link WireLimitException} past the bound.
+         */
         Outgoing(final long runId, final int masterId, final String typeName, final Consumer<WireWriter> arguments,
-            final int maxFrameBytes) {
+            final int maxFrameBytes, final IntFunction<MutableDirectBuffer> frames) {
             this.isRoot = true;
             this.runId = runId;
             this.outcome = -1;
             final int at = RootFlyweight.argumentsOffset(typeName);
-            final WireWriter writer = encodeAt(at, arguments, maxFrameBytes);
-            frame = new UnsafeBuffer(writer.takeBytes());
+            final WireWriter writer = encodeAt(at, arguments, maxFrameBytes, frames);
+            frame = writer.buffer();
             final RootFlyweight root = new RootFlyweight();
             root.wrap(frame, 0, frame.capacity());
             root.headerDefaults(RootFlyweight.TYPE);
@@ -495,13 +501,13 @@ public final class Mastership implements Duty, MembershipListener {
 
         /** A RUN_RESULT with a value written by {@code value}; throws {@link WireLimitException} past the bound. */
         Outgoing(final long runId, final String statistics, final String text, final Consumer<WireWriter> value,
-            final int maxFrameBytes) {
+            final int maxFrameBytes, final IntFunction<MutableDirectBuffer> frames) {
             this.isRoot = false;
             this.runId = runId;
             this.outcome = RunResultFlyweight.OUTCOME_VALUE;
             final int at = RunResultFlyweight.resultOffset(statistics, text);
-            final WireWriter writer = encodeAt(at, value, maxFrameBytes);
-            frame = new UnsafeBuffer(writer.takeBytes());
+            final WireWriter writer = encodeAt(at, value, maxFrameBytes, frames);
+            frame = writer.buffer();
             final RunResultFlyweight result = new RunResultFlyweight();
             result.wrap(frame, 0, frame.capacity());
             result.headerDefaults(RunResultFlyweight.TYPE);
@@ -509,13 +515,23 @@ public final class Mastership implements Duty, MembershipListener {
             length = result.frameLength();
         }
 
-        /** A writer of exactly {@code at} bytes (the frame's fixed part, written after) plus what {@code body} writes. */
-        private static WireWriter encodeAt(final int at, final Consumer<WireWriter> body, final int maxFrameBytes) {
+        /**
+         * A writer into a frame of exactly {@code at} bytes (the frame's fixed part, written after) plus what
+         * {@code body} writes; the frame is given back if the encode fails.
+         */
+        private static WireWriter encodeAt(final int at, final Consumer<WireWriter> body, final int maxFrameBytes,
+            final IntFunction<MutableDirectBuffer> frames) {
             final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).skip(at);
             body.accept(sizer);
-            final WireWriter writer = new WireWriter(sizer.length()).limit(maxFrameBytes).skip(at);
-            body.accept(writer);
-            return writer;
+            final MutableDirectBuffer out = frames.apply(sizer.length());
+            try {
+                final WireWriter writer = WireWriter.into(out).limit(maxFrameBytes).skip(at);
+                body.accept(writer);
+                return writer;
+            } catch (final RuntimeException | Error e) {
+                OffHeapFrame.releaseIfOffHeap(out);
+                throw e;
+            }
         }
 
         /** A RUN_RESULT. */
@@ -525,7 +541,8 @@ public final class Mastership implements Duty, MembershipListener {
             this.runId = runId;
             this.outcome = outcome;
             final RunResultFlyweight result = new RunResultFlyweight();
-            frame = new UnsafeBuffer(new byte[(int)RunResultFlyweight.lengthBound(statistics, text, value.length)]);
+            final UnsafeBuffer small = new UnsafeBuffer(new byte[(int)RunResultFlyweight.lengthBound(statistics, text, value.length)]);
+            frame = small;
             result.wrap(frame, 0, frame.capacity());
             result.headerDefaults(RunResultFlyweight.TYPE);
             result.result(runId, -1, 0, outcome, statistics, text, new UnsafeBuffer(value), 0, value.length);
