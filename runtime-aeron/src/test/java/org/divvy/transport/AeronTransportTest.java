@@ -286,6 +286,23 @@ class AeronTransportTest {
         }
     }
 
+    /** A big frame handed over ({@code sendOwned}) to a peer that never takes it is freed when its link closes. */
+    @Test
+    void shouldFreeAFrameHandedOverWhenItsLinkClosesUnsent() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo("127.0.0.1:9");
+            final byte[] reply = stealReply(2 * 1024 * 1024, 51);
+            final OffHeapFrame frame = a.transport.offHeapMemory().allocate(reply.length);
+            frame.putBytes(0, reply);
+            assertTrue(a.transport.sendOwned(link, frame, reply.length));
+            a.doWork();
+            assertEquals(1, frame.references(), "the link holds it");
+            assertEquals(1, a.transport.closeLink(link));
+            awaitLiveBytesZero(a);
+            assertEquals(0, frame.references());
+        }
+    }
+
     @Test
     void shouldRunWithItsOwnInvokerDriverAndDeleteItsDirectory() throws InterruptedException {
         final String dir;
