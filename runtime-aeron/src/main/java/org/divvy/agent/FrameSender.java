@@ -1,6 +1,8 @@
 package org.divvy.agent;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.OffHeapFrame;
 
 /**
  * How mechanisms send, on the agent thread: encode a frame into {@link #frameBuffer} at offset 0 with
@@ -31,7 +33,22 @@ public interface FrameSender {
      */
     default boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer frame, final int frameLength) {
         frameBuffer(frameLength).putBytes(0, frame, 0, frameLength); // a sender without owned frames copies
-        return sendTo(nodeId, frameLength);
+        if (sendTo(nodeId, frameLength)) {
+            OffHeapFrame.releaseIfOffHeap(frame); // handed over, and not kept
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A buffer of its own for a large frame built off the agent thread and handed over with {@code sendOwned…}: an
+     * {@link OffHeapFrame} (never zeroed by the JVM) from a transport that has off-heap memory, else a heap array.
+     * One who does not hand it over gives it back ({@link OffHeapFrame#releaseIfOffHeap}). Any thread.
+     *
+     * @throws OutOfMemoryError if there is no memory for it.
+     */
+    default MutableDirectBuffer ownFrame(final int length) {
+        return new UnsafeBuffer(new byte[length]);
     }
 
     /**
@@ -54,7 +71,11 @@ public interface FrameSender {
      */
     default boolean sendOwnedToEndpoint(final String endpoint, final MutableDirectBuffer frame, final int frameLength) {
         frameBuffer(frameLength).putBytes(0, frame, 0, frameLength); // a sender without owned frames copies
-        return sendToEndpoint(endpoint, frameLength);
+        if (sendToEndpoint(endpoint, frameLength)) {
+            OffHeapFrame.releaseIfOffHeap(frame); // handed over, and not kept
+            return true;
+        }
+        return false;
     }
 
     /** Closes the way to {@code endpoint} (its node died or left) and drops what is queued for it. */

@@ -4,7 +4,9 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
+import org.divvy.bulk.OffHeapMemory;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.transport.FrameHandler;
 import org.divvy.transport.Transport;
 
 /**
@@ -43,6 +45,18 @@ public final class Outbound implements FrameSender {
             frame.wrap(new byte[(int)Math.min(maxFrameBytes, Math.max(2L * frame.capacity(), minCapacity))]);
         }
         return frame;
+    }
+
+    /**
+     * Off the heap above {@link FrameHandler#OWN_BUFFER_MIN_BYTES} when the transport has off-heap memory (the Aeron
+     * one): see {@link FrameSender#ownFrame}. A small frame is a heap array (a malloc per root of a few bytes would
+     * buy nothing).
+     */
+    @Override
+    public MutableDirectBuffer ownFrame(final int length) {
+        final OffHeapMemory memory = transport.offHeapMemory();
+        return memory == null || length <= FrameHandler.OWN_BUFFER_MIN_BYTES ? new UnsafeBuffer(new byte[length])
+            : memory.allocate(length);
     }
 
     @Override

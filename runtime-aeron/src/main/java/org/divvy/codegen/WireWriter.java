@@ -40,7 +40,8 @@ public final class WireWriter {
 
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
-    private final ExpandableArrayBuffer buffer;
+    /** An {@link ExpandableArrayBuffer}, or a fixed buffer of the exact size a sizer measured ({@link #into}). */
+    private final MutableDirectBuffer buffer;
     /** False for a {@link #sizer()}: it counts bytes and stores none. */
     private final boolean stores;
     private int position;
@@ -80,6 +81,20 @@ public final class WireWriter {
     private WireWriter(final int initialCapacity, final boolean stores) {
         buffer = new ExpandableArrayBuffer(initialCapacity);
         this.stores = stores;
+    }
+
+    /**
+     * A writer into {@code fixed}, which must hold everything written (its size measured by a {@link #sizer()} pass):
+     * it never grows, and a write past its end throws. For a large message encoded straight into a frame of its own
+     * (off the heap: {@code bulk.OffHeapFrame}).
+     */
+    public static WireWriter into(final MutableDirectBuffer fixed) {
+        return new WireWriter(fixed);
+    }
+
+    private WireWriter(final MutableDirectBuffer fixed) {
+        buffer = fixed;
+        stores = true;
     }
 
     /**
@@ -175,7 +190,7 @@ public final class WireWriter {
      */
     public byte[] takeBytes() {
         final byte[] own = buffer.byteArray();
-        return own.length == position ? own : toByteArray();
+        return own != null && own.length == position ? own : toByteArray();
     }
 
     public WireWriter writeBoolean(final boolean value) {

@@ -8,10 +8,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,6 +25,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.SharedObjectContext;
@@ -201,6 +204,7 @@ public final class Mastership implements Duty, MembershipListener {
         }
         final long elapsedNs = System.nanoTime() - startNs;
         if (report.outcome == RunResultFlyweight.OUTCOME_FAILED) {
+            OffHeapFrame.releaseIfOffHeap(report.frame);
             final int newline = report.text.indexOf('\n');
             throw new RemoteJobException(job.type().name(), report.masterId,
                 newline < 0 ? report.text : report.text.substring(0, newline),
@@ -211,6 +215,8 @@ public final class Mastership implements Duty, MembershipListener {
         } catch (final RuntimeException e) {
             throw new DivvyException("the value of root `" + job.type().name() + "` from node " + report.masterId +
                 " could not be decoded: " + e.getMessage(), e);
+        } finally {
+            OffHeapFrame.releaseIfOffHeap(report.frame);
         }
         return new RunReport<>((T)job.boxedResult(), elapsedNs, report.masterId, report.takeovers, report.statistics);
     }
@@ -224,7 +230,7 @@ public final class Mastership implements Duty, MembershipListener {
         final String typeName = job.type().name();
         final int maxFrameBytes = sender.maxFrameBytes();
         try {
-            return new Outgoing(runId, masterId, typeName, arguments, maxFrameBytes);
+            return new Outgoing(runId, masterId, typeName, arguments, maxFrameBytes, sender::ownFrame);
         } catch (final WireLimitException e) {
             throw new DivvyException("the root `" + typeName + "` takes more than maxMessageBytes=" + maxFrameBytes +
                 " bytes encoded: a root travels whole to the registry and to any master; raise maxMessageBytes " +
@@ -309,7 +315,7 @@ public final class Mastership implements Duty, MembershipListener {
     private int onRoot(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         final RootFlyweight r = (RootFlyweight)root.wrap(buffer, offset, length);
         if (senderId != Registry.REGISTRY_ID) {
-            if (keeper == null || !keeper.onRoot(senderId, r)) {
+            if (keeper == null || !keeper.onRoot(senderId, r, buffer)) {
                 FrameCounters.count(counters.fromUnknownSender);
             }
             return 1;
@@ -320,8 +326,9 @@ public final class Mastership implements Duty, MembershipListener {
         }
         final String typeName = r.jobTypeName();
         final DirectBuffer arguments = keep(buffer, offset + r.argumentsOffset(), r.argumentsLength(), length);
+        final DirectBuffer frame = length > FrameHandler.OWN_BUFFER_MIN_BYTES ? buffer : null; // kept until decoded
         final int takeoversBefore = r.takeovers();
-        final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments),
+        final Thread master = new Thread(() -> runAssigned(runId, takeoversBefore, typeName, arguments, frame),
             "divvy-master-run-" + (runId >>> 32) + "." + (int)runId);
         master.setDaemon(true);
         master.start();
@@ -351,16 +358,21 @@ public final class Mastership implements Duty, MembershipListener {
             return 0;
         }
         final DirectBuffer value = keep(buffer, offset + r.resultOffset(), r.resultLength(), length);
-        future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value));
+        final DirectBuffer frame = length > FrameHandler.OWN_BUFFER_MIN_BYTES ? buffer : null;
+        if (!future.complete(new Report(r.masterId(), r.takeovers(), r.outcome(), r.statistics(), r.text(), value, frame))) {
+            OffHeapFrame.releaseIfOffHeap(frame); // nobody waits for it any more
+        }
         return 1;
     }
 
     /**
      * The part of a received frame another thread reads later: a view of a large frame's own buffer (the transport
-     * gave it to this handler; nothing is copied on the agent thread), a copy of a part of a small one.
+     * gave it to this handler; nothing is copied on the agent thread), with a reference to it that the reader gives
+     * back ({@link OffHeapFrame#releaseIfOffHeap} of the frame), or a copy of a part of a small one.
      */
     private static DirectBuffer keep(final DirectBuffer buffer, final int at, final int partLength, final int frameLength) {
         if (frameLength > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+            OffHeapFrame.retainIfOffHeap(buffer);
             return new UnsafeBuffer(buffer, at, partLength);
         }
         final byte[] copy = new byte[partLength];
@@ -371,13 +383,16 @@ public final class Mastership implements Duty, MembershipListener {
     // ---- master threads ----------------------------------------------------------------------------
 
     /** Runs a root the registry gave this node and reports how it ended. A thread of its own. */
-    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final DirectBuffer arguments) {
+    /** {@code frame}: the large ROOT frame {@code arguments} is a view of (a reference, given back once decoded), or null. */
+    private void runAssigned(final long runId, final int takeoversBefore, final String typeName, final DirectBuffer arguments,
+        final DirectBuffer frame) {
         final boolean takeover = takeoversBefore > 0;
         if (takeover) {
             takeovers++;
         }
         final JobType type = jobTypes.get(typeName);
         if (type == null) {
+            OffHeapFrame.releaseIfOffHeap(frame);
             send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
                 "\nthe root's job type `" + typeName + "` is unknown on node " + selfId, new byte[0]));
             return;
@@ -386,7 +401,12 @@ public final class Mastership implements Duty, MembershipListener {
         boolean announced = false;
         try {
             // shared objects in the root resolve to this node's replicas, fetched from whoever holds them (the submitter)
-            final Job job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
+            final Job job;
+            try {
+                job = type.decode(new WireReader().sharedObjects(sharedObjects, -1).wrap(arguments, 0, arguments.capacity()));
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(frame); // decoded (or not): the frame's bytes are not read again
+            }
             scheduler.awaitSharedObjects(job);
             if (!takeover) {
                 announced = true;
@@ -403,7 +423,7 @@ public final class Mastership implements Duty, MembershipListener {
             final String text = clip(String.valueOf(run.value()));
             final Outgoing value;
             try {
-                value = new Outgoing(runId, statistics, text, job::writeResult, sender.maxFrameBytes());
+                value = new Outgoing(runId, statistics, text, job::writeResult, sender.maxFrameBytes(), sender::ownFrame);
             } catch (final WireLimitException e) {
                 // the value cannot travel: the submitter gets a failure naming the setting instead of waiting forever
                 send(Outgoing.result(runId, RunResultFlyweight.OUTCOME_FAILED, "", DivvyException.class.getName() +
@@ -439,7 +459,9 @@ public final class Mastership implements Duty, MembershipListener {
     }
 
     /** A forwarded RUN_RESULT, for a waiting {@link #submit}. */
-    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, DirectBuffer result) {
+    /** {@code frame}: the large RUN_RESULT frame {@code result} is a view of (a reference the reader gives back), or null. */
+    private record Report(int masterId, int takeovers, int outcome, String statistics, String text, DirectBuffer result,
+        DirectBuffer frame) {
     }
 
     /**
@@ -454,18 +476,22 @@ public final class Mastership implements Duty, MembershipListener {
         final boolean isRoot;
         final long runId;
         final int outcome;
-        final UnsafeBuffer frame;
+        /** The frame, handed to the transport when sent (an {@code OffHeapFrame} if large). */
+        final MutableDirectBuffer frame;
         final int length;
 
-        /** A ROOT, its arguments written by {@code arguments}; throws {@link WireLimitException} past the bound. */
+        /**
+         * A ROOT, its arguments written by {@code arguments} into a frame {@code frames} makes (off the heap for the
+         * transport's senders); throws {@link WireLimitException} past the bound.
+         */
         Outgoing(final long runId, final int masterId, final String typeName, final Consumer<WireWriter> arguments,
-            final int maxFrameBytes) {
+            final int maxFrameBytes, final IntFunction<MutableDirectBuffer> frames) {
             this.isRoot = true;
             this.runId = runId;
             this.outcome = -1;
             final int at = RootFlyweight.argumentsOffset(typeName);
-            final WireWriter writer = encodeAt(at, arguments, maxFrameBytes);
-            frame = new UnsafeBuffer(writer.takeBytes());
+            final WireWriter writer = encodeAt(at, arguments, maxFrameBytes, frames);
+            frame = writer.buffer();
             final RootFlyweight root = new RootFlyweight();
             root.wrap(frame, 0, frame.capacity());
             root.headerDefaults(RootFlyweight.TYPE);
@@ -475,13 +501,13 @@ public final class Mastership implements Duty, MembershipListener {
 
         /** A RUN_RESULT with a value written by {@code value}; throws {@link WireLimitException} past the bound. */
         Outgoing(final long runId, final String statistics, final String text, final Consumer<WireWriter> value,
-            final int maxFrameBytes) {
+            final int maxFrameBytes, final IntFunction<MutableDirectBuffer> frames) {
             this.isRoot = false;
             this.runId = runId;
             this.outcome = RunResultFlyweight.OUTCOME_VALUE;
             final int at = RunResultFlyweight.resultOffset(statistics, text);
-            final WireWriter writer = encodeAt(at, value, maxFrameBytes);
-            frame = new UnsafeBuffer(writer.takeBytes());
+            final WireWriter writer = encodeAt(at, value, maxFrameBytes, frames);
+            frame = writer.buffer();
             final RunResultFlyweight result = new RunResultFlyweight();
             result.wrap(frame, 0, frame.capacity());
             result.headerDefaults(RunResultFlyweight.TYPE);
@@ -489,13 +515,23 @@ public final class Mastership implements Duty, MembershipListener {
             length = result.frameLength();
         }
 
-        /** A writer of exactly {@code at} bytes (the frame's fixed part, written after) plus what {@code body} writes. */
-        private static WireWriter encodeAt(final int at, final Consumer<WireWriter> body, final int maxFrameBytes) {
+        /**
+         * A writer into a frame of exactly {@code at} bytes (the frame's fixed part, written after) plus what
+         * {@code body} writes; the frame is given back if the encode fails.
+         */
+        private static WireWriter encodeAt(final int at, final Consumer<WireWriter> body, final int maxFrameBytes,
+            final IntFunction<MutableDirectBuffer> frames) {
             final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).skip(at);
             body.accept(sizer);
-            final WireWriter writer = new WireWriter(sizer.length()).limit(maxFrameBytes).skip(at);
-            body.accept(writer);
-            return writer;
+            final MutableDirectBuffer out = frames.apply(sizer.length());
+            try {
+                final WireWriter writer = WireWriter.into(out).limit(maxFrameBytes).skip(at);
+                body.accept(writer);
+                return writer;
+            } catch (final RuntimeException | Error e) {
+                OffHeapFrame.releaseIfOffHeap(out);
+                throw e;
+            }
         }
 
         /** A RUN_RESULT. */
@@ -505,7 +541,8 @@ public final class Mastership implements Duty, MembershipListener {
             this.runId = runId;
             this.outcome = outcome;
             final RunResultFlyweight result = new RunResultFlyweight();
-            frame = new UnsafeBuffer(new byte[(int)RunResultFlyweight.lengthBound(statistics, text, value.length)]);
+            final UnsafeBuffer small = new UnsafeBuffer(new byte[(int)RunResultFlyweight.lengthBound(statistics, text, value.length)]);
+            frame = small;
             result.wrap(frame, 0, frame.capacity());
             result.headerDefaults(RunResultFlyweight.TYPE);
             result.result(runId, -1, 0, outcome, statistics, text, new UnsafeBuffer(value), 0, value.length);

@@ -12,6 +12,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.transport.FrameHandler;
 
@@ -70,7 +71,7 @@ public final class RootKeeper implements Duty {
     void register(final FrameDispatcher dispatcher) {
         dispatcher.register(RootFlyweight.TYPE, "ROOT", new RootFlyweight(), RootFlyweight.MIN_BODY_LENGTH, Senders.ANY,
             (senderId, buffer, offset, length) -> {
-                if (!onRoot(senderId, (RootFlyweight)root.wrap(buffer, offset, length))) {
+                if (!onRoot(senderId, (RootFlyweight)root.wrap(buffer, offset, length), buffer)) {
                     FrameCounters.count(counters.fromUnknownSender);
                 }
                 return 1;
@@ -106,6 +107,14 @@ public final class RootKeeper implements Duty {
      *         neither the sender nor {@link RootFlyweight#NO_MASTER}.
      */
     public boolean onRoot(final int senderId, final RootFlyweight r) {
+        return onRoot(senderId, r, r.buffer());
+    }
+
+    /**
+     * As {@link #onRoot(int, RootFlyweight)}, with the buffer the frame came in ({@code r} wraps it from offset 0): a
+     * large frame's own (an {@link OffHeapFrame}), kept by a reference of the registry's until the run is forgotten.
+     */
+    public boolean onRoot(final int senderId, final RootFlyweight r, final DirectBuffer frameBuffer) {
         final long runId = r.runId();
         if (!registry.isAlive(senderId) || (int)(runId >>> 32) != senderId) {
             return false;
@@ -123,12 +132,14 @@ public final class RootKeeper implements Duty {
         if (large) {
             // the frame's own buffer (the transport gave it to this handler): kept as it is, not copied here
             arguments = new UnsafeBuffer(r.buffer(), r.argumentsOffset(), r.argumentsLength());
+            OffHeapFrame.retainIfOffHeap(frameBuffer); // the registry's reference, given back in forget()
         } else {
             final byte[] copy = new byte[r.argumentsLength()];
             r.buffer().getBytes(r.argumentsOffset(), copy);
             arguments = new UnsafeBuffer(copy);
         }
-        final KeptRoot kept = new KeptRoot(runId, senderId, master == RootFlyweight.NO_MASTER, r.jobTypeName(), arguments);
+        final KeptRoot kept = new KeptRoot(runId, senderId, master == RootFlyweight.NO_MASTER, r.jobTypeName(), arguments,
+            large ? frameBuffer : null);
         roots.put(runId, kept);
         if (!kept.delegated) {
             kept.masterId = senderId;
@@ -138,7 +149,8 @@ public final class RootKeeper implements Duty {
             final UnsafeBuffer frame = new UnsafeBuffer(r.buffer(), 0, frameLength);
             root.wrap(frame, 0, frameLength);
             root.masterId(kept.masterId).takeovers(kept.takeovers).senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
-            if (!sender.sendOwnedToEndpoint(registry.endpointOf(kept.masterId), frame, frameLength)) {
+            if (!sendOwnedCopyOf(registry.endpointOf(kept.masterId), frameBuffer instanceof OffHeapFrame ? frameBuffer
+                : frame, frameLength)) {
                 // refused (a full queue): sent again by doWork, rebuilt from the arguments the frame still holds
                 kept.rootUnsent = true;
                 rootsUnsent = true;
@@ -167,14 +179,14 @@ public final class RootKeeper implements Duty {
             if (kept.unclaimedLine == null || senderId != kept.submitterId) {
                 return false;
             }
-            roots.remove(kept.runId); // the submitter has it
+            forget(kept); // the submitter has it
             return true;
         }
         if (kept.masterId != senderId || kept.unclaimedLine != null) {
             return false; // not its master, or a repeat of an outcome forwarded already
         }
         if (!kept.delegated && kept.submitterId == senderId) {
-            roots.remove(kept.runId);
+            forget(kept);
             return true; // the submitter ran its root itself and has the value
         }
         final String line = "run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" + kept.jobTypeName + "`: node "
@@ -186,16 +198,19 @@ public final class RootKeeper implements Duty {
             reportUnclaimed(kept);
             return true;
         }
-        final UnsafeBuffer frame;
-        if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
+        final DirectBuffer frame;
+        if (buffer instanceof OffHeapFrame && offset == 0 && length == buffer.capacity()) {
+            frame = buffer; // the frame's own buffer: forwarded as it is, not copied here
+        } else if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
             frame = new UnsafeBuffer(buffer, offset, length); // the frame's own buffer: forwarded as it is, not copied here
         } else {
-            frame = new UnsafeBuffer(new byte[length]);
-            frame.putBytes(0, buffer, offset, length);
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, buffer, offset, length);
+            frame = copy;
         }
         if (!forward(frame, kept)) {
             // refused (a full queue): kept as the registry's copy and sent again by doWork until it goes
-            kept.unsentForward = frame;
+            kept.unsentForward = OffHeapFrame.retainIfOffHeap(frame);
             unsentForwards++;
         }
         return true;
@@ -205,12 +220,36 @@ public final class RootKeeper implements Duty {
      * The master's RUN_RESULT to the submitter, as the registry's with the takeover count (its header changed in
      * {@code frame}, which the transport keeps if it must wait); whether it went.
      */
-    private boolean forward(final UnsafeBuffer frame, final KeptRoot kept) {
+    private boolean forward(final DirectBuffer frame, final KeptRoot kept) {
         final int length = frame.capacity();
         result.wrap(frame, 0, length);
         result.senderId(Registry.REGISTRY_ID).epoch(registry.epoch());
         result.takeovers(kept.takeovers);
-        return sender.sendOwnedToEndpoint(registry.endpointOf(kept.submitterId), frame, length);
+        return sendOwnedCopyOf(registry.endpointOf(kept.submitterId), frame, length);
+    }
+
+    /**
+     * Hands {@code frame} to the transport without copying it; an {@link OffHeapFrame} with a reference of the
+     * transport's own (the caller keeps its own); whether it was taken.
+     */
+    private boolean sendOwnedCopyOf(final String endpoint, final DirectBuffer frame, final int length) {
+        OffHeapFrame.retainIfOffHeap(frame);
+        if (sender.sendOwnedToEndpoint(endpoint, (MutableDirectBuffer)frame, length)) {
+            return true;
+        }
+        OffHeapFrame.releaseIfOffHeap(frame);
+        return false;
+    }
+
+    /** The run is over here: forgotten, and the registry's references to its frames given back. */
+    private void forget(final KeptRoot kept) {
+        roots.remove(kept.runId);
+        if (kept.unsentForward != null) {
+            OffHeapFrame.releaseIfOffHeap(kept.unsentForward);
+            kept.unsentForward = null;
+            unsentForwards--;
+        }
+        OffHeapFrame.releaseIfOffHeap(kept.frame);
     }
 
     /** Sends again the forwards a full queue refused (rare: the loop runs only while there are some). */
@@ -219,6 +258,7 @@ public final class RootKeeper implements Duty {
         for (final KeptRoot kept : roots.values()) {
             if (kept.unsentForward != null && registry.isAlive(kept.submitterId)) {
                 if (forward(kept.unsentForward, kept)) {
+                    OffHeapFrame.releaseIfOffHeap(kept.unsentForward); // the transport has its own reference
                     kept.unsentForward = null;
                     unsentForwards--;
                     work++;
@@ -230,11 +270,7 @@ public final class RootKeeper implements Duty {
 
     /** The run's submitter is gone: its outcome goes to the registry's owner, and the master ends the computation. */
     private void reportUnclaimed(final KeptRoot kept) {
-        roots.remove(kept.runId);
-        if (kept.unsentForward != null) {
-            kept.unsentForward = null;
-            unsentForwards--;
-        }
+        forget(kept);
         onUnclaimedResult.accept(kept.unclaimedLine);
         if (!sendEndNotice(kept)) {
             unsentEndNotices.add(kept); // a full queue: without it the master would never end its computation
@@ -306,7 +342,7 @@ public final class RootKeeper implements Duty {
             }
             final int master = choose(kept.submitterId);
             if (master < 0) {
-                roots.remove(kept.runId);
+                forget(kept);
                 onUnclaimedResult.accept("run " + (kept.runId >>> 32) + "." + (int)kept.runId + " of `" +
                     kept.jobTypeName + "` is lost: its master died and no member is left to run it");
                 continue;
@@ -380,12 +416,15 @@ public final class RootKeeper implements Duty {
         /** Once the outcome was forwarded to the submitter: how it ended, in case the submitter never says it arrived. */
         String unclaimedLine;
         /** The master's RUN_RESULT while its forward waits for room in the queue; null once it went. */
-        UnsafeBuffer unsentForward;
+        DirectBuffer unsentForward;
+        /** The ROOT frame {@link #arguments} is a view of, if that was large (the registry holds a reference); else null. */
+        final DirectBuffer frame;
         /** Its last ROOT to its master was refused by a full queue: to be sent again. */
         boolean rootUnsent;
 
         KeptRoot(final long runId, final int submitterId, final boolean delegated, final String jobTypeName,
-            final UnsafeBuffer arguments) {
+            final UnsafeBuffer arguments, final DirectBuffer frame) {
+            this.frame = frame;
             this.runId = runId;
             this.submitterId = submitterId;
             this.delegated = delegated;

@@ -16,6 +16,7 @@ import org.divvy.NetworkStatistics;
 import org.divvy.NodeConfig;
 import org.divvy.RecoveryStatistics;
 import org.divvy.agent.CodecThread;
+import org.divvy.bulk.OffHeapMemory;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -390,6 +391,14 @@ public final class NetworkNode implements AutoCloseable {
     }
 
     /** A snapshot of this node's network counters since it started; any thread. */
+    /**
+     * The memory big messages travel in on this node (received frames, frames built to send, a link's copies), or
+     * null with a transport that has none; its live bytes are 0 once no big message is under way or held. Any thread.
+     */
+    public OffHeapMemory offHeapMemory() {
+        return transport.offHeapMemory();
+    }
+
     public NetworkStatistics statistics() {
         final TrafficCounters traffic = transport.traffic();
         final long[] messages = new long[TrafficCounters.TYPE_CODES];

@@ -18,6 +18,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
@@ -348,6 +349,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             final EncodedResult r = unsentLarge.peekFirst();
             if (keptAsOrphan(r.ended) || (leaving && r.ended.isOrphaned())) {
                 unsentLarge.pollFirst();
+                OffHeapFrame.releaseIfOffHeap(r.frame);
                 forget(r.ended);
                 continue;
             }
@@ -359,6 +361,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
                 }
                 count(r.ended, nowNs);
                 work++;
+            } else {
+                OffHeapFrame.releaseIfOffHeap(r.frame);
             }
             unsentLarge.pollFirst();
             forget(r.ended); // sent, or the owner is gone: nobody waits for this outcome
@@ -468,23 +472,26 @@ public final class ForeignJobs implements Duty, MembershipListener {
      * exactly its size, up to the largest frame.
      */
     private void encodeLarge(final EncodedResult r) {
+        MutableDirectBuffer out = null;
         try {
             // a first pass only measures (and passes the limit cheaply), so the buffer is allocated once, exactly
             final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes);
             sizer.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
             r.ended.job.writeResult(sizer);
-            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes);
+            out = sender.ownFrame(sizer.length()); // off the heap: no array of hundreds of MB zeroed for it
+            final WireWriter w = WireWriter.into(out).limit(maxFrameBytes);
             w.skip(JobResultFlyweight.PAYLOAD_OFFSET + HeaderFlyweight.VAR_LENGTH_PREFIX);
             r.ended.job.writeResult(w);
             w.putIntAt(JobResultFlyweight.PAYLOAD_OFFSET,
                 w.length() - JobResultFlyweight.PAYLOAD_OFFSET - HeaderFlyweight.VAR_LENGTH_PREFIX);
             final JobResultFlyweight frame = new JobResultFlyweight();
-            frame.wrap(w.buffer(), 0, w.length());
+            frame.wrap(out, 0, w.length());
             frame.headerDefaults(JobResultFlyweight.TYPE);
             frame.ownerJobId(r.ended.ownerJobId).valueWrittenInPlace(w.length());
-            r.frame = w.buffer();
+            r.frame = out;
             r.frameLength = w.length();
         } catch (final Throwable t) { // OutOfMemoryError included: the owner's sync() reports it
+            OffHeapFrame.releaseIfOffHeap(out);
             r.failure = t;
         }
         encodedInbox.add(r);

@@ -14,6 +14,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.WireReader;
 import org.divvy.membership.Member;
@@ -224,12 +225,15 @@ public final class GivenJobs implements Duty, MembershipListener {
         final int thiefId) {
         final DecodedResult decoded = new DecodedResult(entry);
         decoding++;
+        OffHeapFrame.retainIfOffHeap(buffer); // kept until the codec thread read it
         codec.submit(() -> {
             try {
                 entry.job.readResult(new WireReader().wrap(buffer, offset, length));
             } catch (final Throwable e) { // OutOfMemoryError included: the owner's sync() reports it
                 decoded.failure = new DivvyException("the result of job `" + entry.displayName() + "` from node " +
                     thiefId + " could not be decoded: " + e, e);
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(buffer);
             }
             decodedInbox.add(decoded);
         });

@@ -11,6 +11,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.SharedObjectContext;
@@ -225,6 +226,7 @@ public final class Thief implements Duty, MembershipListener {
         final DecodedJob decoded = new DecodedJob(victimId, ownerJobId, reply.restarted());
         final int selfId = members.selfId();
         final SharedObjectContext context = sharedObjects;
+        OffHeapFrame.retainIfOffHeap(buffer); // kept until the codec thread decoded it
         codec.submit(() -> {
             try {
                 final WireReader r = new WireReader().sharedObjects(context, victimId).wrap(buffer, stampAt, stampLength);
@@ -234,6 +236,8 @@ public final class Thief implements Duty, MembershipListener {
             } catch (final Throwable e) { // OutOfMemoryError included: the owner's sync() reports it
                 decoded.problem = "job `" + type.name() + "` from node " + victimId + " could not be decoded on node " +
                     selfId + ": " + e;
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(buffer);
             }
             decodedInbox.add(decoded);
         });

@@ -10,6 +10,7 @@ import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.SharedObjectContext;
 import org.divvy.codegen.WireLimitException;
@@ -225,21 +226,25 @@ public final class Victim implements Duty {
 
     /**
      * On the codec thread: the whole STEAL_REPLY, written in place into a buffer of its own of exactly its
-     * size (measured by a first pass through a {@link WireWriter#sizer()}), up to the largest frame.
+     * size (measured by a first pass through a {@link WireWriter#sizer()}), up to the largest frame: off the heap
+     * ({@link FrameSender#ownFrame}), so no array of hundreds of MB is zeroed for it.
      */
     private void encodeLarge(final EncodedReply r) {
+        MutableDirectBuffer out = null;
         try {
             final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).sharedObjects(sharedObjects);
             writeReply(sizer, r);
-            final WireWriter w = new WireWriter(sizer.length()).limit(maxFrameBytes).sharedObjects(sharedObjects);
+            out = sender.ownFrame(sizer.length());
+            final WireWriter w = WireWriter.into(out).limit(maxFrameBytes).sharedObjects(sharedObjects);
             writeReply(w, r);
             final StealReplyFlyweight frame = new StealReplyFlyweight();
-            frame.wrap(w.buffer(), 0, w.length());
+            frame.wrap(out, 0, w.length());
             frame.headerDefaults(StealReplyFlyweight.TYPE);
             frame.requestId(r.requestId).ownerJobId(r.ownerJobId).jobWrittenInPlace(w.length()).restarted(r.job.isRestarted());
-            r.frame = w.buffer();
+            r.frame = out;
             r.frameLength = w.length();
         } catch (final Throwable t) { // OutOfMemoryError included: the job then runs here
+            OffHeapFrame.releaseIfOffHeap(out);
             r.failure = t;
         }
         encodedInbox.add(r);
@@ -278,6 +283,7 @@ public final class Victim implements Duty {
                 largeRepliesUnsent.remove(r.thiefId); // 0 is the map's missing value, which it cannot hold
             }
             if (!given.isAwaitingSend(r.ownerJobId)) {
+                OffHeapFrame.releaseIfOffHeap(r.frame);
                 continue; // aborted, or its thief died (then it was unclaimed): nothing to send
             }
             final EncodedReply reply = r;
@@ -292,6 +298,8 @@ public final class Victim implements Duty {
             } else if (sender.sendOwnedTo(r.thiefId, r.frame, r.frameLength)) {
                 given.onGiven(r.ownerJobId);
                 continue;
+            } else {
+                OffHeapFrame.releaseIfOffHeap(r.frame);
             }
             // not encoded, or the thief's queue is full or it is gone: the job runs here, the thief hears "none"
             given.unclaim(r.ownerJobId);

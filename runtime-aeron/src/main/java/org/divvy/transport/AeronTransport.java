@@ -16,6 +16,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
 import org.divvy.NodeConfig;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
+import org.divvy.bulk.SlicedCopy;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.protocol.HeaderFlyweight;
@@ -110,7 +113,8 @@ public final class AeronTransport implements Transport {
     private final Subscription subscription;
     private final ControlledFragmentAssembler assembler;
     private final Reassembler reassembler;
-    private final TaskThread allocator;
+    /** The buffers of big received messages (and of big frames mechanisms send, if they allocate them here). */
+    private final OffHeapMemory offHeapMemory;
     private final String endpoint;
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
@@ -147,9 +151,9 @@ public final class AeronTransport implements Transport {
         this.validator = validator;
         this.traffic = traffic;
         this.authenticator = authenticator;
-        this.allocator = new TaskThread(() -> "divvy-alloc-" + endpoint(), errorHandler);
-        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler, allocator,
-            senderId -> lossListener.onReceiveLoss(senderId, 1));
+        this.offHeapMemory = new OffHeapMemory(config.bind() + ":" + config.port(), errorHandler::onError);
+        this.reassembler = new Reassembler(config.maxReassemblyBytes(), validator.counters(), errorHandler,
+            offHeapMemory, senderId -> lossListener.onReceiveLoss(senderId, 1));
         final Aeron.Context clientContext = new Aeron.Context()
             .useConductorAgentInvoker(true)
             .errorHandler(errorHandler)
@@ -347,13 +351,13 @@ public final class AeronTransport implements Transport {
     }
 
     /** A frame this node sent to itself: received as one from the wire (authenticated, checked, counted, dispatched). */
-    private void onSelfMessage(final DirectBuffer buffer, final int offset, final int received, final boolean own) {
+    private void onSelfMessage(final DirectBuffer buffer, final int offset, final int received, final DirectBuffer ownFrame) {
         if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE) {
             // a self link never chunks: a frame of CHUNK's type is no chunk of a message of this link
             FrameCounters.count(validator.counters().badChunk);
             return;
         }
-        onMessage(buffer, offset, received, null, own);
+        onMessage(buffer, offset, received, null, ownFrame);
     }
 
     /**
@@ -364,7 +368,7 @@ public final class AeronTransport implements Transport {
      */
     private ControlledFragmentHandler.Action onFragment(final DirectBuffer buffer, final int offset, final int received,
         final Header header) {
-        return onMessage(buffer, offset, received, header, false);
+        return onMessage(buffer, offset, received, header, null);
     }
 
     /**
@@ -372,7 +376,7 @@ public final class AeronTransport implements Transport {
      * {@code own}: the buffer is the message's own, so a large frame is handed over without a copy.
      */
     private ControlledFragmentHandler.Action onMessage(final DirectBuffer buffer, final int offset, final int received,
-        final Header header, final boolean own) {
+        final Header header, final DirectBuffer ownFrame) {
         final int length = authenticator.verify(buffer, offset, received);
         if (length < 0) {
             if (length == FrameAuthenticator.REFUSED_JOIN) {
@@ -395,13 +399,20 @@ public final class AeronTransport implements Transport {
         if (type != ChunkFlyweight.TYPE) {
             traffic.onReceived(type, length);
             if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
-                // a large frame a peer sent unchunked (its term is larger), or this node to itself: handlers may keep
-                // large frames, so they get a buffer of the frame alone
-                final UnsafeBuffer frame = own ? new UnsafeBuffer(buffer, offset, length) : new UnsafeBuffer(new byte[length]);
-                if (!own) {
-                    frame.putBytes(0, buffer, offset, length);
+                if (ownFrame != null) {
+                    // this node's frame to itself, alone in an off-heap frame of its own (the self link releases it
+                    // after this call; a handler that keeps it took a reference of its own)
+                    frameHandler.onFrame(type, ownFrame, 0, length);
+                } else {
+                    // a large frame a peer sent unchunked (its term is larger): handlers may keep large frames
+                    final OffHeapFrame own = offHeapMemory.allocate(length);
+                    try {
+                        SlicedCopy.copy(own, 0, buffer, offset, length);
+                        frameHandler.onFrame(type, own, 0, length);
+                    } finally {
+                        own.release(); // a handler that keeps it took a reference of its own
+                    }
                 }
-                frameHandler.onFrame(type, frame, 0, length);
             } else {
                 frameHandler.onFrame(type, buffer, offset, length);
             }
@@ -419,12 +430,16 @@ public final class AeronTransport implements Transport {
         reportSkipped(buffer, offset);
         traffic.onReceived(type, length);
         if (whole != null) {
-            final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
-            if (wholeType == ChunkFlyweight.TYPE) {
-                FrameCounters.count(validator.counters().badChunk);
-            } else if (wholeType != FrameValidator.INVALID) {
-                traffic.onReceived(wholeType, whole.capacity());
-                frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
+            try {
+                final int wholeType = validator.validateHeader(whole, 0, whole.capacity());
+                if (wholeType == ChunkFlyweight.TYPE) {
+                    FrameCounters.count(validator.counters().badChunk);
+                } else if (wholeType != FrameValidator.INVALID) {
+                    traffic.onReceived(wholeType, whole.capacity());
+                    frameHandler.onFrame(wholeType, whole, 0, whole.capacity());
+                }
+            } finally {
+                OffHeapFrame.releaseIfOffHeap(whole); // the reassembler's reference, handed over; keepers took their own
             }
         }
         return ControlledFragmentHandler.Action.CONTINUE;
@@ -473,7 +488,7 @@ public final class AeronTransport implements Transport {
     public int linkTo(final String peerEndpoint) {
         if (peerEndpoint.equals(endpoint)) {
             if (selfLink == null) {
-                selfLink = new SelfLink(links.size(), endpoint, maxOutboundBytesPerPeer, traffic, authenticator);
+                selfLink = new SelfLink(links.size(), endpoint, maxOutboundBytesPerPeer, traffic, authenticator, offHeapMemory);
                 links.add(null); // the id is the self link's; every loop over links skips it
             }
             return selfLink.linkId();
@@ -484,7 +499,7 @@ public final class AeronTransport implements Transport {
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
             link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, maxOutboundBytesPerPeer, aeron, traffic,
-                authenticator, endpoint -> lossListener.onSendLoss(endpoint));
+                authenticator, endpoint -> lossListener.onSendLoss(endpoint), offHeapMemory);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -514,8 +529,12 @@ public final class AeronTransport implements Transport {
             return false;
         }
         final Link link = links.get(linkId);
-        if (link == null) {
-            return selfLink.send(buffer, offset, length); // the driver has nothing to send for it
+        if (link == null) { // the self link: the driver has nothing to send for it
+            final boolean taken = selfLink.send(buffer, offset, length);
+            if (taken && owned) {
+                OffHeapFrame.releaseIfOffHeap(buffer); // copied: the reference handed over is given back
+            }
+            return taken;
         }
         sentSinceDriverStep = true;
         try {
@@ -548,6 +567,11 @@ public final class AeronTransport implements Transport {
     public long queuedBulkBytes(final int linkId) {
         final Link link = links.get(linkId);
         return link == null ? 0 : link.queuedBulkBytes();
+    }
+
+    @Override
+    public OffHeapMemory offHeapMemory() {
+        return offHeapMemory;
     }
 
     @Override
@@ -641,6 +665,6 @@ public final class AeronTransport implements Transport {
         if (selfLink != null) {
             selfLink.close();
         }
-        CloseHelper.quietCloseAll(subscription, aeron, driver, allocator);
+        CloseHelper.quietCloseAll(subscription, aeron, driver, reassembler, offHeapMemory);
     }
 }

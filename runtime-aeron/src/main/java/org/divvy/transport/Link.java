@@ -7,6 +7,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableRingBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
+import org.divvy.bulk.SlicedCopy;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.security.FrameAuthenticator;
 
@@ -30,6 +33,9 @@ import io.aeron.Publication;
  *
  * <p>A queued bulk message is a copy, unless the sender handed the buffer over ({@link #send} with
  * {@code owned}): large messages, encoded off the agent thread into a buffer of their own, are never copied.
+ * A copy is an {@link OffHeapFrame} (a {@code new byte[]} of hundreds of MB would be zeroed by the JVM in one step,
+ * holding every safepoint), made in slices ({@link SlicedCopy}). An {@link OffHeapFrame} handed over comes with one
+ * reference, the link's, given back once the publication took all of it or the link dropped it.
  * Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at the
  * moment it is offered, and carries its trailer; its sequence number is used up only when the publication
  * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss.
@@ -64,6 +70,8 @@ final class Link {
     private final int streamId;
     private final Aeron aeron;
     private final TrafficCounters traffic;
+    /** Where copies of bulk messages that must wait are made. */
+    private final OffHeapMemory memory;
     /** Signs what this link offers; a new stream instance with each new publication. */
     private final FrameAuthenticator.Signer signer;
     private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
@@ -104,7 +112,8 @@ final class Link {
      */
     Link(final int linkId, final String endpoint, final String channel, final int streamId, final long maxBulkBytes,
         final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator,
-        final Consumer<String> onSendLoss) {
+        final Consumer<String> onSendLoss, final OffHeapMemory memory) {
+        this.memory = memory;
         this.onSendLoss = onSendLoss;
         this.linkId = linkId;
         this.endpoint = endpoint;
@@ -146,42 +155,59 @@ final class Link {
      * Sends now if nothing of its kind is queued and the publication takes it, else queues it.
      *
      * @param owned whether the link may keep {@code buffer} (offset 0) instead of copying it; the caller
-     *              hands it over when this returns true.
+     *              hands it over when this returns true (an {@link OffHeapFrame} with one reference, the link's).
      * @return false if its queue has no room: nothing was sent or kept, the caller still holds the message
      * (counted in {@link TrafficCounters#droppedQueueFull}).
      */
     boolean send(final DirectBuffer buffer, final int offset, final int length, final boolean owned) {
+        final int taken = take(buffer, offset, length, owned);
+        if (taken == SENT_OR_COPIED && owned) {
+            OffHeapFrame.releaseIfOffHeap(buffer); // handed over, and not kept
+        }
+        return taken != REFUSED;
+    }
+
+    private static final int REFUSED = 0;
+    private static final int SENT_OR_COPIED = 1;
+    private static final int KEPT = 2;
+
+    private int take(final DirectBuffer buffer, final int offset, final int length, final boolean owned) {
         if (length <= CONTROL_MAX_FRAME_BYTES) {
             if (queuedControl == 0 && trySend(buffer, offset, length)) {
-                return true;
+                return SENT_OR_COPIED;
             }
             if (queuedControlBytes + length > CONTROL_QUEUE_BYTES || !controlQueue.append(buffer, offset, length)) {
                 TrafficCounters.add(traffic.droppedQueueFull, 1);
-                return false;
+                return REFUSED;
             }
             queuedControlBytes += length;
             queuedControl++;
-            return true;
+            return SENT_OR_COPIED;
         }
         if (bulkQueue.isEmpty() && queuedControl == 0 && trySend(buffer, offset, length)) {
-            return true;
+            return SENT_OR_COPIED;
         }
         if (queuedBulkBytes + length > maxBulkBytes) {
             // never with a partly sent message: the queue is then empty, and one message fits (config check)
             TrafficCounters.add(traffic.droppedQueueFull, 1);
-            return false;
+            return REFUSED;
         }
-        final DirectBuffer kept;
         if (owned && offset == 0) {
-            kept = buffer;
-        } else {
-            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
-            copy.putBytes(0, buffer, offset, length);
-            kept = copy;
+            bulkQueue.addLast(new Queued(buffer, length));
+            queuedBulkBytes += length;
+            return KEPT;
         }
-        bulkQueue.addLast(new Queued(kept, length));
+        final OffHeapFrame copy;
+        try {
+            copy = memory.allocate(length);
+        } catch (final OutOfMemoryError e) {
+            TrafficCounters.add(traffic.droppedQueueFull, 1); // the caller keeps it, as for a full queue
+            return REFUSED;
+        }
+        SlicedCopy.copy(copy, 0, buffer, offset, length);
+        bulkQueue.addLast(new Queued(copy, length));
         queuedBulkBytes += length;
-        return true;
+        return SENT_OR_COPIED;
     }
 
     /**
@@ -197,6 +223,7 @@ final class Link {
             }
             bulkQueue.pollFirst();
             queuedBulkBytes -= head.length;
+            OffHeapFrame.releaseIfOffHeap(head.buffer); // the link's reference (its copy, or a frame handed over)
             sent++;
         }
         return sent;
@@ -243,6 +270,9 @@ final class Link {
         final int dropped = bulkQueue.size() + queuedControl;
         if (dropped > 0) {
             TrafficCounters.add(traffic.droppedPeerGone, dropped);
+        }
+        for (final Queued queued : bulkQueue) {
+            OffHeapFrame.releaseIfOffHeap(queued.buffer);
         }
         bulkQueue.clear();
         controlQueue.reset(4096);

@@ -4,6 +4,9 @@ import java.util.ArrayDeque;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
+import org.divvy.bulk.SlicedCopy;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.security.FrameAuthenticator;
 
@@ -20,7 +23,9 @@ import org.divvy.security.FrameAuthenticator;
  * the receiver's any more when it is delivered is refused as it would be after a trip through Aeron.
  *
  * <p>What differs from a link: nothing is chunked or reassembled (a frame above
- * {@link FrameHandler#OWN_BUFFER_MIN_BYTES} is copied once into a buffer of its own, which its handler may keep),
+ * {@link FrameHandler#OWN_BUFFER_MIN_BYTES} is copied once, in slices, into an off-heap frame of its own, with its
+ * trailer in the frame's tail, so the JVM zeroes nothing for it and its handler may keep it by taking a reference;
+ * the link releases it once delivered),
  * nothing is ever lost or re-ordered, and there is no publication to connect. Frames waiting for the next poll
  * are bounded like a link's queues ({@link Link#CONTROL_QUEUE_BYTES} plus {@code maxBulkBytes}); beyond that a
  * send is refused and counted in {@link TrafficCounters#droppedQueueFull}.
@@ -37,29 +42,31 @@ final class SelfLink {
     /** Receives each message (frame and trailer) as the subscription's fragments are received. */
     interface Receiver {
         /**
-         * One message, frame and trailer, at {@code offset}; {@code own}: the buffer holds only this message from
-         * offset 0 and its frame may be handed to a handler to keep.
+         * One message, frame and trailer, at {@code offset}; {@code ownFrame}: null, or the frame alone in a buffer of
+         * its own (an {@link OffHeapFrame} of exactly the frame's length), which may be handed to a handler to keep.
          */
-        void onMessage(DirectBuffer buffer, int offset, int length, boolean own);
+        void onMessage(DirectBuffer buffer, int offset, int length, DirectBuffer ownFrame);
     }
 
     private final int linkId;
     private final TrafficCounters traffic;
     private final FrameAuthenticator.Signer signer;
     private final long maxPendingBytes;
+    private final OffHeapMemory memory;
     private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
     /** Frames sent since the last delivery: length-prefixed records of frame and trailer. */
     private UnsafeBuffer pending = new UnsafeBuffer(new byte[INITIAL_QUEUE_BYTES]);
     /** The records being delivered; swapped with {@link #pending}, so what handlers send now waits for the next poll. */
     private UnsafeBuffer delivering = new UnsafeBuffer(new byte[INITIAL_QUEUE_BYTES]);
     private int pendingEnd;
-    private final ArrayDeque<UnsafeBuffer> large = new ArrayDeque<>();
-    private final ArrayDeque<UnsafeBuffer> largeDelivering = new ArrayDeque<>();
+    private final ArrayDeque<OffHeapFrame> large = new ArrayDeque<>();
+    private final ArrayDeque<OffHeapFrame> largeDelivering = new ArrayDeque<>();
     private long pendingBytes;
     private int pendingFrames;
 
     SelfLink(final int linkId, final String endpoint, final long maxBulkBytes, final TrafficCounters traffic,
-        final FrameAuthenticator authenticator) {
+        final FrameAuthenticator authenticator, final OffHeapMemory memory) {
+        this.memory = memory;
         this.linkId = linkId;
         this.traffic = traffic;
         this.signer = authenticator.signerFor(endpoint);
@@ -89,9 +96,10 @@ final class SelfLink {
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
         signer.sign(type, buffer, offset, length, null, 0, 0, trailer);
         if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
-            final UnsafeBuffer own = new UnsafeBuffer(new byte[message]);
-            own.putBytes(0, buffer, offset, length);
-            own.putBytes(length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH);
+            final OffHeapFrame own = memory.allocate(length, FrameAuthenticator.TRAILER_LENGTH);
+            final UnsafeBuffer span = own.spanWithTail();
+            SlicedCopy.copy(span, 0, buffer, offset, length);
+            span.putBytes(length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH);
             large.addLast(own);
             ensureRoom(LENGTH_PREFIX);
             pending.putInt(pendingEnd, LARGE_RECORD);
@@ -142,10 +150,14 @@ final class SelfLink {
             final int length = records.getInt(at);
             at += LENGTH_PREFIX;
             if (length == LARGE_RECORD) {
-                final UnsafeBuffer own = largeDelivering.pollFirst();
-                receiver.onMessage(own, 0, own.capacity(), true);
+                final OffHeapFrame own = largeDelivering.pollFirst();
+                try {
+                    receiver.onMessage(own.spanWithTail(), 0, own.capacity() + FrameAuthenticator.TRAILER_LENGTH, own);
+                } finally {
+                    own.release(); // a handler that keeps it took a reference of its own
+                }
             } else {
-                receiver.onMessage(records, at, length, false);
+                receiver.onMessage(records, at, length, null);
                 at += length;
             }
         }
@@ -161,6 +173,9 @@ final class SelfLink {
         pendingEnd = 0;
         pendingBytes = 0;
         pendingFrames = 0;
+        for (final OffHeapFrame frame : large) {
+            frame.release();
+        }
         large.clear();
         signer.restart();
         return dropped;

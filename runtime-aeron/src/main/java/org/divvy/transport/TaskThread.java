@@ -9,9 +9,7 @@ import org.agrona.ErrorHandler;
 
 /**
  * A thread for work that must not run on the agent thread, which would be deaf to heartbeats meanwhile: the
- * transport's allocation of large reassembly buffers (a {@code new byte[200 MB]} is zeroed by the JVM and its
- * pages faulted in by the kernel: 440–560 ms measured on the agent thread), the codec thread's large encodes and
- * decodes ({@code agent.CodecThread}).
+ * codec thread's large encodes and decodes ({@code agent.CodecThread}: encoding a 100 MB job took the agent 130 ms).
  *
  * <p>Tasks run one at a time in the order given. The thread starts with the first task (most nodes never need
  * it) and is a daemon; {@link #close()} stops it, dropping tasks not run yet. {@link #execute} may be called from

@@ -1,6 +1,7 @@
 package org.divvy.transport;
 
 import org.agrona.DirectBuffer;
+import org.divvy.bulk.OffHeapMemory;
 import org.divvy.security.AuthenticationCounters;
 
 /**
@@ -95,6 +96,14 @@ public interface Transport extends AutoCloseable {
     /** Bytes of bulk messages (above 1 KiB) queued on a link, not yet taken by its publication. */
     default long queuedBulkBytes(final int linkId) {
         return 0;
+    }
+
+    /**
+     * The memory big received messages come in ({@link OffHeapMemory}: frames above
+     * {@link FrameHandler#OWN_BUFFER_MIN_BYTES}), or null for a transport that delivers them on the heap.
+     */
+    default OffHeapMemory offHeapMemory() {
+        return null;
     }
 
     /** Whether a chunked message is partly received: a node receiving one is not idle, whatever else it does. */

@@ -3,6 +3,7 @@ package org.divvy.transport;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -13,14 +14,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
 import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.agent.FrameDispatcher;
+import org.divvy.agent.MessageHandler;
+import org.divvy.bulk.OffHeapFrame;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.security.TestAuthenticators;
 import org.divvy.protocol.HeaderFlyweight;
+import org.divvy.results.JobResultFlyweight;
 import org.divvy.stealing.StealReplyFlyweight;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,6 +152,93 @@ class AeronTransportTest {
         }
     }
 
+    /**
+     * Big messages travel in off-heap frames (the link's copy of one that must wait, the receiver's reassembly
+     * buffer), each freed once: the sending link's when the publication took it all, the receiver's when its
+     * handler returns, or later when a handler kept it and gave it back.
+     */
+    @Test
+    void shouldFreeEveryOffHeapFrameOnceBigMessagesAreDeliveredOrGivenBack() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final List<DirectBuffer> kept = new ArrayList<>();
+            b.handler.register(JobResultFlyweight.TYPE, "JOB_RESULT", new JobResultFlyweight(), JobResultFlyweight.MIN_BODY_LENGTH,
+                FrameDispatcher.Senders.MEMBERS, (senderId, buffer, offset, length) -> {
+                    kept.add(MessageHandler.retainKept(buffer)); // a handler that decodes it later, elsewhere
+                    return 1;
+                });
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final List<byte[]> sent = List.of(stealReply(3 * 1024 * 1024, 31), stealReply(300_000, 32), stealReply(2 * 1024 * 1024, 33));
+            for (final byte[] frame : sent) {
+                assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
+            }
+            assertTrue(a.transport.offHeapMemory().liveBytes() > 0, "what the publication did not take yet waits in a copy");
+            final byte[] result = jobResult(5 * 1024 * 1024);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(result), 0, result.length));
+            awaitWhileStepping(() -> b.received.size() == sent.size() && kept.size() == 1, a, b);
+            for (int i = 0; i < sent.size(); i++) {
+                assertArrayEquals(sent.get(i), b.received.get(i));
+            }
+            final DirectBuffer held = kept.get(0);
+            assertInstanceOf(OffHeapFrame.class, held, "a big message is delivered off the heap");
+            final byte[] heldBytes = new byte[result.length];
+            held.getBytes(0, heldBytes);
+            assertArrayEquals(result, heldBytes);
+            assertEquals(result.length, b.transport.offHeapMemory().liveBytes(), "only the frame the handler kept");
+            MessageHandler.releaseKept(held);
+            awaitLiveBytesZero(a, b);
+            assertEquals(4, b.transport.offHeapMemory().allocatedFrames(), "one frame per big message received");
+            assertTrue(a.transport.offHeapMemory().allocatedFrames() > 0);
+            assertEquals(0, b.counters.totalDropped());
+            assertEquals(0, a.errors.get() + b.errors.get());
+        }
+    }
+
+    /**
+     * A peer that dies in the middle of a big message: the receiver's partial message is freed when its stream goes
+     * away, and what the dead sender's link still held was freed when it closed.
+     */
+    @Test
+    void shouldFreeThePartOfABigMessageWhoseSenderDiesHalfWay() throws InterruptedException {
+        try (Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final Node a = new Node(driver.aeronDirectoryName(), 64 * 1024);
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] big = stealReply(16 * 1024 * 1024, 41);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(big), 0, big.length));
+            awaitWhileStepping(() -> b.transport.isReceivingLargeMessage(), a, b);
+            assertTrue(a.transport.queuedMessages(link) > 0, "the rest of the message is still to be sent");
+            a.close(); // the sender is gone: the rest of the message never comes
+            assertEquals(0, a.transport.offHeapMemory().liveBytes(), "the link's copy is freed with it");
+            awaitWhileStepping(() -> !b.transport.isReceivingLargeMessage(), b);
+            awaitLiveBytesZero(b);
+            assertTrue(b.received.isEmpty());
+            assertTrue(b.counters.badChunk.get() > 0, "the cut-off message is counted");
+        }
+    }
+
+    private static void awaitLiveBytesZero(final Node... nodes) throws InterruptedException {
+        awaitWhileStepping(() -> {
+            for (final Node node : nodes) {
+                if (node.transport.offHeapMemory().liveBytes() != 0 || node.transport.offHeapMemory().liveFrames() != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }, nodes);
+    }
+
+    private static byte[] jobResult(final int valueLength) {
+        final byte[] value = new byte[valueLength];
+        new Random(valueLength).nextBytes(value);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[valueLength + 256]);
+        final JobResultFlyweight result = new JobResultFlyweight();
+        result.wrap(buffer, 0, buffer.capacity());
+        result.headerDefaults(JobResultFlyweight.TYPE).senderId(1);
+        result.ownerJobId(5).value(new UnsafeBuffer(value), 0, valueLength);
+        final byte[] frame = new byte[result.frameLength()];
+        buffer.getBytes(0, frame);
+        return frame;
+    }
+
     @Test
     void shouldCountAndDropGarbageAndKeepWorking() throws InterruptedException {
         try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
@@ -191,6 +283,23 @@ class AeronTransportTest {
             assertEquals(5, a.transport.queuedMessages(link));
             assertEquals(5, a.transport.closeLink(link));
             assertEquals(5, a.transport.traffic().droppedPeerGone.get());
+        }
+    }
+
+    /** A big frame handed over ({@code sendOwned}) to a peer that never takes it is freed when its link closes. */
+    @Test
+    void shouldFreeAFrameHandedOverWhenItsLinkClosesUnsent() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo("127.0.0.1:9");
+            final byte[] reply = stealReply(2 * 1024 * 1024, 51);
+            final OffHeapFrame frame = a.transport.offHeapMemory().allocate(reply.length);
+            frame.putBytes(0, reply);
+            assertTrue(a.transport.sendOwned(link, frame, reply.length));
+            a.doWork();
+            assertEquals(1, frame.references(), "the link holds it");
+            assertEquals(1, a.transport.closeLink(link));
+            awaitLiveBytesZero(a);
+            assertEquals(0, frame.references());
         }
     }
 

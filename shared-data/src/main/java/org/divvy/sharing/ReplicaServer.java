@@ -13,6 +13,7 @@ import org.divvy.DivvyException;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
+import org.divvy.agent.MessageHandler;
 import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.WireLimitException;
 import org.divvy.codegen.WireWriter;
@@ -166,7 +167,11 @@ final class ReplicaServer {
         final int nodeId = pending.nodeId;
         final long id = pending.objectId;
         if (members.aliveEndpoint(nodeId) == null) {
-            return true; // gone: nobody to answer
+            if (pending.frame != null) {
+                MessageHandler.releaseKept(pending.frame); // encoded for it, never handed over: an off-heap frame is freed
+                pending.frame = null;
+            }
+            return !pending.encoding; // gone: nobody to answer (once its encode is back, its frame is released)
         }
         if (pending.encoding) {
             return false; // its state is being encoded on the codec thread
@@ -231,24 +236,27 @@ final class ReplicaServer {
      * (measured by a first pass through a {@link WireWriter#sizer()}), both passes under one read lock so they agree.
      */
     private void encodeOnCodecThread(final Unanswered pending, final ReplicaCore core) {
+        MutableDirectBuffer out = null;
         try {
             final WireWriter sizer = WireWriter.sizer().limit(maxFrameBytes).skip(ReplicaReplyFlyweight.STATE_OFFSET);
             final WireWriter writer;
             final int token = core.readLock();
             try {
                 core.type().writeState(sizer, core.replica());
-                writer = new WireWriter(sizer.length()).limit(maxFrameBytes).skip(ReplicaReplyFlyweight.STATE_OFFSET);
+                out = sender.ownFrame(sizer.length()); // off the heap when large: the JVM zeroes no big array for it
+                writer = WireWriter.into(out).limit(maxFrameBytes).skip(ReplicaReplyFlyweight.STATE_OFFSET);
                 core.type().writeState(writer, core.replica());
             } finally {
                 core.readUnlock(token);
             }
             final ReplicaReplyFlyweight frame = new ReplicaReplyFlyweight();
-            frame.wrap(writer.buffer(), 0, writer.length());
+            frame.wrap(out, 0, writer.length());
             frame.headerDefaults(ReplicaReplyFlyweight.TYPE);
             frame.start(pending.objectId, true, writer.length() - ReplicaReplyFlyweight.STATE_OFFSET);
-            pending.frame = writer.buffer();
+            pending.frame = out;
             pending.frameLength = writer.length();
         } catch (final Throwable t) { // OutOfMemoryError included: answered "not held", the requester asks another
+            MessageHandler.releaseKept(out); // an off-heap frame is freed
             pending.failure = t;
         }
         encodedInbox.add(pending);

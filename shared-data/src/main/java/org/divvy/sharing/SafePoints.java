@@ -12,6 +12,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.DivvyException;
+import org.divvy.agent.MessageHandler;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.ReplicaCore;
 import org.divvy.codegen.SharedReplica;
@@ -43,15 +44,18 @@ final class SafePoints implements SharingHook {
     static final class Incoming {
         final ReplicaCore stateOf;
         final DirectBuffer bytes;
+        /** The large frame {@code bytes} is a view of, with a reference given back once all of it is applied; or null. */
+        final DirectBuffer frame;
         /** Every write before this one is applied (or skipped), and where it starts. */
         int firstWrite;
         int firstAt = 4;
         /** Writes after {@link #firstWrite} applied already while one before them waits for its replica; null until one is. */
         long[] appliedLater;
 
-        Incoming(final ReplicaCore stateOf, final DirectBuffer bytes) {
+        Incoming(final ReplicaCore stateOf, final DirectBuffer bytes, final DirectBuffer frame) {
             this.stateOf = stateOf;
             this.bytes = bytes;
+            this.frame = frame;
         }
 
         boolean isAppliedLater(final int write) {
@@ -119,16 +123,26 @@ final class SafePoints implements SharingHook {
 
     /** Agent: queues the writes of an SO_UPDATE (its bytes from the write count on) for the next safe point. */
     void addUpdate(final DirectBuffer writes) {
+        addUpdate(writes, null);
+    }
+
+    /** As {@link #addUpdate(DirectBuffer)}; {@code frame}: what {@code writes} is a view of, released once applied, or null. */
+    void addUpdate(final DirectBuffer writes, final DirectBuffer frame) {
         queuedBytes.addAndGet(writes.capacity());
-        queue.add(new Incoming(null, writes));
+        queue.add(new Incoming(null, writes, frame));
         queued.incrementAndGet();
         wakeWorker.run();
     }
 
     /** Agent: queues a fetched replica's state (asked for, so never refused); applying it ends the replica's wait. */
     void addState(final ReplicaCore core, final DirectBuffer state) {
+        addState(core, state, null);
+    }
+
+    /** As {@link #addState(ReplicaCore, DirectBuffer)}; {@code frame}: what {@code state} is a view of, released once applied, or null. */
+    void addState(final ReplicaCore core, final DirectBuffer state, final DirectBuffer frame) {
         queuedBytes.addAndGet(state.capacity());
-        queue.add(new Incoming(core, state));
+        queue.add(new Incoming(core, state, frame));
         queued.incrementAndGet();
         wakeWorker.run();
     }
@@ -178,6 +192,7 @@ final class SafePoints implements SharingHook {
             if (apply(incoming)) {
                 queued.decrementAndGet();
                 queuedBytes.addAndGet(-incoming.bytes.capacity());
+                MessageHandler.releaseKept(incoming.frame);
             } else {
                 pending[kept++] = incoming;
             }

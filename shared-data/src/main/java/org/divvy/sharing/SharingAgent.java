@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.ErrorHandler;
 import org.divvy.DivvyException;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameSender;
@@ -206,16 +206,19 @@ final class SharingAgent implements Duty {
             statistics.updatesOverBound.increment(); // the workers are behind: best effort, guards repair
             return 1;
         }
-        safePoints.addUpdate(keep(buffer, offset + SharedUpdateFlyweight.COUNT_OFFSET, writesLength, length));
+        safePoints.addUpdate(keep(buffer, offset + SharedUpdateFlyweight.COUNT_OFFSET, writesLength, length),
+            length > MessageHandler.OWN_BUFFER_MIN_BYTES ? buffer : null);
         return 1;
     }
 
     /**
      * What is kept of a part of a frame for the workers: a view when the frame is large (the transport gave the handler
-     * its own buffer, so the agent copies nothing), else a copy of at most 64 KiB.
+     * its own buffer, so the agent copies nothing), with a reference to the frame that {@link SafePoints} gives back
+     * once it is applied; else a copy of at most 64 KiB.
      */
     private static DirectBuffer keep(final DirectBuffer buffer, final int at, final int partLength, final int frameLength) {
         if (frameLength > MessageHandler.OWN_BUFFER_MIN_BYTES) {
+            MessageHandler.retainKept(buffer);
             return new UnsafeBuffer(buffer, at, partLength);
         }
         final byte[] copy = new byte[partLength];
@@ -309,7 +312,8 @@ final class SharingAgent implements Duty {
         statistics.replicasReceived.increment();
         statistics.replicaBytesReceived.add(stateLength);
         holders.add(id, senderId);
-        safePoints.addState(fetch.core, keep(buffer, offset + ReplicaReplyFlyweight.STATE_OFFSET, stateLength, length));
+        safePoints.addState(fetch.core, keep(buffer, offset + ReplicaReplyFlyweight.STATE_OFFSET, stateLength, length),
+            length > MessageHandler.OWN_BUFFER_MIN_BYTES ? buffer : null);
         return 1;
     }
 }
