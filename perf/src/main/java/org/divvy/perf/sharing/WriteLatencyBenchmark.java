@@ -18,6 +18,7 @@ import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.codegen.SharedReplica;
 import org.divvy.perf.PerfNodes;
+import org.divvy.perf.lanwan.PortReservation;
 import org.divvy.perf.lanwan.WanTopology;
 import org.divvy.perf.wan.WanRelay;
 
@@ -128,8 +129,12 @@ final class WriteLatencyBenchmark {
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(TERM_LENGTH_BYTES)
-            .ipcTermBufferLength(TERM_LENGTH_BYTES));
-        try (driver; WanRelay relay = topology.startRelay(delayMs); Nodes nodes = Nodes.start(topology, relay, base, driver)) {
+            .ipcTermBufferLength(TERM_LENGTH_BYTES)
+            .socketRcvbufLength(Integer.getInteger("wl.rcvbuf", 128 * 1024))
+            .nakUnicastRetryDelayRatio(Long.getLong("wl.nakratio", 100L))
+            .statusMessageTimeoutNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("wl.smms", 200L))));
+        try (driver; PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
+             Nodes nodes = Nodes.start(topology, relay, base, driver, ports, log)) {
             final List<CaseResult> results = new ArrayList<>();
             final WriteProbeShared probe = new WriteProbeShared();
             results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
@@ -310,11 +315,14 @@ final class WriteLatencyBenchmark {
             this.all = all;
         }
 
-        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver driver) {
+        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver driver,
+            final PortReservation ports, final PrintStream log) {
             final Nodes nodes = new Nodes(new DivvyNode[topology.nodes()]);
+            final long startNs = System.nanoTime();
             try {
                 for (int i = 0; i < nodes.all.length; i++) {
                     final Map<String, String> routes = topology.routesOf(i, relay);
+                    ports.release(i);
                     nodes.all[i] = DivvyNode.start(base.toBuilder().workers(1).networked(true)
                         .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(TERM_LENGTH_BYTES)
                         .bind(WanTopology.HOST).port(topology.port(i))
@@ -325,10 +333,14 @@ final class WriteLatencyBenchmark {
                         .sharedWriteCombiningMs(0)
                         .peerRoutes(routes)
                         .build());
+                    if ((i + 1) % 8 == 0) {
+                        log.printf("  %d nodes joined after %.1f s%n", i + 1, (System.nanoTime() - startNs) / 1e9);
+                    }
                 }
                 for (final DivvyNode node : nodes.all) {
                     node.awaitMembers(nodes.all.length, Duration.ofSeconds(120));
                 }
+                log.printf("  every node sees %d members after %.1f s%n", nodes.all.length, (System.nanoTime() - startNs) / 1e9);
             } catch (final RuntimeException ex) {
                 nodes.close();
                 throw ex;
