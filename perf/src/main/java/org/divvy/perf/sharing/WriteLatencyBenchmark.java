@@ -45,6 +45,14 @@ import io.aeron.driver.ThreadingMode;
  */
 final class WriteLatencyBenchmark {
     private static final int TERM_LENGTH_BYTES = 64 * 1024;
+    /**
+     * The shared driver's socket receive buffers (2 MiB; Aeron's default is 128 KiB): its one thread serves every node,
+     * and on this machine its duty cycles stopped for up to 0.3-0.4 s (Aeron's own "work cycle exceeded" counters) while
+     * the full mesh's idle streams alone sent ~30,000 heartbeats a second: 128 KiB overflowed, the loss was NAKed.
+     */
+    private static final int SOCKET_RCVBUF_BYTES = 2 * 1024 * 1024;
+    /** As the nodes' embedded drivers (runtime-aeron's {@code AeronTransport}): a NAK retried every 10 ms, not 100 µs. */
+    private static final long NAK_UNICAST_RETRY_DELAY_RATIO = 10_000;
     /** How long every node may take to get its replica before the writes start anyway (those without are left out). */
     private static final Duration SPREAD_WITHIN = Duration.ofSeconds(90);
     /** How long after the last write a replica may still be missing one before it counts as lost (best effort). */
@@ -130,9 +138,8 @@ final class WriteLatencyBenchmark {
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(TERM_LENGTH_BYTES)
             .ipcTermBufferLength(TERM_LENGTH_BYTES)
-            .socketRcvbufLength(Integer.getInteger("wl.rcvbuf", 128 * 1024))
-            .nakUnicastRetryDelayRatio(Long.getLong("wl.nakratio", 100L))
-            .statusMessageTimeoutNs(TimeUnit.MILLISECONDS.toNanos(Long.getLong("wl.smms", 200L))));
+            .socketRcvbufLength(SOCKET_RCVBUF_BYTES)
+            .nakUnicastRetryDelayRatio(NAK_UNICAST_RETRY_DELAY_RATIO));
         try (driver; PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
              Nodes nodes = Nodes.start(topology, relay, base, driver, ports, log)) {
             final List<CaseResult> results = new ArrayList<>();
