@@ -18,6 +18,7 @@ import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
 import org.divvy.codegen.SharedReplica;
 import org.divvy.perf.PerfNodes;
+import org.divvy.perf.lanwan.PortReservation;
 import org.divvy.perf.lanwan.WanTopology;
 import org.divvy.perf.wan.WanRelay;
 
@@ -44,6 +45,14 @@ import io.aeron.driver.ThreadingMode;
  */
 final class WriteLatencyBenchmark {
     private static final int TERM_LENGTH_BYTES = 64 * 1024;
+    /**
+     * The shared driver's socket receive buffers (2 MiB; Aeron's default is 128 KiB): its one thread serves every node,
+     * and on this machine its duty cycles stopped for up to 0.3-0.4 s (Aeron's own "work cycle exceeded" counters) while
+     * the full mesh's idle streams alone sent ~30,000 heartbeats a second: 128 KiB overflowed, the loss was NAKed.
+     */
+    private static final int SOCKET_RCVBUF_BYTES = 2 * 1024 * 1024;
+    /** As the nodes' embedded drivers (runtime-aeron's {@code AeronTransport}): a NAK retried every 10 ms, not 100 µs. */
+    private static final long NAK_UNICAST_RETRY_DELAY_RATIO = 10_000;
     /** How long every node may take to get its replica before the writes start anyway (those without are left out). */
     private static final Duration SPREAD_WITHIN = Duration.ofSeconds(90);
     /** How long after the last write a replica may still be missing one before it counts as lost (best effort). */
@@ -128,8 +137,11 @@ final class WriteLatencyBenchmark {
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(TERM_LENGTH_BYTES)
-            .ipcTermBufferLength(TERM_LENGTH_BYTES));
-        try (driver; WanRelay relay = topology.startRelay(delayMs); Nodes nodes = Nodes.start(topology, relay, base, driver)) {
+            .ipcTermBufferLength(TERM_LENGTH_BYTES)
+            .socketRcvbufLength(SOCKET_RCVBUF_BYTES)
+            .nakUnicastRetryDelayRatio(NAK_UNICAST_RETRY_DELAY_RATIO));
+        try (driver; PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
+             Nodes nodes = Nodes.start(topology, relay, base, driver, ports, log)) {
             final List<CaseResult> results = new ArrayList<>();
             final WriteProbeShared probe = new WriteProbeShared();
             results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
@@ -310,11 +322,14 @@ final class WriteLatencyBenchmark {
             this.all = all;
         }
 
-        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver driver) {
+        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver driver,
+            final PortReservation ports, final PrintStream log) {
             final Nodes nodes = new Nodes(new DivvyNode[topology.nodes()]);
+            final long startNs = System.nanoTime();
             try {
                 for (int i = 0; i < nodes.all.length; i++) {
                     final Map<String, String> routes = topology.routesOf(i, relay);
+                    ports.release(i);
                     nodes.all[i] = DivvyNode.start(base.toBuilder().workers(1).networked(true)
                         .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(TERM_LENGTH_BYTES)
                         .bind(WanTopology.HOST).port(topology.port(i))
@@ -325,10 +340,14 @@ final class WriteLatencyBenchmark {
                         .sharedWriteCombiningMs(0)
                         .peerRoutes(routes)
                         .build());
+                    if ((i + 1) % 8 == 0) {
+                        log.printf("  %d nodes joined after %.1f s%n", i + 1, (System.nanoTime() - startNs) / 1e9);
+                    }
                 }
                 for (final DivvyNode node : nodes.all) {
                     node.awaitMembers(nodes.all.length, Duration.ofSeconds(120));
                 }
+                log.printf("  every node sees %d members after %.1f s%n", nodes.all.length, (System.nanoTime() - startNs) / 1e9);
             } catch (final RuntimeException ex) {
                 nodes.close();
                 throw ex;
