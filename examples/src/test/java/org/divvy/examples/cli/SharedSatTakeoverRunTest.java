@@ -1,0 +1,70 @@
+package org.divvy.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.divvy.examples.Launcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * SAT divide and share on real processes with the master SIGKILLed mid-run (issue 8), in the style of
+ * {@link SharedObjectsRunTest}: 3 single-worker nodes, the master killed 1.5 s in, the registry gives the root to the
+ * other child, which re-spawns it, restarted. What makes SAT share worth a test of its own: below its fixed cube
+ * depth a job splits when the shared global conflict count says so, and its solvers import clauses others learned,
+ * so a stamp under the cube depth does not name the same subtree from one run of the root to the next; only the
+ * fingerprint check (stamp and encoded job agree) keeps a takeover from reusing another cube's answer. And the solution
+ * flag is a shared object the new master's replica may already hold when it re-runs the root.
+ */
+class SharedSatTakeoverRunTest {
+    /** Unsatisfiable (SATLIB uuf): every cube must be refuted, none can be skipped by a model found early. */
+    private static final List<String> SAT_UNSAT = List.of("sat", "--mode", "share", "--instance", "uuf175-040",
+        "--progress-seconds", "0");
+    /** Satisfiable (SATLIB uf): the first model stops the rest through the shared solution flag. */
+    private static final List<String> SAT_SAT = List.of("sat", "--mode", "share", "--instance", "uf150-016",
+        "--progress-seconds", "0");
+
+    @RegisterExtension
+    final Launchers launchers = new Launchers();
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldProveUnsatisfiableWithTheMasterKilledMidRun() throws Exception {
+        final String output = runKillingTheMaster(SAT_UNSAT);
+        assertTrue(output.contains("unsatisfiable: uuf175-040"), output);
+        assertTrue(output.contains("SATLIB labels uuf175-040 unsatisfiable"), output);
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldFindAModelWithTheMasterKilledMidRun() throws Exception {
+        final String output = runKillingTheMaster(SAT_SAT);
+        assertTrue(output.contains("satisfiable: uf150-016") && !output.contains("unsatisfiable: uf150-016"), output);
+        assertTrue(output.contains("the model satisfies all"), output);
+    }
+
+    /** Runs {@code app} on 3 nodes, the master SIGKILLed at 1.5 s; checks the run passed after one takeover. */
+    private String runKillingTheMaster(final List<String> app) throws Exception {
+        final LauncherProcess run = launchers.run(app, "--nodes", "3", "--workers", "1", "--timeout-seconds", "120",
+            "--shared-write-combining-ms", "20", "--kill-at", "master@1.5");
+        final Matcher killed = run.awaitMatch(Pattern.compile("divvy run: t=\\d+\\.\\d\\d s: killed the master, (node \\d) \\(pid "
+            + "\\d+, site default, node id \\d+\\), as --kill-at master@1.5 asked"), 90);
+        final int exit = run.awaitExit(150);
+        final String output = run.output();
+        System.out.println(output);
+        assertFalse(output.contains("divvy run failed"), output);
+        assertEquals(Launcher.EXIT_OK, exit, output);
+        assertTrue(output.contains("PASS:"), output);
+        assertTrue(output.contains("takeovers: 1\n"), "a new master finished the run:\n" + output);
+        assertTrue(output.contains("divvy run: all 2 surviving local nodes ended with exit code 0; " + killed.group(1)
+            + " died during the run"), output);
+        return output;
+    }
+}
