@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * other child, which re-spawns it, restarted. What makes SAT share worth a test of its own: below its fixed cube
  * depth a job splits when the shared global conflict count says so, and its solvers import clauses others learned,
  * so a stamp under the cube depth does not name the same subtree from one run of the root to the next; only the
- * fingerprint check (stamp and encoded job agree) keeps a takeover from reusing another cube's answer. And the solution
- * flag is a shared object the new master's replica may already hold when it re-runs the root.
+ * fingerprint check (stamp and encoded job agree) keeps a takeover from reusing another cube's answer. The instance is
+ * unsatisfiable, so the answer needs every cube refuted, the dead master's included. (A satisfiable one was tried:
+ * random 250 variables, seed 4, 12.3 s sequentially, found its model in 0.6 s on 3 nodes, before any kill.)
  */
 class SharedSatTakeoverRunTest {
     /**
@@ -30,9 +31,6 @@ class SharedSatTakeoverRunTest {
      * check solves it again sequentially on node 0.
      */
     private static final List<String> SAT_UNSAT = List.of("sat", "--mode", "share", "--random", "230", "--seed", "1",
-        "--progress-seconds", "0");
-    /** Satisfiable: the first model stops the rest through the shared solution flag. 12.3 s sequentially. */
-    private static final List<String> SAT_SAT = List.of("sat", "--mode", "share", "--random", "250", "--seed", "4",
         "--progress-seconds", "0");
 
     @RegisterExtension
@@ -44,14 +42,6 @@ class SharedSatTakeoverRunTest {
         final String output = runKillingTheMaster(SAT_UNSAT);
         assertTrue(output.contains("unsatisfiable: random-3sat-230x980-seed-1"), output);
         assertTrue(output.contains("the sequential solver finds no model either"), output);
-    }
-
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void shouldFindAModelWithTheMasterKilledMidRun() throws Exception {
-        final String output = runKillingTheMaster(SAT_SAT);
-        assertTrue(output.contains(": satisfiable: random-3sat-250x1065-seed-4"), output);
-        assertTrue(output.contains("the model satisfies all 1065 clauses"), output);
     }
 
     /** Runs {@code app} on 3 nodes, the master SIGKILLed at 1.5 s; checks the run passed after one takeover. */
