@@ -120,10 +120,11 @@ public final class NetworkNode implements AutoCloseable {
         final long restartGraceNs = config.orphanSaving() ? Orphans.RESTART_GRACE_NS : 0;
         given = new GivenJobs(b.scheduler, members, outbound, codec, new RemoteExceptions(b.jobTypes.exceptionTypes()),
             restartGraceNs);
-        // a result sent to an owner that crashed is lost with it unless kept until the owner would have been
-        // declared dead: twice the acceptable pause, plus a second for the member list to arrive
-        foreign = new ForeignJobs(b.scheduler, members, outbound, codec,
-            TimeUnit.MILLISECONDS.toNanos(2 * config.acceptableHeartbeatPauseMs() + 1_000));
+        // a result sent to an owner that crashes later is lost with it (it lives in the owner's frames) unless
+        // kept here: with orphan saving, kept while the run lasts (bounded), so a dead owner's restarted jobs
+        // reuse all the work others did for it; without, nothing kept is ever reused
+        foreign = new ForeignJobs(b.scheduler, members, outbound, codec, Long.MAX_VALUE,
+            config.orphanSaving() ? ForeignJobs.MAX_RETAINED_SENT : 0);
         orphans = new Orphans(b.scheduler, members, outbound, given, foreign, config.orphanSaving(),
             () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         b.scheduler.recoveryHook(orphans);

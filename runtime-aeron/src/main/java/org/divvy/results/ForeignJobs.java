@@ -56,6 +56,13 @@ public final class ForeignJobs implements Duty, MembershipListener {
     /** The longest exception text sent back (each of class name, message, stack trace), in chars. */
     static final int MAX_EXCEPTION_TEXT_CHARS = 16 * 1024;
 
+    /**
+     * The most results a node keeps after sending them to their owners, in case an owner dies (oldest dropped
+     * first): one per job stolen by this node in a run, so a run rarely comes near it; 65,536 small jobs are a
+     * few MiB.
+     */
+    public static final int MAX_RETAINED_SENT = 1 << 16;
+
     private static final System.Logger LOG = System.getLogger(ForeignJobs.class.getName());
 
     /** Foreign jobs that ended here; filled by workers, drained by the agent thread. */
@@ -106,12 +113,17 @@ public final class ForeignJobs implements Duty, MembershipListener {
     private final AbortFlyweight abort = new AbortFlyweight();
     private ForeignJob unsentEnded;
     /**
-     * Results sent in the last {@link #retainSentNs}, oldest first: an owner that crashed is declared dead
-     * only after the failure detector's delay, and results sent to it meanwhile are lost with it unless kept
-     * here; when it is declared dead they become finished orphans like the rest.
+     * Small results sent to their owners in this run, oldest first, at most {@link #maxRetainedSent} (older
+     * ones dropped first), each for at most {@link #retainSentNs}. A result delivered to an owner lives only in
+     * the owner's frames until its ancestors finish; if the owner crashes first, it is lost with it (thesis
+     * §3.3 keeps nothing once delivered) and whoever restarts the owner's stolen job recomputes it. Kept here,
+     * it becomes a finished orphan when the owner is declared dead, and the restarted job reuses it: so the
+     * work survivors did for a node that dies is saved however long ago they returned it. The window must at
+     * least cover the failure detector's delay (results sent to an owner already dead but not yet declared).
      */
     private final ArrayDeque<ForeignJob> recentlySent = new ArrayDeque<>();
     private final long retainSentNs;
+    private final int maxRetainedSent;
     /** Runs started since this node joined: a job adopted in an earlier run is never kept in this one. */
     private long runsStarted;
 
@@ -120,12 +132,16 @@ public final class ForeignJobs implements Duty, MembershipListener {
     private volatile long heldResultsReturned;
 
     /**
-     * @param retainSentNs how long a result sent to its owner is kept, to be reused should the owner be
-     *                     declared dead meanwhile: at least the failure detector's delay.
+     * @param retainSentNs    how long a result sent to its owner is kept, to be reused should the owner be
+     *                        declared dead meanwhile: at least the failure detector's delay ({@code Long.MAX_VALUE}:
+     *                        while the run lasts)
+     * @param maxRetainedSent the most results kept after sending (the oldest go first): a bound on the memory
+     *                        they hold, each a job with its arguments and a result of at most 64 KiB encoded
      */
     public ForeignJobs(final Scheduler scheduler, final Members members, final FrameSender sender, final CodecThread codec,
-        final long retainSentNs) {
+        final long retainSentNs, final int maxRetainedSent) {
         this.retainSentNs = retainSentNs;
+        this.maxRetainedSent = maxRetainedSent;
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -417,8 +433,11 @@ public final class ForeignJobs implements Duty, MembershipListener {
             return;
         }
         remoteJobsRun++;
-        if (sent.isDone() && sent.small && sent.run == runsStarted) {
+        if (sent.isDone() && sent.small && sent.run == runsStarted && maxRetainedSent > 0) {
             sent.sentAtNs = nowNs;
+            if (recentlySent.size() >= maxRetainedSent) {
+                recentlySent.pollFirst();
+            }
             recentlySent.addLast(sent);
         }
     }

@@ -64,7 +64,7 @@ class OrphanTableTest {
             members.update(new Member(id, "A", "127.0.0.1:" + (40_000 + id), MemberState.ALIVE));
         }
         final GivenJobs given = new GivenJobs(scheduler, members, sender, codec, new RemoteExceptions(Map.of()), 0);
-        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, 0);
+        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, 0, 0);
         orphans = new Orphans(scheduler, members, sender, given, foreign, true, () -> false);
         orphans.onJoined(SELF);
         orphans.register(dispatcher);

@@ -54,7 +54,25 @@ public final class FaultsMain {
     /** The settings of one invocation. */
     record Settings(boolean quick, int rounds, Path out, int nodesPerSite, int fibN, int threshold, int leafUs,
         long heartbeatPauseMs, double killFraction, double killAtS, double migrationLeadS, List<Scenario> scenarios,
-        String lockFile) {
+        String lockFile, List<String> app) {
+
+        /**
+         * The app and its arguments as {@code divvy run} takes them: {@code --app} when given (another tree shape,
+         * its simulated leaves included), else fib with the settings' n, threshold and leaf time.
+         */
+        List<String> appArgs() {
+            if (app != null) {
+                return app;
+            }
+            return List.of("fib", "-n", String.valueOf(fibN), "--threshold", String.valueOf(threshold),
+                "--simulate-leaf-us", String.valueOf(leafUs), "--progress-seconds", "0");
+        }
+
+        /** What the simulated work is, for the log and the CSV notes. */
+        String workNote() {
+            return app != null ? String.join(" ", app)
+                : "fib(" + fibN + ") t" + threshold + " leaf " + leafUs + "us";
+        }
 
         /** When {@code fault} stops its site, for a stop time {@code atS}. */
         double stopAtS(final Scenario.Fault fault, final double atS) {
@@ -79,9 +97,8 @@ public final class FaultsMain {
                 args.addAll(List.of("--join-at", String.format(Locale.ROOT, "%.2fx%d@%s", stopAtS, nodesPerSite,
                     Scenario.NEW_SITE)));
             }
-            args.addAll(List.of("--timeout-seconds", String.valueOf(timeoutSeconds), "fib", "-n", String.valueOf(fibN),
-                "--threshold", String.valueOf(threshold), "--simulate-leaf-us", String.valueOf(leafUs),
-                "--progress-seconds", "0"));
+            args.addAll(List.of("--timeout-seconds", String.valueOf(timeoutSeconds)));
+            args.addAll(appArgs());
             return args;
         }
 
@@ -138,7 +155,7 @@ public final class FaultsMain {
     static String usage() {
         return "usage: java -jar divvy-perf.jar faults [--quick] [--rounds N] [--out FILE.csv] [--nodes-per-site K]\n"
             + "         [--fib-n N] [--threshold T] [--leaf-us US] [--heartbeat-pause-ms MS] [--kill-fraction F | --kill-at-s S]\n"
-            + "         [--migration-lead-s S]\n"
+            + "         [--migration-lead-s S] [--app 'APP ARGS...' (instead of fib; must simulate its leaves)]\n"
             + "         [--only id,id,...] [--lock FILE (each run under flock FILE)]   scenarios: " + Scenario.all().stream().map(Scenario::id).toList();
     }
 
@@ -156,7 +173,7 @@ public final class FaultsMain {
                 continue;
             }
             if (!List.of("--rounds", "--out", "--nodes-per-site", "--fib-n", "--threshold", "--leaf-us",
-                "--heartbeat-pause-ms", "--kill-fraction", "--kill-at-s", "--migration-lead-s", "--only", "--lock").contains(a)) {
+                "--heartbeat-pause-ms", "--kill-fraction", "--kill-at-s", "--migration-lead-s", "--only", "--lock", "--app").contains(a)) {
                 throw new IllegalArgumentException("unknown option " + a);
             }
             if (i + 1 >= args.length) {
@@ -188,8 +205,15 @@ public final class FaultsMain {
             scenarios = Arrays.stream(given.get("--only").split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .map(Scenario::named).toList();
         }
+        List<String> app = null;
+        if (given.containsKey("--app")) {
+            app = Arrays.stream(given.get("--app").trim().split("\\s+")).toList();
+            if (!app.contains("--simulate-leaf-us")) { // many single-worker JVMs on a few cores: only simulated work scales
+                throw new IllegalArgumentException("--app '" + given.get("--app") + "' must simulate its leaves (--simulate-leaf-us US)");
+            }
+        }
         return new Settings(quick, rounds, Path.of(given.getOrDefault("--out", DEFAULT_OUT)), perSite, fibN, threshold,
-            leafUs, pauseMs, fraction, killAtS, leadS, scenarios, given.get("--lock"));
+            leafUs, pauseMs, fraction, killAtS, leadS, scenarios, given.get("--lock"), app);
     }
 
     private static int positive(final Map<String, String> given, final String option, final int fallback) {
@@ -225,11 +249,13 @@ public final class FaultsMain {
             out.printf(Locale.ROOT, "divvy-perf faults, %s, %d cores, load average %.2f, Java %s%n",
                 LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME), Runtime.getRuntime().availableProcessors(),
                 loadAverage(), System.getProperty("java.version"));
-            out.printf(Locale.ROOT, "%s: fib(%d), threshold %d: %d leaves, each parks %d us (%.1f s of simulated work); "
+            final String work = s.app() != null ? s.workNote() : String.format(Locale.ROOT,
+                "fib(%d), threshold %d: %d leaves, each parks %d us (%.1f s of simulated work)", s.fibN(), s.threshold(),
+                s.leaves(), s.leafUs(), s.leaves() * s.leafUs() / 1e6);
+            out.printf(Locale.ROOT, "%s: %s; "
                 + "1 worker per node; node 0 (registry, submitter, works too) alone in site R, %d node(s) per site A-D; "
                 + "loopback between sites (no WAN relay); acceptable heartbeat pause %d ms (all scenarios)%n",
-                SIMULATED, s.fibN(), s.threshold(), s.leaves(), s.leafUs(), s.leaves() * s.leafUs() / 1e6, s.nodesPerSite(),
-                s.heartbeatPauseMs());
+                SIMULATED, work, s.nodesPerSite(), s.heartbeatPauseMs());
             for (final Scenario scenario : s.scenarios()) {
                 samples.put(scenario, new ArrayList<>());
                 out.println("  scenario " + scenario.id() + ": " + scenario.description());
@@ -343,7 +369,7 @@ public final class FaultsMain {
         }
 
         private void summarise(final double calibrationS, final double killAtS, final double deadlineS) throws IOException {
-            final String note = SIMULATED + " fib(" + s.fibN() + ") t" + s.threshold() + " leaf " + s.leafUs() + "us";
+            final String note = SIMULATED + " " + s.workNote();
             out.println();
             out.printf(Locale.ROOT, "medians of %d round(s):%n", s.rounds());
             out.printf(Locale.ROOT, "%-24s %8s %8s %8s %8s %8s %8s %8s %8s%n", "scenario", "wall s", "spawned", "stolen",

@@ -1,0 +1,218 @@
+package org.divvy.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.NodeConfig;
+import org.divvy.agent.CodecThread;
+import org.divvy.agent.FrameSender;
+import org.divvy.codegen.JobType;
+import org.divvy.codegen.LongJob;
+import org.divvy.codegen.WireWriter;
+import org.divvy.membership.Member;
+import org.divvy.membership.MemberState;
+import org.divvy.membership.Members;
+import org.divvy.scheduling.RecoveryHook;
+import org.divvy.scheduling.RemoteLink;
+import org.divvy.scheduling.Scheduler;
+import org.divvy.scheduling.Stamp;
+import org.divvy.scheduling.Task;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A thief keeps the results it returned to an owner, so that when the owner dies they become finished orphans and
+ * the owner's restarted work reuses them, however long ago they were returned. Found by perf's faults section: a
+ * site killed at half the run took with it the work the survivors had done for it and returned before the failure
+ * detector's window (the only results kept before), and the run ended no sooner than on 3 sites from the start.
+ */
+class SentResultsKeptTest {
+    private static final int SELF = 2;
+    private static final int OWNER = 1;
+
+    private final Members members = new Members("A");
+    private final CountingSender sender = new CountingSender();
+    private final List<Task> keptAsOrphans = new ArrayList<>();
+    private Scheduler scheduler;
+    private CodecThread codec;
+
+    @BeforeEach
+    void start() {
+        scheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "sent-results-kept");
+        scheduler.recoveryHook(new RecoveryHook() {
+            @Override
+            public boolean fetchFromHolder(final Task job) {
+                return false;
+            }
+
+            @Override
+            public boolean copyHeldResult(final Task job) {
+                return false;
+            }
+
+            @Override
+            public void onFinishedOrphan(final Task job, final RemoteLink orphan) {
+                synchronized (keptAsOrphans) {
+                    keptAsOrphans.add(job);
+                }
+            }
+        });
+        scheduler.start();
+        codec = new CodecThread("sent-results-kept-codec", Throwable::printStackTrace);
+        members.selfId(SELF);
+        for (final int id : new int[] {OWNER, SELF}) {
+            members.update(new Member(id, "A", "127.0.0.1:" + (40_000 + id), MemberState.ALIVE));
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        codec.close();
+        scheduler.close();
+    }
+
+    @Test
+    @Timeout(20)
+    void shouldKeepAResultReturnedLongBeforeItsOwnerDiedAsAnOrphan() throws Exception {
+        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, Long.MAX_VALUE, 4);
+        final long sentAt = runAndReturn(foreign, 1);
+        foreign.doWork(sentAt + TimeUnit.MINUTES.toNanos(10)); // long after any failure detector's window
+        ownerDies(foreign);
+        assertEquals(List.of(1L), keptValues(), "the result returned ten minutes before the owner died is an orphan now");
+    }
+
+    @Test
+    @Timeout(20)
+    void shouldKeepOnlyTheNewestReturnedResultsBeyondItsBound() throws Exception {
+        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, Long.MAX_VALUE, 2);
+        for (int n = 1; n <= 3; n++) {
+            runAndReturn(foreign, n);
+        }
+        ownerDies(foreign);
+        assertEquals(List.of(2L, 3L), keptValues(), "the oldest was dropped to stay within the bound of 2");
+    }
+
+    @Test
+    @Timeout(20)
+    void shouldKeepNothingReturnedWhenTheBoundIsZero() throws Exception {
+        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, Long.MAX_VALUE, 0);
+        runAndReturn(foreign, 1);
+        ownerDies(foreign);
+        assertEquals(List.of(), keptValues(), "orphan saving off keeps nothing");
+    }
+
+    /** Adopts a job stolen from the owner that returns {@code n}, and runs the duty until its result went out. */
+    private long runAndReturn(final ForeignJobs foreign, final long n) throws InterruptedException {
+        final int sentBefore = sender.sent;
+        foreign.adopt(new NumberJob(n), Stamp.ROOT, false, OWNER, n, false);
+        long now = System.nanoTime();
+        while (sender.sent == sentBefore) {
+            foreign.doWork(now = System.nanoTime());
+            Thread.sleep(1);
+        }
+        return now;
+    }
+
+    private void ownerDies(final ForeignJobs foreign) {
+        final Member dead = new Member(OWNER, "A", "127.0.0.1:" + (40_000 + OWNER), MemberState.DEAD);
+        members.update(dead);
+        foreign.onMemberChanged(dead);
+    }
+
+    private List<Long> keptValues() {
+        synchronized (keptAsOrphans) {
+            final List<Long> values = new ArrayList<>();
+            for (final Task job : keptAsOrphans) {
+                values.add((Long)((NumberJob)job).boxedResult());
+            }
+            return values;
+        }
+    }
+
+    private record NamedType(String name) implements JobType {
+        @Override
+        public org.divvy.codegen.Job decode(final org.divvy.codegen.WireReader reader) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** A job that returns its argument. */
+    private static final class NumberJob extends LongJob {
+        private static final JobType TYPE = new NamedType("test.Numbers#number");
+        private final long n;
+
+        NumberJob(final long n) {
+            this.n = n;
+        }
+
+        @Override
+        protected long call() {
+            return n;
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            writer.writeLong(n);
+        }
+    }
+
+    /** Counts frames sent to one node. */
+    private static final class CountingSender implements FrameSender {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
+        volatile int sent;
+
+        @Override
+        public MutableDirectBuffer frameBuffer(final long minCapacity) {
+            return frame;
+        }
+
+        @Override
+        public int maxFrameBytes() {
+            return frame.capacity();
+        }
+
+        @Override
+        public boolean sendTo(final int nodeId, final int frameLength) {
+            sent++;
+            return true;
+        }
+
+        @Override
+        public boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer owned, final int frameLength) {
+            sent++;
+            return true;
+        }
+
+        @Override
+        public int broadcast(final int frameLength) {
+            return 1;
+        }
+
+        @Override
+        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
+            return true;
+        }
+
+        @Override
+        public void cut(final String endpoint) {
+        }
+
+        @Override
+        public boolean isIdle() {
+            return true;
+        }
+    }
+}
