@@ -21,8 +21,15 @@ final class ForeignJob extends RemoteLink {
     long sentAtNs;
     /** The run it belongs to ({@code ForeignJobs}' count of runs started when it was adopted). Agent thread only. */
     long run;
-    /** Whether its result encoded in the agent's own buffer (at most 64 KiB): only those are kept after sending. */
-    boolean small;
+    /** Its result's encoded size when it encoded in the agent's own buffer (at most 64 KiB); -1 if larger: only small ones are kept after sending. Agent thread only. */
+    int resultBytes = -1;
+    /** Its arguments' encoded size as they arrived ({@link ForeignJobs#LARGE_ARGUMENTS} when decoded off the agent). */
+    int argumentsBytes = ForeignJobs.LARGE_ARGUMENTS;
+
+    /** What keeping it after sending counts against {@link ForeignJobs#MAX_RETAINED_SENT_BYTES}. */
+    long retainedBytes() {
+        return (long) argumentsBytes + Math.max(0, resultBytes);
+    }
 
     ForeignJob(final ForeignJobs table, final Job job, final int ownerId, final long ownerJobId, final boolean heldResult) {
         super(job);

@@ -63,6 +63,17 @@ public final class ForeignJobs implements Duty, MembershipListener {
      */
     public static final int MAX_RETAINED_SENT = 1 << 16;
 
+    /**
+     * The most bytes those kept results may hold, counted as their jobs' encoded arguments plus their encoded results
+     * (64 MiB; the oldest dropped first): without it, 65,536 jobs with arguments of up to 64 KiB each could hold 8 GiB.
+     * Only jobs whose arguments and result were each at most 64 KiB encoded are kept at all: a job that came with a
+     * large argument (decoded on the codec thread) would keep that memory for the whole run.
+     */
+    public static final long MAX_RETAINED_SENT_BYTES = 64L << 20;
+
+    /** {@link #adopt}'s argument size for a job whose arguments were decoded off the agent thread (larger than 64 KiB). */
+    public static final int LARGE_ARGUMENTS = Integer.MAX_VALUE;
+
     private static final System.Logger LOG = System.getLogger(ForeignJobs.class.getName());
 
     /** Foreign jobs that ended here; filled by workers, drained by the agent thread. */
@@ -124,6 +135,8 @@ public final class ForeignJobs implements Duty, MembershipListener {
     private final ArrayDeque<ForeignJob> recentlySent = new ArrayDeque<>();
     private final long retainSentNs;
     private final int maxRetainedSent;
+    /** The bytes {@link #recentlySent} holds, as {@link #MAX_RETAINED_SENT_BYTES} counts them. */
+    private long retainedSentBytes;
     /** Runs started since this node joined: a job adopted in an earlier run is never kept in this one. */
     private long runsStarted;
 
@@ -195,11 +208,12 @@ public final class ForeignJobs implements Duty, MembershipListener {
      * is already over it is cancelled at once, so it reports aborted.
      */
     public void adopt(final Job job, final Stamp stamp, final boolean restarted, final int ownerId, final long ownerJobId,
-        final boolean computationOver) {
+        final int argumentsBytes, final boolean computationOver) {
         final Expected wasExpected = takeExpected(ownerId, ownerJobId);
         final boolean cancelled = computationOver || (wasExpected != null && wasExpected.cancelled) || !members.isAlive(ownerId);
         final ForeignJob foreign = new ForeignJob(this, job, ownerId, ownerJobId, false);
         foreign.run = runsStarted;
+        foreign.argumentsBytes = argumentsBytes;
         foreign.adopt(stamp, restarted);
         Long2ObjectHashMap<ForeignJob> byId = byOwner.get(ownerId);
         if (byId == null) {
@@ -291,6 +305,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             final ForeignJob sent = it.next();
             if (sent.ownerId == member.id()) {
                 it.remove();
+                retainedSentBytes -= sent.retainedBytes();
                 if (hook != null) { // its result went to a node that was dead already: keep it as an orphan
                     sent.markOrphaned();
                     hook.onFinishedOrphan(sent.job, sent);
@@ -328,6 +343,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             }
         }
         recentlySent.clear();
+        retainedSentBytes = 0;
     }
 
     /** The registry is lost: no outcome can reach an owner any more. */
@@ -354,7 +370,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
     public int doWork(final long nowNs) {
         int work = 0;
         while (!recentlySent.isEmpty() && nowNs - recentlySent.peekFirst().sentAtNs > retainSentNs) {
-            recentlySent.pollFirst();
+            retainedSentBytes -= recentlySent.pollFirst().retainedBytes();
         }
         EncodedResult encoded;
         while ((encoded = encodedInbox.poll()) != null) {
@@ -433,12 +449,15 @@ public final class ForeignJobs implements Duty, MembershipListener {
             return;
         }
         remoteJobsRun++;
-        if (sent.isDone() && sent.small && sent.run == runsStarted && maxRetainedSent > 0) {
+        if (sent.isDone() && sent.resultBytes >= 0 && sent.argumentsBytes <= CodecThread.INLINE_BYTES
+            && sent.run == runsStarted && maxRetainedSent > 0) {
             sent.sentAtNs = nowNs;
-            if (recentlySent.size() >= maxRetainedSent) {
-                recentlySent.pollFirst();
+            while (!recentlySent.isEmpty() && (recentlySent.size() >= maxRetainedSent
+                || retainedSentBytes + sent.retainedBytes() > MAX_RETAINED_SENT_BYTES)) {
+                retainedSentBytes -= recentlySent.pollFirst().retainedBytes();
             }
             recentlySent.addLast(sent);
+            retainedSentBytes += sent.retainedBytes();
         }
     }
 
@@ -468,7 +487,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             jobResult.wrap(frame, 0, frame.capacity());
             jobResult.headerDefaults(JobResultFlyweight.TYPE);
             jobResult.ownerJobId(ended.ownerJobId).value(resultWriter.buffer(), 0, resultWriter.length());
-            ended.small = true; // kept a while after sending (a large one would hold its memory that long)
+            ended.resultBytes = resultWriter.length(); // small: kept after sending (a large one would hold its memory that long)
             return sent(sender.sendTo(ended.ownerId, jobResult.frameLength()));
         }
         if (ended.isFailed()) {

@@ -140,7 +140,7 @@ public final class Thief implements Duty, MembershipListener {
                 foreign.rejectUndecodable(decoded.victimId, decoded.ownerJobId, decoded.problem);
             } else {
                 foreign.adopt(decoded.job, decoded.stamp, decoded.restarted, decoded.victimId, decoded.ownerJobId,
-                    lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+                    ForeignJobs.LARGE_ARGUMENTS, lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
             }
         }
         strategy.deepIdle(deepIdle.getAsBoolean(), nowNs);
@@ -205,7 +205,7 @@ public final class Thief implements Duty, MembershipListener {
             return 0;
         }
         onStolen(reply.requestId(), victimId, nowNs);
-        foreign.adopt(job, stamp, reply.restarted(), victimId, reply.ownerJobId(),
+        foreign.adopt(job, stamp, reply.restarted(), victimId, reply.ownerJobId(), reply.argumentsLength(),
             lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         return 1;
     }

@@ -109,10 +109,28 @@ class SentResultsKeptTest {
         assertEquals(List.of(), keptValues(), "orphan saving off keeps nothing");
     }
 
+    /**
+     * A job that came with large arguments (decoded off the agent thread) would hold them for the whole run: its result
+     * is not kept after sending, and recomputing it is the price.
+     */
+    @Test
+    @Timeout(20)
+    void shouldNotKeepAReturnedResultWhoseJobCameWithLargeArguments() throws Exception {
+        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, Long.MAX_VALUE, 4);
+        runAndReturn(foreign, 1, ForeignJobs.LARGE_ARGUMENTS);
+        runAndReturn(foreign, 2, CodecThread.INLINE_BYTES);
+        ownerDies(foreign);
+        assertEquals(List.of(2L), keptValues(), "only the job with small arguments is kept");
+    }
+
     /** Adopts a job stolen from the owner that returns {@code n}, and runs the duty until its result went out. */
     private long runAndReturn(final ForeignJobs foreign, final long n) throws InterruptedException {
+        return runAndReturn(foreign, n, 4);
+    }
+
+    private long runAndReturn(final ForeignJobs foreign, final long n, final int argumentsBytes) throws InterruptedException {
         final int sentBefore = sender.sent;
-        foreign.adopt(new NumberJob(n), Stamp.ROOT, false, OWNER, n, false);
+        foreign.adopt(new NumberJob(n), Stamp.ROOT, false, OWNER, n, argumentsBytes, false);
         long now = System.nanoTime();
         while (sender.sent == sentBefore) {
             foreign.doWork(now = System.nanoTime());
