@@ -47,8 +47,8 @@ final class NodeRun {
      *
      * @param wallS      node 0's wall time of the reported run: from submitting the root to the answer (no JVM
      *                   start-up, no joining; after the warm-up runs, if {@code divvy run --warmup-runs} asked for any)
-     * @param firstWallS node 0's wall time of the first run of the nodes: the first warm-up run's, or {@code wallS}
-     *                   without one (the JIT compilers then work during it)
+     * @param firstWallS node 0's wall time of the first warm-up run (the JIT compilers work during it), or NaN
+     *                   without one
      * @param masterRunMs the master's run of the root, from its statistics
      * @param peakRssMiB per node process (node 0 first, then its children as they appeared): its VmHWM
      * @param idleRssMiB per node process: VmRSS once all nodes joined, before the run
@@ -142,7 +142,7 @@ final class NodeRun {
             final Matcher firstWarmup = findOrNull(FIRST_WARMUP, lines);
             return new Result(shown,
                 new Counts(Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)), Integer.parseInt(counts.group(3))),
-                wallS, firstWarmup == null ? wallS : Double.parseDouble(firstWarmup.group(1)),
+                wallS, firstWarmup == null ? Double.NaN : Double.parseDouble(firstWarmup.group(1)),
                 Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles);
         }
     }

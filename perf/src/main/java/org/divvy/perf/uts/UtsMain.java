@@ -112,6 +112,9 @@ public final class UtsMain {
                             throw new IllegalStateException(r.command() + " counted " + r.counts() + ", an earlier run " + counts);
                         }
                         counts = r.counts();
+                        if (Double.isNaN(r.firstWallS())) {
+                            throw new IllegalStateException(r.command() + " printed no line for its warm-up run");
+                        }
                         (n == 1 ? oneWall : twoWall)[i] = r.wallS();
                         (n == 1 ? oneFirst : twoFirst)[i] = r.firstWallS();
                         (n == 1 ? oneRun : twoRun)[i] = r.masterRunMs() / 1e3;
