@@ -192,11 +192,14 @@ public abstract class Task {
     }
 
     /**
-     * Spawn, when the job is not published: it stays in its parent's children list only. Before the deque
-     * or anything else could see it.
+     * Spawn, when the job is not published: it stays in its parent's children list only. A plain store, not a
+     * volatile one (which costs a full fence on x86, once per spawn): until {@link #endUnpublished} publishes it
+     * with a release store, only the thread running the parent acts on an unpublished job; other threads reach it
+     * only through the children list, to ask RUNNING children to stop, and whether they see NEW or UNPUBLISHED
+     * they leave it alone.
      */
     final void holdUnpublished() {
-        status = UNPUBLISHED;
+        STATUS.set(this, UNPUBLISHED);
     }
 
     /**

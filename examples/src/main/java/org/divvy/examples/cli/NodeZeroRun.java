@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -174,13 +175,25 @@ final class NodeZeroRun {
         children.awaitNodeIds(JOINED_LINES_TIMEOUT_MS);
         out.println("divvy run: " + expectedMaster(node, config, children));
         children.startRun();
-        final AppResult result;
+        AppResult result = null;
         final Progress progress = Progress.start(run.app().name(), run.app().common().progressSeconds(), out);
-        // closed (events not yet due cancelled) before the computation ends, so no node starts after it
-        try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild, out)) {
-            result = Deadlines.within("run", () -> solve(node, problem, members, children),
-                TimeUnit.SECONDS.toMillis(run.timeoutSeconds()),
-                run.app().name() + " did not finish within " + run.timeoutSeconds() + " s (--timeout-seconds)");
+        try {
+            // Warm-up runs on the same nodes: the reported run then measures the computation, not the JIT compilers
+            // that compete with the workers for the cores during a JVM's first seconds of work.
+            for (int warmup = 1; warmup <= run.warmupRuns() && result == null; warmup++) {
+                final AppResult warm = solveWithinTimeout(node, problem, members, children);
+                out.printf(Locale.ROOT, "divvy run: warm-up run %d of %d: %s, wall time %.3f s%n", warmup,
+                    run.warmupRuns(), warm.check().verdict(), warm.elapsedNs() / 1e9);
+                if (!warm.passed()) {
+                    result = warm; // reported as the run: a wrong answer needs no timed run after it
+                }
+            }
+            if (result == null) {
+                // closed (events not yet due cancelled) before the computation ends, so no node starts after it
+                try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild, out)) {
+                    result = solveWithinTimeout(node, problem, members, children);
+                }
+            }
         } finally {
             progress.close();
         }
@@ -235,6 +248,13 @@ final class NodeZeroRun {
         return "the registry gives the root to " + master + ": " + rule
             + (config.join() != null ? ", unless nodes of other runs joined the registry at " + config.join() : "")
             + "; if it dies, to the next";
+    }
+
+    private AppResult solveWithinTimeout(final DivvyNode node, final Problem<?> problem, final int members,
+        final ChildNodes children) {
+        return Deadlines.within("run", () -> solve(node, problem, members, children),
+            TimeUnit.SECONDS.toMillis(run.timeoutSeconds()),
+            run.app().name() + " did not finish within " + run.timeoutSeconds() + " s (--timeout-seconds)");
     }
 
     private <T> AppResult solve(final DivvyNode node, final Problem<T> problem, final int members,

@@ -91,6 +91,12 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
             + "(default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
+    @Option(names = "--warmup-runs", paramLabel = "N",
+        description = "run the app N times before the run that is reported, on the same nodes (each answer checked, "
+            + "its wall time printed), so the reported run finds the nodes' JIT compilers done; faults are timed "
+            + "from the reported run's start (default: ${DEFAULT-VALUE})")
+    int warmupRuns;
+
     @Option(names = "--jvm-opt", paramLabel = "OPT",
         description = "a JVM option of each child node, repeatable; defaults -XX:+UseSerialGC -Xms16m -Xmx512m, "
             + "each replaced by an option that chooses the same (a collector, -Xms, -Xmx); with -Xmx above 1g the "
@@ -192,6 +198,11 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         return timeoutSeconds;
     }
 
+    /** Runs of the app before the reported one ({@code --warmup-runs}). */
+    public int warmupRuns() {
+        return warmupRuns;
+    }
+
     public List<String> childJvmOptions() {
         return NodeJvmOptions.ofChild(childJvmOptions);
     }
@@ -203,6 +214,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);
+        Options.inRange("--warmup-runs", warmupRuns, 0, 100);
         faults = FaultSchedule.parse(killAt, killSite, leaveAt, leaveSite, joinAt, layout, remoteNodes);
         if (app != null && app.common().sequential()) {
             throw new IllegalArgumentException("--sequential runs on no node: use 'divvy " + app.name()

@@ -175,6 +175,8 @@ class CliParsingTest {
             () -> Launcher.parse("run", "--policy", "fifo", "fib")).getMessage());
         assertEquals("--nodes=0, must be in [1, 1024]", assertThrows(ParameterException.class,
             () -> Launcher.parse("run", "--nodes", "0", "fib")).getMessage());
+        assertEquals("--warmup-runs=-1, must be in [0, 100]", assertThrows(ParameterException.class,
+            () -> Launcher.parse("run", "--warmup-runs", "-1", "fib")).getMessage());
         assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "fib", "--sequential"))
             .getMessage().contains("--sequential runs on no node"));
         assertTrue(assertThrows(ParameterException.class, () -> Launcher.parse("run", "--bogus", "fib"))

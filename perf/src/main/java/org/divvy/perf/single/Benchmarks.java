@@ -22,7 +22,7 @@ public final class Benchmarks {
     static final int MERGESORT_CUTOFF = 100_000;
     static final long MERGESORT_SEED = 42;
 
-    private static final List<String> IDS = List.of("fib35", "fib42", "nqueens14", "uts", "mergesort");
+    private static final List<String> IDS = List.of("fib35", "fib35-one", "fib42", "nqueens14", "uts", "mergesort");
 
     private Benchmarks() {
     }
@@ -37,6 +37,7 @@ public final class Benchmarks {
         final List<Benchmark<?, ?>> all = new ArrayList<>();
         if (quick) {
             all.add(new FibBenchmark("fib35", 20, 0));
+            all.add(new FibBenchmark("fib35-one", 20, 0, true));
             all.add(new FibBenchmark("fib42", 25, 12));
             all.add(new NQueensBenchmark("nqueens14", 9, 3));
             all.add(new UtsBenchmark("uts", "T1 cut to depth 6",
@@ -44,6 +45,7 @@ public final class Benchmarks {
             all.add(new MergeSortBenchmark("mergesort", 200_000, 10_000, MERGESORT_SEED));
         } else {
             all.add(new FibBenchmark("fib35", 35, 0));
+            all.add(new FibBenchmark("fib35-one", 35, 0, true));
             all.add(new FibBenchmark("fib42", 42, FIB_THRESHOLD));
             all.add(new NQueensBenchmark("nqueens14", 14, NQUEENS_SEQUENTIAL_DEPTH));
             final UtsSamples.Sample t1 = UtsSamples.byName("T1").orElseThrow();

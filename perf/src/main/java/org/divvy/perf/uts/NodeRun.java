@@ -37,6 +37,7 @@ final class NodeRun {
         List.of(quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC" : "-XX:+UseSerialGC", "-Xms16m");
     static final long SAMPLE_MS = 20;
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
+    private static final Pattern FIRST_WARMUP = Pattern.compile("^divvy run: warm-up run 1 of [0-9]+: [A-Z]+, wall time ([0-9.]+) s");
     private static final Pattern RUN = Pattern.compile("^run ([0-9.]+) ms:");
     private static final Pattern COUNTS = Pattern.compile(": ([0-9]+) nodes, ([0-9]+) leaves, depth ([0-9]+)");
     private static final Pattern JOINED = Pattern.compile("^divvy run: all [0-9]+ nodes joined");
@@ -44,12 +45,15 @@ final class NodeRun {
     /**
      * What a run gave.
      *
-     * @param wallS      node 0's wall time: from submitting the root to the answer (no JVM start-up, no joining)
+     * @param wallS      node 0's wall time of the reported run: from submitting the root to the answer (no JVM
+     *                   start-up, no joining; after the warm-up runs, if {@code divvy run --warmup-runs} asked for any)
+     * @param firstWallS node 0's wall time of the first warm-up run (the JIT compilers work during it), or NaN
+     *                   without one
      * @param masterRunMs the master's run of the root, from its statistics
      * @param peakRssMiB per node process (node 0 first, then its children as they appeared): its VmHWM
      * @param idleRssMiB per node process: VmRSS once all nodes joined, before the run
      */
-    record Result(String command, Counts counts, double wallS, double masterRunMs, List<Double> peakRssMiB,
+    record Result(String command, Counts counts, double wallS, double firstWallS, double masterRunMs, List<Double> peakRssMiB,
         List<Double> idleRssMiB) {
     }
 
@@ -134,10 +138,12 @@ final class NodeRun {
                 peaks.add(m[0]);
                 idles.add(m[1]);
             }
+            final double wallS = Double.parseDouble(find(WALL, lines, shown).group(1));
+            final Matcher firstWarmup = findOrNull(FIRST_WARMUP, lines);
             return new Result(shown,
                 new Counts(Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)), Integer.parseInt(counts.group(3))),
-                Double.parseDouble(find(WALL, lines, shown).group(1)), Double.parseDouble(find(RUN, lines, shown).group(1)),
-                peaks, idles);
+                wallS, firstWarmup == null ? Double.NaN : Double.parseDouble(firstWarmup.group(1)),
+                Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles);
         }
     }
 
@@ -184,13 +190,21 @@ final class NodeRun {
     }
 
     private static Matcher find(final Pattern pattern, final List<String> lines, final String shown) {
+        final Matcher m = findOrNull(pattern, lines);
+        if (m == null) {
+            throw new IllegalStateException(shown + " printed no line matching " + pattern + "; output:\n" + text(lines));
+        }
+        return m;
+    }
+
+    private static Matcher findOrNull(final Pattern pattern, final List<String> lines) {
         for (final String line : lines) {
             final Matcher m = pattern.matcher(line);
             if (m.find()) {
                 return m;
             }
         }
-        throw new IllegalStateException(shown + " printed no line matching " + pattern + "; output:\n" + text(lines));
+        return null;
     }
 
     private static String text(final List<String> lines) {

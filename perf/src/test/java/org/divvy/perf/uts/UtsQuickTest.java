@@ -32,7 +32,7 @@ class UtsQuickTest {
 
         final List<String> lines = Files.readAllLines(csv);
         assertEquals(UtsMain.HEADER, lines.get(0));
-        for (final String metric : List.of("kernel,sequential,median", "kernel,divvy-1-worker,median", "speedup,ratio,wall",
+        for (final String metric : List.of("kernel,sequential,median", "kernel,divvy-1-worker,median", "speedup,ratio,wall", "speedup,ratio,first_wall",
             "memory,node-0,peak_rss", "memory,node-1,peak_rss", "memory,node-1,idle_rss")) {
             final String row = lines.stream().filter(l -> l.startsWith(metric + ",")).findFirst()
                 .orElseThrow(() -> new AssertionError("no row " + metric + " in\n" + String.join("\n", lines)));
@@ -43,7 +43,7 @@ class UtsQuickTest {
             assertNotNull(ImageIO.read(dir.resolve("uts-" + section + ".png").toFile()), section + " chart is a readable PNG");
         }
         final String printed = out.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
+        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 --warmup-runs 1 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
             "each row names its command:\n" + printed);
     }
 
