@@ -88,15 +88,16 @@ public final class AeronTransport implements Transport {
     static final int COUNTERS_VALUES_BYTES = Configuration.COUNTERS_VALUES_BUFFER_LENGTH_MIN;
 
     /**
-     * The embedded driver's unicast NAK retry delay, as a multiple of its first NAK's delay (Aeron's 1 µs): 10,000, so a
-     * gap that a first NAK did not fill is NAKed again every 10 ms, the sender's retransmit linger (Aeron's default),
+     * The embedded driver's unicast NAK retry delay (10 ms), set as the ratio to its first NAK's delay (Aeron's 1 µs, or
+     * {@code aeron.nak.unicast.delay}): a gap that a first NAK did not fill is NAKed again every 10 ms, the sender's
+     * retransmit linger (Aeron's default),
      * within which the sender ignores NAKs for a range it just sent again anyway. Aeron's ratio of 100 NAKs every
      * 100 µs: across a WAN link of tens of ms round trip that is hundreds of NAKs per lost datagram, and measured with
      * 53 nodes on one 2-core machine, 90,000 NAKs a second against 700 retransmits (perf/README.md, "64 replicas"): the
      * NAKs themselves filled the socket buffers and made the loss worse. The first NAK still goes at once. Aeron's
      * {@code aeron.nak.unicast.retry.delay.ratio} overrides it.
      */
-    static final long NAK_UNICAST_RETRY_DELAY_RATIO = 10_000;
+    static final long NAK_UNICAST_RETRY_DELAY_NS = 10_000_000;
 
     /** The frame type of a stream probe (STREAM_PROBE, 25): handled here, never delivered; see {@code Link.checkConnection}. */
     public static final int PROBE_TYPE = Link.PROBE_TYPE;
@@ -206,7 +207,8 @@ public final class AeronTransport implements Transport {
                         new BackoffIdleStrategy(1, 1, ASYNC_EXECUTOR_MIN_PARK_NS, ASYNC_EXECUTOR_MAX_PARK_NS));
                 }
                 if (System.getProperty(Configuration.NAK_UNICAST_RETRY_DELAY_RATIO_PROP_NAME) == null) {
-                    driverContext.nakUnicastRetryDelayRatio(NAK_UNICAST_RETRY_DELAY_RATIO);
+                    driverContext.nakUnicastRetryDelayRatio(
+                        Math.max(1, NAK_UNICAST_RETRY_DELAY_NS / Math.max(1, driverContext.nakUnicastDelayNs())));
                 }
                 if (System.getProperty(Configuration.CLIENT_LIVENESS_TIMEOUT_PROP_NAME) == null) {
                     // The embedded driver's one client is this node's, stepped by the same thread: a pause of the

@@ -96,7 +96,13 @@ final class SelfLink {
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
         signer.sign(type, buffer, offset, length, null, 0, 0, trailer);
         if (length > FrameHandler.OWN_BUFFER_MIN_BYTES) {
-            final OffHeapFrame own = memory.allocate(length, FrameAuthenticator.TRAILER_LENGTH);
+            final OffHeapFrame own;
+            try {
+                own = memory.allocate(length, FrameAuthenticator.TRAILER_LENGTH);
+            } catch (final OutOfMemoryError noMemory) {
+                TrafficCounters.add(traffic.droppedQueueFull, 1); // refused, as a link refuses what it has no room for
+                return false;
+            }
             final UnsafeBuffer span = own.spanWithTail();
             SlicedCopy.copy(span, 0, buffer, offset, length);
             span.putBytes(length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH);
@@ -145,6 +151,19 @@ final class SelfLink {
         pendingFrames = 0;
         largeDelivering.addAll(large);
         large.clear();
+        try {
+            deliverRecords(records, end, receiver);
+        } finally {
+            // a handler that threw an Error left the rest undelivered: dropped, their frames released
+            for (final OffHeapFrame left : largeDelivering) {
+                left.release();
+            }
+            largeDelivering.clear();
+        }
+        return frames;
+    }
+
+    private void deliverRecords(final UnsafeBuffer records, final int end, final Receiver receiver) {
         int at = 0;
         while (at < end) {
             final int length = records.getInt(at);
@@ -161,7 +180,6 @@ final class SelfLink {
                 at += length;
             }
         }
-        return frames;
     }
 
     /** Drops what waits (this node leaves); a later send starts a new stream. Returns how many were dropped. */

@@ -140,7 +140,12 @@ final class ReplicaServer {
             if (encoded.failure != null) {
                 reportUnencodable(replicas.get(encoded.objectId), encoded.failure); // it is answered "not held"
             }
-            unanswered.putIfAbsent(encoded, encoded); // it waits there (even past the bound: its encode is done)
+            final Unanswered waiting = unanswered.putIfAbsent(encoded, encoded); // it waits there (even past the bound)
+            if (waiting != null && waiting != encoded) {
+                // dropped at the bound while it encoded, and asked again since: the newer request answers
+                MessageHandler.releaseKept(encoded.frame);
+                encoded.frame = null;
+            }
             work++;
         }
         if (unanswered.isEmpty()) {
@@ -166,15 +171,15 @@ final class ReplicaServer {
     private boolean answer(final Unanswered pending) {
         final int nodeId = pending.nodeId;
         final long id = pending.objectId;
+        if (pending.encoding) {
+            return false; // its state is being encoded on the codec thread, which owns its frame until it is back
+        }
         if (members.aliveEndpoint(nodeId) == null) {
             if (pending.frame != null) {
                 MessageHandler.releaseKept(pending.frame); // encoded for it, never handed over: an off-heap frame is freed
                 pending.frame = null;
             }
-            return !pending.encoding; // gone: nobody to answer (once its encode is back, its frame is released)
-        }
-        if (pending.encoding) {
-            return false; // its state is being encoded on the codec thread
+            return true; // gone: nobody to answer
         }
         if (pending.frame != null) {
             return sendEncoded(pending);
