@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.divvy.agent.FrameSender;
+import org.divvy.testing.RecordingFrameSender;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
@@ -34,7 +31,7 @@ class RunAnnouncementDeliveryTest {
     private static final int JOINER = 4;
 
     private final Members members = new Members("A");
-    private final RefusingSender sender = new RefusingSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender();
     private final NodeLifecycle lifecycle = new NodeLifecycle();
     private LifecycleHandler handler;
 
@@ -52,15 +49,15 @@ class RunAnnouncementDeliveryTest {
         sender.refusing.add(BUSY_PEER);
         lifecycle.requestRunStarted();
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent);
+        assertEquals(List.of(PEER + " RUN_STARTED"), sent());
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent, "still refused: nothing more sent");
+        assertEquals(List.of(PEER + " RUN_STARTED"), sent(), "still refused: nothing more sent");
 
         sender.refusing.clear(); // its queue drained
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED"), sender.sent);
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED"), sent());
         handler.doWork(0);
-        assertEquals(2, sender.sent.size(), "sent once");
+        assertEquals(2, sent().size(), "sent once");
     }
 
     @Test
@@ -72,7 +69,7 @@ class RunAnnouncementDeliveryTest {
         handler.doWork(0);
         sender.refusing.clear();
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED", PEER + " RUN_ENDED", BUSY_PEER + " RUN_ENDED"), sender.sent);
+        assertEquals(List.of(PEER + " RUN_STARTED", PEER + " RUN_ENDED", BUSY_PEER + " RUN_ENDED"), sent());
     }
 
     @Test
@@ -84,7 +81,7 @@ class RunAnnouncementDeliveryTest {
         handler.onMemberChanged(members.member(BUSY_PEER));
         sender.refusing.clear();
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED"), sender.sent);
+        assertEquals(List.of(PEER + " RUN_STARTED"), sent());
     }
 
     @Test
@@ -94,7 +91,7 @@ class RunAnnouncementDeliveryTest {
         members.update(alive(JOINER));
         handler.onMemberChanged(members.member(JOINER));
         handler.doWork(0);
-        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED", JOINER + " RUN_RESUMED"), sender.sent,
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED", JOINER + " RUN_RESUMED"), sent(),
             "RUN_RESUMED: a run is active, and the joiner keeps what it holds");
 
         lifecycle.runEnded();
@@ -103,7 +100,7 @@ class RunAnnouncementDeliveryTest {
         members.update(late);
         handler.onMemberChanged(late);
         handler.doWork(0);
-        assertFalse(sender.sent.contains("5 RUN_RESUMED"), "no run is active: nothing to tell a later joiner");
+        assertFalse(sent().contains("5 RUN_RESUMED"), "no run is active: nothing to tell a later joiner");
     }
 
     @Test
@@ -116,7 +113,7 @@ class RunAnnouncementDeliveryTest {
         sender.refusing.clear();
         handler.doWork(0);
         handler.doWork(0);
-        assertEquals(List.of(PEER + " TERMINATE", BUSY_PEER + " TERMINATE"), sender.sent);
+        assertEquals(List.of(PEER + " TERMINATE", BUSY_PEER + " TERMINATE"), sent());
         assertTrue(lifecycle.isTerminateFlushed());
     }
 
@@ -128,60 +125,26 @@ class RunAnnouncementDeliveryTest {
         return "127.0.0.1:" + (40_000 + id);
     }
 
-    /** Records what reached each peer; refuses sends to the peers named, as a full outbound queue does. */
-    private static final class RefusingSender implements FrameSender {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[1024]);
-        final HeaderFlyweight header = new HeaderFlyweight();
-        final Set<Integer> refusing = new HashSet<>();
+    /** What reached the peers, as "id TYPE", in order. */
+    private List<String> sent() {
         final List<String> sent = new ArrayList<>();
-
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            return frame;
+        final HeaderFlyweight header = new HeaderFlyweight();
+        for (int i = 0; i < sender.sent.size(); i++) {
+            final byte[] frame = sender.sent.get(i);
+            header.wrap(new UnsafeBuffer(frame), 0, frame.length);
+            sent.add(sender.sentTo.get(i) + " " + name(header.type()));
         }
+        assertEquals(List.of(), sender.broadcasts, "announcements are sent peer by peer, so a refused one can be sent again");
+        return sent;
+    }
 
-        @Override
-        public int maxFrameBytes() {
-            return frame.capacity();
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            if (refusing.contains(nodeId)) {
-                return false;
-            }
-            header.wrap(frame, 0, frameLength);
-            sent.add(nodeId + " " + name(header.type()));
-            return true;
-        }
-
-        private static String name(final int type) {
-            switch (type) {
-                case LifecycleHandler.RUN_STARTED: return "RUN_STARTED";
-                case LifecycleHandler.RUN_RESUMED: return "RUN_RESUMED";
-                case LifecycleHandler.RUN_ENDED: return "RUN_ENDED";
-                case TerminateFlyweight.TYPE: return "TERMINATE";
-                default: return "type " + type;
-            }
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            throw new AssertionError("announcements are sent peer by peer, so a refused one can be sent again");
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            throw new AssertionError("not by endpoint");
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
+    private static String name(final int type) {
+        switch (type) {
+            case LifecycleHandler.RUN_STARTED: return "RUN_STARTED";
+            case LifecycleHandler.RUN_RESUMED: return "RUN_RESUMED";
+            case LifecycleHandler.RUN_ENDED: return "RUN_ENDED";
+            case TerminateFlyweight.TYPE: return "TERMINATE";
+            default: return "type " + type;
         }
     }
 }

@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameDispatcher;
-import org.divvy.agent.FrameSender;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.LongJob;
@@ -29,6 +25,8 @@ import org.divvy.results.GivenJobs;
 import org.divvy.results.RemoteExceptions;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
+import org.divvy.testing.NumberJob;
+import org.divvy.testing.RecordingFrameSender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,7 @@ class OrphanTableTest {
     private static final int TAKER = 1;
 
     private final Members members = new Members("A");
-    private final RecordingSender sender = new RecordingSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender();
     private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, e -> {
         throw new AssertionError("a handler threw", e);
     });
@@ -131,8 +129,8 @@ class OrphanTableTest {
         final NumberJob kept = new NumberJob(NumberJob.TYPE, 7);
         orphans.keepHandedOver(stamp, kept);
         orphans.doWork(System.nanoTime());
-        assertEquals(1, sender.broadcasts);
-        final UnsafeBuffer frame = new UnsafeBuffer(sender.lastBroadcast);
+        assertEquals(1, sender.broadcasts.size());
+        final UnsafeBuffer frame = new UnsafeBuffer(sender.broadcasts.get(sender.broadcasts.size() - 1));
         tuples.wrap(frame, 0, frame.capacity());
         assertEquals(fingerprint(kept), tuples.fingerprintAt(OrphanTuplesFlyweight.PAIRS_OFFSET), "announced");
         assertEquals(Map.of(stamp, fingerprint(kept)), fingerprints(), "sent to a joiner");
@@ -145,7 +143,7 @@ class OrphanTableTest {
         orphans.keepHandedOver(stamp, new FinishedJob());
         orphans.doWork(System.nanoTime());
         orphans.doWork(System.nanoTime() + Orphans.COMBINE_MAX_NS + 1);
-        assertEquals(0, sender.broadcasts, "the taker announces what a leaving node keeps, not the leaving node");
+        assertEquals(0, sender.broadcasts.size(), "the taker announces what a leaving node keeps, not the leaving node");
         assertEquals(1, orphans.heldJobs().size(), "it still holds it, for the hand-over");
     }
 
@@ -223,88 +221,5 @@ class OrphanTableTest {
         }
     }
 
-    private static final JobType OTHER_TYPE = new NamedType("test.Other#number");
-
-    /** A job type known by its name only: nothing here decodes. */
-    private record NamedType(String name) implements JobType {
-        @Override
-        public Job decode(final WireReader reader) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    /** A job with one argument, as a spawnable {@code long number(int n)} generates it. */
-    private static final class NumberJob extends LongJob {
-        static final JobType TYPE = new NamedType("test.Numbers#number");
-        private final JobType type;
-        private final int n;
-
-        NumberJob(final JobType type, final int n) {
-            this.type = type;
-            this.n = n;
-        }
-
-        @Override
-        protected long call() {
-            return n;
-        }
-
-        @Override
-        public JobType type() {
-            return type;
-        }
-
-        @Override
-        public void encodeArguments(final WireWriter writer) {
-            writer.writeInt(n);
-        }
-    }
-
-    /** Records what is sent to one node, and counts broadcasts. */
-    private static final class RecordingSender implements FrameSender {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
-        final List<byte[]> sent = new ArrayList<>();
-        int broadcasts;
-        byte[] lastBroadcast;
-
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            return frame;
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return frame.capacity();
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            final byte[] copy = new byte[frameLength];
-            frame.getBytes(0, copy);
-            sent.add(copy);
-            return true;
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            broadcasts++;
-            lastBroadcast = new byte[frameLength];
-            frame.getBytes(0, lastBroadcast);
-            return 1;
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            return true;
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
-        }
-    }
+    private static final JobType OTHER_TYPE = new NumberJob.NamedType("test.Other#number");
 }

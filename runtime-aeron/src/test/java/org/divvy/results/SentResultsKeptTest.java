@@ -4,17 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.NodeConfig;
 import org.divvy.agent.CodecThread;
-import org.divvy.agent.FrameSender;
-import org.divvy.codegen.JobType;
-import org.divvy.codegen.LongJob;
-import org.divvy.codegen.WireWriter;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
 import org.divvy.membership.Members;
@@ -23,6 +16,8 @@ import org.divvy.scheduling.RemoteLink;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
 import org.divvy.scheduling.Task;
+import org.divvy.testing.NumberJob;
+import org.divvy.testing.RecordingFrameSender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +34,7 @@ class SentResultsKeptTest {
     private static final int OWNER = 1;
 
     private final Members members = new Members("A");
-    private final CountingSender sender = new CountingSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender();
     private final List<Task> keptAsOrphans = new ArrayList<>();
     private Scheduler scheduler;
     private CodecThread codec;
@@ -129,10 +124,10 @@ class SentResultsKeptTest {
     }
 
     private long runAndReturn(final ForeignJobs foreign, final long n, final int argumentsBytes) throws InterruptedException {
-        final int sentBefore = sender.sent;
+        final int sentBefore = sender.sent.size();
         foreign.adopt(new NumberJob(n), Stamp.ROOT, false, OWNER, n, argumentsBytes, false);
         long now = System.nanoTime();
-        while (sender.sent == sentBefore) {
+        while (sender.sent.size() == sentBefore) {
             foreign.doWork(now = System.nanoTime());
             Thread.sleep(1);
         }
@@ -152,85 +147,6 @@ class SentResultsKeptTest {
                 values.add((Long)((NumberJob)job).boxedResult());
             }
             return values;
-        }
-    }
-
-    private record NamedType(String name) implements JobType {
-        @Override
-        public org.divvy.codegen.Job decode(final org.divvy.codegen.WireReader reader) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
-    /** A job that returns its argument. */
-    private static final class NumberJob extends LongJob {
-        private static final JobType TYPE = new NamedType("test.Numbers#number");
-        private final long n;
-
-        NumberJob(final long n) {
-            this.n = n;
-        }
-
-        @Override
-        protected long call() {
-            return n;
-        }
-
-        @Override
-        public JobType type() {
-            return TYPE;
-        }
-
-        @Override
-        public void encodeArguments(final WireWriter writer) {
-            writer.writeLong(n);
-        }
-    }
-
-    /** Counts frames sent to one node. */
-    private static final class CountingSender implements FrameSender {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64 * 1024]);
-        volatile int sent;
-
-        @Override
-        public MutableDirectBuffer frameBuffer(final long minCapacity) {
-            return frame;
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return frame.capacity();
-        }
-
-        @Override
-        public boolean sendTo(final int nodeId, final int frameLength) {
-            sent++;
-            return true;
-        }
-
-        @Override
-        public boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer owned, final int frameLength) {
-            sent++;
-            return true;
-        }
-
-        @Override
-        public int broadcast(final int frameLength) {
-            return 1;
-        }
-
-        @Override
-        public boolean sendToEndpoint(final String endpoint, final int frameLength) {
-            return true;
-        }
-
-        @Override
-        public void cut(final String endpoint) {
-        }
-
-        @Override
-        public boolean isIdle() {
-            return true;
         }
     }
 }
