@@ -1,7 +1,7 @@
 package org.divvy.agent;
 
 import org.agrona.ErrorHandler;
-import org.divvy.transport.TaskThread;
+import org.divvy.threads.TaskThread;
 
 /**
  * The one thread that encodes and decodes large messages (a stolen job's arguments, a job's result),
