@@ -1,6 +1,5 @@
 package org.divvy.threads;
 
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import org.agrona.ErrorHandler;
@@ -10,14 +9,16 @@ import org.agrona.ErrorHandler;
  * codec thread's large encodes and decodes ({@code agent.CodecThread}: encoding a 100 MB job took the agent 130 ms).
  *
  * <p>A {@link QueueThread} of tasks: they run one at a time in the order given; the thread starts with the first
- * task (most nodes never need it) and is a daemon; {@link #close()} stops it, dropping tasks not run yet. {@link
+ * task (most nodes never need it) and is a daemon; {@link #close()} stops it. A task comes with what gives back what
+ * it holds (a received frame it was to decode, say) should it never run: a task not run when the thread closes, or
+ * given after, is dropped, and that runs instead, so a closing node frees what its queued tasks held. {@link
  * #execute} may be called from any thread. What a task throws goes to the error handler; the thread goes on.
  */
-public final class TaskThread implements Executor, AutoCloseable {
+public final class TaskThread implements AutoCloseable {
     private static final long CLOSE_WAIT_MS = 1_000;
 
     private final ErrorHandler errorHandler;
-    private final QueueThread<Runnable> thread;
+    private final QueueThread<Queued> thread;
     private volatile Runnable afterEachTask = () -> { };
 
     /**
@@ -34,15 +35,38 @@ public final class TaskThread implements Executor, AutoCloseable {
         this.afterEachTask = action;
     }
 
-    /** Runs {@code task} on this thread after those given before; any thread. Ignored once closed. */
-    @Override
-    public void execute(final Runnable task) {
-        thread.offer(task);
+    /** A task and what runs instead should it be dropped. */
+    private record Queued(Runnable task, Runnable ifDropped) {
     }
 
-    private void run(final Runnable task) {
+    /**
+     * Runs {@code task} on this thread after those given before; any thread. Once closed, {@code ifDropped} runs
+     * instead, on the calling thread; so it does for a task still queued when the thread closes, on the closing
+     * thread. {@code ifDropped} gives back only what the task alone holds (a reference to a frame): it may run on
+     * any thread. What it throws goes to the error handler.
+     */
+    public void execute(final Runnable task, final Runnable ifDropped) {
+        final Queued queued = new Queued(task, ifDropped);
+        if (!thread.offer(queued)) {
+            drop(queued);
+        }
+    }
+
+    private void drop(final Queued queued) {
         try {
-            task.run();
+            queued.ifDropped.run();
+        } catch (final Throwable t) {
+            try {
+                errorHandler.onError(t);
+            } catch (final Throwable ignore) {
+                // the handler must not stop the close
+            }
+        }
+    }
+
+    private void run(final Queued queued) {
+        try {
+            queued.task.run();
         } catch (final Throwable t) {
             try {
                 errorHandler.onError(t);
@@ -53,9 +77,12 @@ public final class TaskThread implements Executor, AutoCloseable {
         afterEachTask.run();
     }
 
-    /** Stops the thread (tasks not run yet are dropped: the node is closing); waits for it a little. */
+    /**
+     * Stops the thread: waits a little for the task it runs, then drops the tasks not run yet (the node is closing),
+     * running what each gives back with, on this thread. Idempotent.
+     */
     @Override
     public void close() {
-        thread.close(dropped -> { });
+        thread.close(this::drop);
     }
 }
