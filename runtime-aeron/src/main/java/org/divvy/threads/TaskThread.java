@@ -53,28 +53,25 @@ public final class TaskThread implements AutoCloseable {
     }
 
     private void drop(final Queued queued) {
-        try {
-            queued.ifDropped.run();
-        } catch (final Throwable t) {
-            try {
-                errorHandler.onError(t);
-            } catch (final Throwable ignore) {
-                // the handler must not stop the close
-            }
-        }
+        runReporting(queued.ifDropped);
     }
 
     private void run(final Queued queued) {
+        runReporting(queued.task);
+        afterEachTask.run();
+    }
+
+    /** Runs {@code action}; what it throws goes to the error handler, and nothing stops this thread or the close. */
+    private void runReporting(final Runnable action) {
         try {
-            queued.task.run();
+            action.run();
         } catch (final Throwable t) {
             try {
                 errorHandler.onError(t);
             } catch (final Throwable ignore) {
-                // the handler must not stop this thread
+                // the handler must not stop this thread, nor the close
             }
         }
-        afterEachTask.run();
     }
 
     /**
