@@ -8,12 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.divvy.bulk.OffHeapMemory;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.JobTypeProvider;
+import org.divvy.codegen.LongJob;
 import org.divvy.codegen.ObjectJob;
 import org.divvy.codegen.Spawns;
 import org.divvy.codegen.WireReader;
@@ -26,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Every big message of a run (the ROOT, the stolen jobs, their results, the RUN_RESULT) travels in off-heap frames,
  * and each is freed once its last holder is done: after the run, every node's off-heap memory is back to zero, also
- * when the run fails. Two or three networked nodes in one JVM over real UDP (64 KiB terms: every big message is
+ * when the run fails, and a node that closes gives back the frames it still holds (the registry's kept root mid-run). Two or three networked nodes in one JVM over real UDP (64 KiB terms: every big message is
  * chunked).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -95,11 +99,40 @@ class OffHeapFramesTest {
         awaitAllFreed(three);
     }
 
+    /**
+     * The registry keeps a run's root (as the off-heap frame it came in) while the run lasts, to give it to a new
+     * master; the node hosting it closes mid-run: the frame is given back, not leaked with the node.
+     */
+    @Test
+    void shouldGiveBackTheRootItsRegistryKeepsWhenTheNodeClosesMidRun() throws Exception {
+        final List<DivvyNode> two = start(2);
+        HoldJob.started = new CountDownLatch(1);
+        HoldJob.release = new CountDownLatch(1);
+        final byte[] data = data();
+        final CompletableFuture<RunReport<Long>> submitted = CompletableFuture.supplyAsync(
+            () -> two.get(0).submit(Root.of(() -> BigJobs.spawnHold(data))));
+        try {
+            assertTrue(HoldJob.started.await(30, TimeUnit.SECONDS), "node 1 masters the run");
+            assertTrue(memoryOf(two.get(0)).liveBytes() >= DATA_BYTES,
+                "the registry on node 0 keeps the root off the heap while the run lasts: " + memoryOf(two.get(0)).liveBytes());
+            two.get(0).close();
+            awaitAllFreed(List.of(two.get(0)));
+        } finally {
+            HoldJob.release.countDown();
+        }
+        final ExecutionException e = assertThrows(ExecutionException.class, () -> submitted.get(30, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof DivvyException, "the submitter hears its node closed: " + e.getCause());
+    }
+
     /** A spawnable the processor would generate: reverses a byte array by halves, each half a job that travels. */
     public static final class BigJobs implements JobTypeProvider {
         @Override
         public List<JobType> jobTypes() {
-            return List.of(ReverseJob.TYPE);
+            return List.of(ReverseJob.TYPE, HoldJob.TYPE);
+        }
+
+        static HoldJob spawnHold(final byte[] data) {
+            return Spawns.spawn(new HoldJob(data));
         }
 
         static ReverseJob spawnReverse(final byte[] data, final int leafBytes, final boolean failLeaves) {
@@ -185,6 +218,47 @@ class OffHeapFramesTest {
         public void encodeArguments(final WireWriter writer) {
             writeArray(writer, data);
             writer.writeInt(leafBytes).writeBoolean(failLeaves);
+        }
+    }
+
+    /** A root that holds its run open (it waits for the test) and answers its argument's length. */
+    static final class HoldJob extends LongJob {
+        static volatile CountDownLatch started = new CountDownLatch(0);
+        static volatile CountDownLatch release = new CountDownLatch(0);
+
+        static final JobType TYPE = new JobType() {
+            @Override
+            public String name() {
+                return "org.divvy.OffHeapFramesTest#hold";
+            }
+
+            @Override
+            public Job decode(final WireReader reader) {
+                return new HoldJob(ReverseJob.readArray(reader));
+            }
+        };
+
+        private final byte[] data;
+
+        HoldJob(final byte[] data) {
+            this.data = data;
+        }
+
+        @Override
+        protected long call() throws InterruptedException {
+            started.countDown();
+            release.await(60, TimeUnit.SECONDS);
+            return data.length;
+        }
+
+        @Override
+        public JobType type() {
+            return TYPE;
+        }
+
+        @Override
+        public void encodeArguments(final WireWriter writer) {
+            ReverseJob.writeArray(writer, data);
         }
     }
 }

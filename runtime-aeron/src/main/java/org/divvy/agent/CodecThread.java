@@ -1,7 +1,7 @@
 package org.divvy.agent;
 
 import org.agrona.ErrorHandler;
-import org.divvy.transport.TaskThread;
+import org.divvy.threads.TaskThread;
 
 /**
  * The one thread that encodes and decodes large messages (a stolen job's arguments, a job's result),
@@ -12,8 +12,10 @@ import org.divvy.transport.TaskThread;
  * other crossing into the agent does. The agent is woken after each task.
  *
  * <p>A {@link TaskThread}: tasks run one at a time in the order given; the thread starts with the first task
- * (most nodes never need it) and is a daemon; {@link #close()} stops it. {@link #submit} is called on the agent
- * thread only; a task must catch what it throws (what it does not is reported and counted as an error).
+ * (most nodes never need it) and is a daemon; {@link #close()} stops it, and a task it drops (not run by then, or
+ * submitted after) runs what it was given to give back instead: a decode holds a reference to its received frame,
+ * which a closing node must free. {@link #submit} is called on the agent thread only; a task must catch what it
+ * throws (what it does not is reported and counted as an error).
  */
 public final class CodecThread implements AutoCloseable {
     /**
@@ -37,12 +39,20 @@ public final class CodecThread implements AutoCloseable {
         thread.afterEachTask(waker);
     }
 
-    /** Runs {@code task} on this thread after those given before; agent thread only. Ignored once closed. */
-    public void submit(final Runnable task) {
-        thread.execute(task);
+    /**
+     * Runs {@code task} on this thread after those given before; agent thread only. If it is dropped instead (the
+     * thread closed first), {@code ifDropped} runs, on the closing or the calling thread: it gives back what the task
+     * alone holds (a reference to a frame), nothing of its mechanism's tables.
+     */
+    public void submit(final Runnable task, final Runnable ifDropped) {
+        thread.execute(task, ifDropped);
     }
 
-    /** Stops the thread (tasks not run yet are dropped: the node is closing); waits for it a little. */
+    /**
+     * Stops the thread: waits a little for the task it runs (its output then is in its mechanism's inbox), and drops
+     * the tasks not run yet (the node is closing). The agent closes it first when it closes, before its duties give
+     * back what they hold ({@link Duty#onAgentClose}). Idempotent.
+     */
     @Override
     public void close() {
         thread.close();

@@ -32,4 +32,13 @@ public interface Duty {
     default boolean isPaced() {
         return false;
     }
+
+    /**
+     * The agent stopped: give back what this duty holds that would outlive the node, the off-heap frames above all (a
+     * JVM of many nodes, the tests', would leak them). On the agent thread, after its last cycle and after the node's
+     * codec thread stopped (what its tasks made is in this duty's inbox), before the transport closes. Nothing by
+     * default.
+     */
+    default void onAgentClose() {
+    }
 }

@@ -85,6 +85,9 @@ public final class NetworkAgent implements Agent {
     private long pacedRunNs;
     private long quiescenceCheckNs;
 
+    /** The node's codec thread, stopped first when the agent closes; or null. */
+    private final CodecThread codec;
+
     private NetworkAgent(final Builder b) {
         roleName = "divvy-network-" + b.transport.endpoint();
         transport = b.transport;
@@ -101,6 +104,7 @@ public final class NetworkAgent implements Agent {
         errorHandler = b.errorHandler;
         onStart = b.onStart;
         threadCpuClock = b.threadCpuClock;
+        codec = b.codec;
     }
 
     public static Builder builder() {
@@ -268,8 +272,24 @@ public final class NetworkAgent implements Agent {
         return longestGapNs;
     }
 
+    /**
+     * Stops the node's network half, on the agent thread (or the thread that stepped it): the codec thread first, so
+     * that what its tasks made is in their mechanisms' inboxes and what it dropped was given back; then every duty
+     * gives back what it holds ({@link Duty#onAgentClose}: off-heap frames, which a JVM of many nodes would otherwise
+     * leak), and those that hold resources of their own close them; the transport last.
+     */
     @Override
     public void onClose() {
+        if (codec != null) {
+            codec.close();
+        }
+        for (final Duty duty : duties) {
+            try {
+                duty.onAgentClose();
+            } catch (final RuntimeException e) {
+                onError(e);
+            }
+        }
         for (final Duty duty : duties) {
             if (duty instanceof AutoCloseable closeable) { // a duty that holds resources of its own (sockets)
                 try {
@@ -319,8 +339,15 @@ public final class NetworkAgent implements Agent {
         private ErrorHandler errorHandler;
         private Runnable onStart = () -> { };
         private LongSupplier threadCpuClock = ThreadCpuClock.currentThread();
+        private CodecThread codec;
 
         private Builder() {
+        }
+
+        /** The node's codec thread: closed first when the agent closes ({@link NetworkAgent#onClose}). None by default. */
+        public Builder codec(final CodecThread codec) {
+            this.codec = codec;
+            return this;
         }
 
         /** The agent thread's CPU time in ns, read on that thread (-1: not measured); by default the JVM's. */

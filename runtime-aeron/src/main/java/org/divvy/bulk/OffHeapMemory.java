@@ -1,11 +1,10 @@
 package org.divvy.bulk;
 
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.agrona.UnsafeApi;
+import org.divvy.threads.QueueThread;
 
 /**
  * One node's memory for big messages, outside the Java heap: {@link OffHeapFrame}s, malloc'd and freed explicitly.
@@ -17,7 +16,7 @@ import org.agrona.UnsafeApi;
  *
  * <p>Ownership is counted ({@link OffHeapFrame#retain()}, {@link OffHeapFrame#release()}); the last release frees
  * the memory. A free of more than {@link #FREE_ON_CALLER_MAX_BYTES} is done on this memory's own thread
- * ({@code divvy-free-…}, started with the first such free), in slices of {@link #FREE_SLICE_BYTES}: giving back
+ * ({@code divvy-free-…}, a {@link QueueThread} started with the first such free), in slices of {@link #FREE_SLICE_BYTES}: giving back
  * 200 MB of touched pages took 12 ms in one {@code free} (measured on this 2-core machine), inside the VM, where no
  * safepoint can come; shrinking the mapping 8 MiB at a time took at most 0.6 ms a step.
  *
@@ -36,23 +35,20 @@ public final class OffHeapMemory implements AutoCloseable {
 
     private static final long CLOSE_WAIT_MS = 5_000;
 
-    private final String name;
     private final Consumer<Throwable> errorHandler;
     private final AtomicLong liveBytes = new AtomicLong();
     private final AtomicLong liveFrames = new AtomicLong();
     private final AtomicLong allocatedFrames = new AtomicLong();
-    private final LinkedBlockingQueue<OffHeapFrame> toFree = new LinkedBlockingQueue<>();
-    private volatile boolean closed;
-    /** Guarded by this: started with the first big free. */
-    private Thread freer;
+    /** Frees big frames; started with the first. */
+    private final QueueThread<OffHeapFrame> freer;
 
     /**
      * @param name         what the freeing thread is called after ({@code divvy-free-NAME}).
      * @param errorHandler receives what a free throws (it should not); must not throw.
      */
     public OffHeapMemory(final String name, final Consumer<Throwable> errorHandler) {
-        this.name = name;
         this.errorHandler = errorHandler;
+        this.freer = new QueueThread<>(() -> "divvy-free-" + name, CLOSE_WAIT_MS, this::freeNow);
     }
 
     /**
@@ -95,36 +91,8 @@ public final class OffHeapMemory implements AutoCloseable {
 
     /** Called by a frame's last release. */
     void free(final OffHeapFrame frame) {
-        if (frame.allocated() <= FREE_ON_CALLER_MAX_BYTES || closed) {
-            freeNow(frame);
-            return;
-        }
-        synchronized (this) {
-            if (freer == null && !closed) {
-                final Thread t = new Thread(this::runFreer, "divvy-free-" + name);
-                t.setDaemon(true);
-                freer = t;
-                t.start();
-            }
-            if (!closed) {
-                toFree.add(frame);
-                return;
-            }
-        }
-        freeNow(frame);
-    }
-
-    private void runFreer() {
-        while (!closed || !toFree.isEmpty()) {
-            final OffHeapFrame frame;
-            try {
-                frame = toFree.poll(100, TimeUnit.MILLISECONDS);
-            } catch (final InterruptedException e) {
-                continue; // close() interrupts: what is queued is still freed
-            }
-            if (frame != null) {
-                freeNow(frame);
-            }
+        if (frame.allocated() <= FREE_ON_CALLER_MAX_BYTES || !freer.offer(frame)) {
+            freeNow(frame); // small, or this memory is closed: freed on the releasing thread
         }
     }
 
@@ -153,22 +121,6 @@ public final class OffHeapMemory implements AutoCloseable {
      */
     @Override
     public void close() {
-        final Thread t;
-        synchronized (this) {
-            closed = true;
-            t = freer;
-        }
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(CLOSE_WAIT_MS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        OffHeapFrame frame;
-        while ((frame = toFree.poll()) != null) {
-            freeNow(frame);
-        }
+        freer.close(this::freeNow);
     }
 }

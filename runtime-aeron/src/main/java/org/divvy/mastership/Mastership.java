@@ -93,6 +93,8 @@ public final class Mastership implements Duty, MembershipListener {
     private volatile int selfId = -1;
     private volatile Runnable waker = () -> { };
     private volatile boolean closed;
+    /** The agent stopped: nothing in the outbox will be sent, so what comes later is given back at once. */
+    private volatile boolean agentClosed;
     private volatile long takeovers;
     /** How long a takeover waits before it re-runs the root: see {@code Orphans.RESTART_GRACE_NS}. */
     private final long takeoverGraceNs;
@@ -249,6 +251,17 @@ public final class Mastership implements Duty, MembershipListener {
     private void send(final Outgoing outgoing) {
         outbox.add(outgoing);
         waker.run();
+        if (agentClosed) {
+            releaseOutbox(); // made after the agent gave back what it held: given back here (each frame once: poll)
+        }
+    }
+
+    /** Gives back the frames of the ROOTs and RUN_RESULTs not sent; any thread (each is taken from the queue once). */
+    private void releaseOutbox() {
+        Outgoing o;
+        while ((o = outbox.poll()) != null) {
+            OffHeapFrame.releaseIfOffHeap(o.frame);
+        }
     }
 
     // ---- agent thread ------------------------------------------------------------------------------
@@ -291,6 +304,23 @@ public final class Mastership implements Duty, MembershipListener {
             }
             unsent = null;
             work++;
+        }
+    }
+
+    /**
+     * The node closes: the ROOTs and RUN_RESULTs other threads made and the agent did not send give their frames back,
+     * as do the roots and values the registry hosted here keeps.
+     */
+    @Override
+    public void onAgentClose() {
+        agentClosed = true;
+        if (unsent != null) {
+            OffHeapFrame.releaseIfOffHeap(unsent.frame);
+            unsent = null;
+        }
+        releaseOutbox();
+        if (keeper != null) {
+            keeper.onAgentClose();
         }
     }
 

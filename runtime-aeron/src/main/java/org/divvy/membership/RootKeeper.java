@@ -241,6 +241,17 @@ public final class RootKeeper implements Duty {
         return false;
     }
 
+    /** The registry's host closes: every run kept here is forgotten, its frames given back. */
+    @Override
+    public void onAgentClose() {
+        scratch.clear();
+        scratch.addAll(roots.values());
+        for (final KeptRoot kept : scratch) {
+            forget(kept);
+        }
+        scratch.clear();
+    }
+
     /** The run is over here: forgotten, and the registry's references to its frames given back. */
     private void forget(final KeptRoot kept) {
         roots.remove(kept.runId);

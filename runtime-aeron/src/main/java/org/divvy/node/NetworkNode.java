@@ -185,6 +185,7 @@ public final class NetworkNode implements AutoCloseable {
             .dispatcher(dispatcher)
             .deepIdle(deepIdle)
             .errorHandler(b.errorHandler)
+            .codec(codec)
             .onStart(() -> membership.start(cycleClock.nanoTime()))
             // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner,
             // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park), no
@@ -486,11 +487,10 @@ public final class NetworkNode implements AutoCloseable {
         mastership.close();
         thief.stopStealing();
         if (service != null) {
-            service.close();
+            service.close(); // the agent's onClose stops the codec thread, then its duties give back their frames
         } else {
             agent.onClose();
         }
-        codec.close();
         foreign.cancelAll(); // the agent thread has stopped: its table is safe to read here
     }
 

@@ -425,6 +425,21 @@ public final class ForeignJobs implements Duty, MembershipListener {
     }
 
     /**
+     * The node closes: the large results encoded and not sent (their owner's queue was full, or the duty did not run
+     * again) give their frames back.
+     */
+    @Override
+    public void onAgentClose() {
+        EncodedResult encoded;
+        while ((encoded = encodedInbox.poll()) != null) {
+            unsentLarge.addLast(encoded);
+        }
+        while ((encoded = unsentLarge.pollFirst()) != null) {
+            OffHeapFrame.releaseIfOffHeap(encoded.frame);
+        }
+    }
+
+    /**
      * Whether {@code ended} finished with a value while an orphan (its owner died, or declared it an orphan
      * and no longer waits for it): then the recovery hook keeps it, to give it to whoever recomputes it.
      */
@@ -476,7 +491,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
             } catch (final WireLimitException large) {
                 final EncodedResult r = new EncodedResult(ended);
                 encoding++;
-                codec.submit(() -> encodeLarge(r));
+                codec.submit(() -> encodeLarge(r), () -> { }); // dropped (the node closes): it holds no frame yet
                 return ENCODING;
             } catch (final RuntimeException e) {
                 return sent(sendEncodeFailure(ended, e));

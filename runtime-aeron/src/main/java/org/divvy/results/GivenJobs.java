@@ -236,7 +236,7 @@ public final class GivenJobs implements Duty, MembershipListener {
                 OffHeapFrame.releaseIfOffHeap(buffer);
             }
             decodedInbox.add(decoded);
-        });
+        }, () -> OffHeapFrame.releaseIfOffHeap(buffer)); // dropped (the node closes): the frame is given back all the same
     }
 
     private void complete(final OutstandingJob entry, final Throwable failure) {

@@ -240,7 +240,7 @@ public final class Thief implements Duty, MembershipListener {
                 OffHeapFrame.releaseIfOffHeap(buffer);
             }
             decodedInbox.add(decoded);
-        });
+        }, () -> OffHeapFrame.releaseIfOffHeap(buffer)); // dropped (the node closes): the frame is given back all the same
     }
 
     private void onStolen(final long requestId, final int victimId, final long nowNs) {

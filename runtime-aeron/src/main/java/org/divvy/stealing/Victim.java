@@ -220,7 +220,7 @@ public final class Victim implements Duty {
         }
         final EncodedReply reply = new EncodedReply(job, typeName, thiefId, requestId, ownerJobId);
         largeRepliesUnsent.put(thiefId, largeRepliesUnsent.get(thiefId) + 1);
-        codec.submit(() -> encodeLarge(reply));
+        codec.submit(() -> encodeLarge(reply), () -> { }); // dropped (the node closes): it holds no frame yet
         return GIVEN;
     }
 
@@ -306,6 +306,15 @@ public final class Victim implements Duty {
             sendNone(r.thiefId, r.requestId);
         }
         return work;
+    }
+
+    /** The node closes: the replies the codec thread encoded and the duty did not send give their frames back. */
+    @Override
+    public void onAgentClose() {
+        EncodedReply r;
+        while ((r = encodedInbox.poll()) != null) {
+            OffHeapFrame.releaseIfOffHeap(r.frame);
+        }
     }
 
     private void sendNone(final int thiefId, final long requestId) {

@@ -8,6 +8,8 @@ import java.util.Set;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
 
 /**
  * The agent's sender in tests that step a mechanism without a network: it keeps a copy of every frame sent to a member
@@ -24,6 +26,15 @@ public final class RecordingFrameSender implements FrameSender {
     public final List<byte[]> broadcasts = new ArrayList<>();
     /** Members whose sends are refused. */
     public final Set<Integer> refusing = new HashSet<>();
+    /** The largest frame mechanisms may build (owned frames above the frame buffer's 64 KiB included). */
+    public int maxFrameBytes = frame.capacity();
+    /** Where {@link #ownFrame} allocates, as the transport does (a frame taken is then released); null: the heap. */
+    public OffHeapMemory offHeap;
+
+    @Override
+    public MutableDirectBuffer ownFrame(final int length) {
+        return offHeap == null ? FrameSender.super.ownFrame(length) : offHeap.allocate(length);
+    }
 
     @Override
     public MutableDirectBuffer frameBuffer(final long minCapacity) {
@@ -32,7 +43,7 @@ public final class RecordingFrameSender implements FrameSender {
 
     @Override
     public int maxFrameBytes() {
-        return frame.capacity();
+        return maxFrameBytes;
     }
 
     @Override
@@ -42,7 +53,11 @@ public final class RecordingFrameSender implements FrameSender {
 
     @Override
     public boolean sendOwnedTo(final int nodeId, final MutableDirectBuffer ownFrame, final int frameLength) {
-        return record(nodeId, ownFrame, frameLength);
+        if (!record(nodeId, ownFrame, frameLength)) {
+            return false; // still the caller's
+        }
+        OffHeapFrame.releaseIfOffHeap(ownFrame); // the transport's now, and sent at once
+        return true;
     }
 
     private boolean record(final int nodeId, final MutableDirectBuffer buffer, final int frameLength) {

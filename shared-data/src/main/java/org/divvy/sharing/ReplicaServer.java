@@ -165,6 +165,27 @@ final class ReplicaServer {
     }
 
     /**
+     * The node closes (its codec thread has stopped): the replies encoded and not sent, those the codec thread handed
+     * back and those waiting for their node's queue, give their frames back.
+     */
+    void onAgentClose() {
+        Unanswered encoded;
+        while ((encoded = encodedInbox.poll()) != null) {
+            encodesInFlight--;
+            encoded.encoding = false;
+            MessageHandler.releaseKept(encoded.frame);
+            encoded.frame = null;
+        }
+        for (final Unanswered pending : unanswered.keySet()) {
+            if (!pending.encoding) { // one still encoding was dropped with the codec thread: it has no frame
+                MessageHandler.releaseKept(pending.frame);
+                pending.frame = null;
+            }
+        }
+        unanswered.clear();
+    }
+
+    /**
      * Sends the replica (or "not held"); false when a write holds it locked or the queue to the node is full. A state
      * that does not fit in a frame, or whose encode fails, is answered "not held": the requester asks another node.
      */
@@ -196,7 +217,7 @@ final class ReplicaServer {
                 if (largeOnCodecThread) {
                     pending.encoding = true;
                     encodesInFlight++;
-                    codec.submit(() -> encodeOnCodecThread(pending, core));
+                    codec.submit(() -> encodeOnCodecThread(pending, core), () -> { }); // dropped: no frame made yet
                     return false;
                 }
                 held = false;

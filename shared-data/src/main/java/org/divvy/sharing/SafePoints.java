@@ -184,6 +184,32 @@ final class SafePoints implements SharingHook {
         }
     }
 
+    /**
+     * The node closes (its agent stopped, so nothing more is queued): what arrived and was not applied is dropped, its
+     * large frames given back. Under {@link #applying}, as a safe point, so it waits for a worker applying; any thread.
+     */
+    void releaseAll() {
+        applying.lock();
+        try {
+            for (Incoming arrived; (arrived = queue.poll()) != null; ) {
+                drop(arrived);
+            }
+            for (int i = 0; i < pendingCount; i++) {
+                drop(pending[i]);
+            }
+            Arrays.fill(pending, 0, pendingCount, null);
+            pendingCount = 0;
+        } finally {
+            applying.unlock();
+        }
+    }
+
+    private void drop(final Incoming incoming) {
+        queued.decrementAndGet();
+        queuedBytes.addAndGet(-incoming.bytes.capacity());
+        MessageHandler.releaseKept(incoming.frame);
+    }
+
     /** One pass over the pending messages, oldest first; keeps those not all applied, in order. */
     private void applyPending() {
         int kept = 0;

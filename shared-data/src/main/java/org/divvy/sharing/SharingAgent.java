@@ -114,6 +114,16 @@ final class SharingAgent implements Duty {
         return work;
     }
 
+    /**
+     * The node closes: the replica answers not sent and the writes and states queued for the safe points give back
+     * their frames (the agent and the codec thread have stopped; the safe points' are taken under their lock).
+     */
+    @Override
+    public void onAgentClose() {
+        server.onAgentClose();
+        safePoints.releaseAll();
+    }
+
     // ---- writes -------------------------------------------------------------------------------------
 
     private int broadcastWrites(final long nowNs) {

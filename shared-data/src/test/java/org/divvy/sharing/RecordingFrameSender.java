@@ -6,6 +6,8 @@ import java.util.List;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.divvy.agent.FrameSender;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
 
 /**
  * The agent's sender in the shared-data tests that step a mechanism without a network: it keeps a copy of every frame
@@ -24,7 +26,14 @@ final class RecordingFrameSender implements FrameSender {
     long queuedBulkBytes;
     /** The largest frame; read by a mechanism when it is made. */
     int maxFrameBytes = 1 << 30;
+    /** Where {@link #ownFrame} allocates, as the transport does; null: on the heap. */
+    OffHeapMemory offHeap;
     private final ExpandableArrayBuffer frame = new ExpandableArrayBuffer(256);
+
+    @Override
+    public MutableDirectBuffer ownFrame(final int length) {
+        return offHeap == null ? FrameSender.super.ownFrame(length) : offHeap.allocate(length);
+    }
 
     @Override
     public MutableDirectBuffer frameBuffer(final long minCapacity) {
@@ -51,7 +60,11 @@ final class RecordingFrameSender implements FrameSender {
         final byte[] copy = new byte[frameLength];
         ownFrame.getBytes(0, copy);
         sent.add(copy);
-        return !refuse;
+        if (refuse) {
+            return false; // still the caller's
+        }
+        OffHeapFrame.releaseIfOffHeap(ownFrame); // the transport's now, and sent at once
+        return true;
     }
 
     @Override

@@ -18,6 +18,8 @@ import org.divvy.NodeConfig;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.MemberDirectory;
+import org.divvy.bulk.OffHeapFrame;
+import org.divvy.bulk.OffHeapMemory;
 import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.Timeout;
  * What a member can make the sharing agent keep is bounded: writes to objects not held here are not kept, queued writes
  * stop at {@code maxSharedInboxBytes}, a large frame is kept as a view, not copied; holders are only of objects held
  * here and forget dead nodes; requests waiting for an answer are one per node and object, capped, and not encoded again
- * while their node's queue is full; a state too large to send is answered "not held", nothing escapes the duty.
+ * while their node's queue is full; a state too large to send is answered "not held", nothing escapes the duty. What
+ * it holds off the heap when the node closes (an answer refused, writes queued for a safe point or held back there) is
+ * given back: a JVM of many nodes does not leak it.
  */
 @Timeout(30)
 class SharingBoundsTest {
@@ -137,6 +141,94 @@ class SharingBoundsTest {
     @AfterEach
     void closeCodecThread() {
         codec.close();
+        offHeap.close();
+    }
+
+    private final OffHeapMemory offHeap = new OffHeapMemory("sharing-test", errors::add);
+
+    /** Delivers the frame in {@code buffer} as the transport hands over a large one: in an off-heap frame, its reference released after the call. */
+    private void deliverOffHeap(final int type, final int senderId, final MutableDirectBuffer buffer, final int length) {
+        final OffHeapFrame frame = offHeap.allocate(length);
+        frame.putBytes(0, buffer, 0, length);
+        deliver(type, senderId, frame, length);
+        frame.release();
+    }
+
+    /** Closes the node as its agent does ({@code NetworkAgent.onClose}): the codec thread first, then the duties. */
+    private void closeNode() {
+        codec.close();
+        agent.onAgentClose();
+    }
+
+    private void assertOffHeapFreed() {
+        assertEquals(0, offHeap.liveBytes(), "off-heap bytes left");
+        assertEquals(0, offHeap.liveFrames(), "off-heap frames left");
+    }
+
+    @Test
+    void shouldGiveBackALargeUpdateQueuedForTheSafePointsWhenTheNodeCloses() {
+        agent();
+        final GridShared grid = held(4);
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64 + 20 * 4000);
+        deliverOffHeap(SharedUpdateFlyweight.TYPE, 1, buffer, advances(buffer, grid.divvyReplica().id(), 5, 4000));
+        assertEquals(1, offHeap.liveFrames(), "queued for a safe point: kept as a view of its frame");
+        closeNode();
+        assertOffHeapFreed();
+        assertEquals(0, safePoints.queuedBytes());
+        safePoints.safePoint();
+        assertEquals(0, grid.version(), "dropped, not applied");
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void shouldGiveBackALargeUpdateHeldBackAtASafePointWhenTheNodeCloses() {
+        agent();
+        final GridShared grid = held(4);
+        final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(64 + 20 * 4000);
+        deliverOffHeap(SharedUpdateFlyweight.TYPE, 1, buffer, advances(buffer, grid.divvyReplica().id(), 5, 4000));
+        final int read = grid.divvyReplica().readLock();
+        try {
+            safePoints.safePoint(); // a read of the grid holds its writes back: pending
+        } finally {
+            grid.divvyReplica().readUnlock(read);
+        }
+        assertEquals(0, grid.version(), "held back by the read");
+        assertEquals(1, offHeap.liveFrames(), "pending at the safe points, with its frame");
+        closeNode();
+        assertOffHeapFreed();
+        assertEquals(0, safePoints.queuedBytes());
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void shouldGiveBackALargeAnswerItsNodeRefusedWhenTheNodeCloses() {
+        sender.offHeap = offHeap;
+        agent();
+        final GridShared grid = held(20_000); // 160 KB of state: encoded on the codec thread into a frame off the heap
+        sender.refuse = true;
+        request(1, grid.divvyReplica().id());
+        stepUntilSent(1);
+        assertEquals(List.of(1), sender.sentTo, "refused");
+        assertEquals(1, offHeap.liveFrames(), "the refused answer waits with its frame");
+        closeNode();
+        assertOffHeapFreed();
+        assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void shouldGiveBackALargeAnswerTheCodecThreadEncodedWhenTheNodeClosesBeforeSendingIt() throws InterruptedException {
+        sender.offHeap = offHeap;
+        agent();
+        final GridShared grid = held(20_000);
+        request(1, grid.divvyReplica().id());
+        final java.util.concurrent.CountDownLatch encoded = new java.util.concurrent.CountDownLatch(1);
+        codec.submit(encoded::countDown, () -> { }); // runs after the encode: the answer is in the server's inbox
+        assertTrue(encoded.await(10, TimeUnit.SECONDS));
+        assertEquals(1, offHeap.liveFrames(), "encoded, not sent yet");
+        closeNode();
+        assertOffHeapFreed();
+        assertEquals(List.of(), sender.sentTo, "never sent");
+        assertEquals(List.of(), errors);
     }
 
     @Test
