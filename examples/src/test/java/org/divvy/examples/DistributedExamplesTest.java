@@ -59,6 +59,8 @@ class DistributedExamplesTest {
             new FibApp(32, 16),
             new NQueensApp(11, 3),
             new KnapsackApp(24, 5, 8),
+            // SIMULATED WORK: each leaf still searches (then parks), so the answer is the real one
+            Launcher.parse("knapsack", "--items", "20", "--spawn-depth", "8", "--simulate-leaf-us", "200").app(),
             new RayTracerApp(160, 120, 2, 256),
             new MergeSortApp(400_000, 5000, 3),
             Launcher.parse("uts", "--tree", "T4", "-d", "10", "-b", "4", "--spawn-depth", "4").app(),

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class KernelImportsTest {
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)\\s*;", Pattern.MULTILINE);
-    /** The JDK, the runtime API, and the simulated work fib and uts share (it runs with their leaves). */
+    /** The JDK, the runtime API, and the simulated work fib, uts and knapsack share (it runs with their leaves). */
     private static final Pattern ALLOWED = Pattern.compile(
         "java\\..*|org\\.divvy\\.[A-Z]\\w*(\\.\\w+)?|org\\.divvy\\.annotations\\..*|org\\.divvy\\.examples\\.simulated\\..*");
 

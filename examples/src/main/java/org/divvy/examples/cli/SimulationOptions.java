@@ -4,11 +4,12 @@ import org.divvy.examples.Options;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --simulate-leaf-us} option (a picocli mixin of the apps that support it, fib and uts):
+ * The {@code --simulate-leaf-us} option (a picocli mixin of the apps that support it, fib, uts and knapsack):
  * each leaf job parks for that many microseconds instead of computing, so a run of 24 to 64 nodes fits
  * on a 2-core machine and measures scheduling and stealing rather than arithmetic. Every output of such
- * a run says {@value #BANNER}. The park itself is {@code simulated.SimulatedLeaf}, which the kernels
- * call, since it runs wherever a leaf job runs.
+ * a run says {@value #BANNER}. (Knapsack's leaves last that time on average: each searches, then parks in
+ * proportion to the search nodes it visited, so its tree stays as irregular as the real search.) The park itself
+ * is {@code simulated.SimulatedLeaf}, which the kernels call, since it runs wherever a leaf job runs.
  */
 public final class SimulationOptions {
     /** What the output of a simulated run says, so its times are never mistaken for real ones. */

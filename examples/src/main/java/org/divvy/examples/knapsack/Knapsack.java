@@ -3,6 +3,7 @@ package org.divvy.examples.knapsack;
 import org.divvy.LongSpawn;
 import org.divvy.Root;
 import org.divvy.annotations.Spawnable;
+import org.divvy.examples.simulated.SimulatedLeaf;
 
 /**
  * 0/1 knapsack with Divvy: {@link KnapsackSequential#search} with the take and leave branches of the
@@ -17,15 +18,26 @@ public class Knapsack implements KnapsackSpawner {
     int[] values;
     /** Decisions on items from this index on run sequentially. */
     int spawnDepth;
+    /**
+     * When > 0, SIMULATED WORK: a leaf job still searches (so the answer stays exact), then parks until it has lasted
+     * this many ns per search node it visited, so the simulated run is as irregular as the real one. Sent with the job.
+     */
+    double simulatedNanosPerNode;
 
     /** For the generated receiver codec. */
     public Knapsack() {
     }
 
     public Knapsack(final KnapsackInstance instance, final int spawnDepth) {
+        this(instance, spawnDepth, 0);
+    }
+
+    /** Leaf jobs last {@code simulatedNanosPerNode} ns per search node, parking after the search, if it is > 0. */
+    public Knapsack(final KnapsackInstance instance, final int spawnDepth, final double simulatedNanosPerNode) {
         this.weights = instance.weights();
         this.values = instance.values();
         this.spawnDepth = spawnDepth;
+        this.simulatedNanosPerNode = simulatedNanosPerNode;
     }
 
     /**
@@ -40,6 +52,9 @@ public class Knapsack implements KnapsackSpawner {
     @Spawnable
     public long search(final int index, final int capacityLeft, final long value, final long bestKnown) {
         if (index >= spawnDepth) {
+            if (simulatedNanosPerNode > 0) {
+                return simulatedLeaf(index, capacityLeft, value, bestKnown);
+            }
             return KnapsackSequential.search(weights, values, index, capacityLeft, value, bestKnown);
         }
         final long known = Math.max(value, bestKnown);
@@ -57,5 +72,14 @@ public class Knapsack implements KnapsackSpawner {
         final LongSpawn leave = spawnSearch(index + 1, capacityLeft, value, best);
         sync();
         return take == null ? leave.get() : Math.max(take.get(), leave.get());
+    }
+
+    /** The real search of a leaf, then a park until the leaf has lasted its simulated time (its nodes x the rate). */
+    private long simulatedLeaf(final int index, final int capacityLeft, final long value, final long bestKnown) {
+        final long startNs = System.nanoTime();
+        final CountingSearch search = new CountingSearch(weights, values);
+        final long best = search.search(index, capacityLeft, value, bestKnown);
+        SimulatedLeaf.parkUntil(startNs + (long)(search.nodes() * simulatedNanosPerNode));
+        return best;
     }
 }

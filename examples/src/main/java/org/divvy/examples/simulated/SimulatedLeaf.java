@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * SIMULATED WORK for the leaves of fib and uts: a leaf parks instead of computing, so a run of 24 to 64
+ * SIMULATED WORK for the leaves of fib, uts and knapsack: a leaf parks instead of computing, so a run of 24 to 64
  * nodes fits on a 2-core machine and measures scheduling and stealing rather than arithmetic. It lives
  * apart from the launcher because it runs wherever a leaf job runs: the one package besides the runtime
  * API that kernels may import. Public so a benchmark can calibrate the same park.
@@ -18,7 +18,14 @@ public final class SimulatedLeaf {
      * interrupted), using no CPU meanwhile.
      */
     public static void park(final int leafUs) {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs);
+        parkUntil(System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(leafUs));
+    }
+
+    /**
+     * Parks the calling worker until {@code System.nanoTime()} reaches {@code deadlineNs} (at once if it has), using
+     * no CPU meanwhile: for a leaf that computes its real answer first and parks the rest of its simulated time.
+     */
+    public static void parkUntil(final long deadlineNs) {
         long remainingNs;
         while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(remainingNs);

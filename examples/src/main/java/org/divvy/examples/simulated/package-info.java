@@ -1,5 +1,5 @@
 /**
- * SIMULATED WORK shared by the fib and uts kernels: a leaf that parks for a given time instead of
+ * SIMULATED WORK shared by the fib, uts and knapsack kernels: a leaf that parks for a given time instead of
  * computing. Stateless; called on whichever worker runs the leaf.
  */
 package org.divvy.examples.simulated;

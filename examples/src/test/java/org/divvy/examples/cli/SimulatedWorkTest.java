@@ -38,4 +38,14 @@ class SimulatedWorkTest {
         assertTrue(output.contains("PASS: equals the tree cut at height 4") && output.contains("depth 4"), output);
         assertTrue(output.contains(SimulationOptions.BANNER), output);
     }
+
+    @Test
+    void shouldFindTheRealKnapsackOptimumWithParkedLeavesAndSaySo() {
+        final int exit = Launcher.execute(new String[] {"knapsack", "--items", "20", "--spawn-depth", "8",
+            "--simulate-leaf-us", "200", "--workers", "2", "--progress-seconds", "0"}, out, err);
+        final String output = outBytes.toString(StandardCharsets.UTF_8);
+        assertEquals(Launcher.EXIT_OK, exit, errBytes.toString(StandardCharsets.UTF_8));
+        assertTrue(output.contains("PASS: equals dynamic programming"), output);
+        assertTrue(output.contains(SimulationOptions.BANNER) && output.contains("200 us on average"), output);
+    }
 }

@@ -64,4 +64,42 @@ class KnapsackTest {
             new KnapsackJobs.SearchJob(new Knapsack(instance, 0), 0, instance.capacity(), 0, 0));
         assertEquals(KnapsackSequential.dynamicProgramming(instance), copy.call());
     }
+
+    @Test
+    void shouldFindTheSpawnTreesAnswerAndLeavesByCensus() {
+        for (long seed = 1; seed <= 4; seed++) {
+            final KnapsackInstance instance = KnapsackInstance.random(18, 1000, seed);
+            for (final int depth : new int[] {0, 3, 8}) {
+                final LeafCensus census = LeafCensus.of(instance, depth);
+                assertEquals(KnapsackSequential.dynamicProgramming(instance), census.answer(), "seed " + seed);
+                assertTrue(census.leaves() >= 1 && census.nodes() >= census.leaves(), census.toString());
+                assertEquals(depth > 0, census.jobs() > census.leaves(), census.toString());
+                assertEquals(1_000.0 * census.leaves() / census.nodes(), census.nanosPerNode(1), 1e-9);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} workers")
+    @ValueSource(ints = {1, 2})
+    void shouldFindTheRealAnswerWithSimulatedLeaves(final int workers) {
+        for (long seed = 1; seed <= 3; seed++) {
+            final KnapsackInstance instance = KnapsackInstance.random(20, 1000, seed);
+            final double nanosPerNode = LeafCensus.of(instance, 8).nanosPerNode(200); // the mean leaf parks 0.2 ms
+            final long best = Nodes.run(workers, new Knapsack(instance, 8, nanosPerNode).solve(instance.capacity()));
+            assertEquals(KnapsackSequential.dynamicProgramming(instance), best, "seed " + seed);
+        }
+    }
+
+    /** A lower bound the JVM guarantees for a park, so this cannot fail on a slow or loaded machine. */
+    @Test
+    void shouldMakeASimulatedLeafLastAtLeastItsNodesTimesTheRate() {
+        final KnapsackInstance instance = KnapsackInstance.random(16, 1000, 3);
+        final long nodes = LeafCensus.of(instance, 0).nodes(); // spawn depth 0: the root is the one leaf
+        final double nanosPerNode = 20_000_000.0 / nodes; // the leaf lasts 20 ms
+        final long startNs = System.nanoTime();
+        final long best = new Knapsack(instance, 0, nanosPerNode).search(0, instance.capacity(), 0, 0);
+        final long elapsedNs = System.nanoTime() - startNs;
+        assertEquals(KnapsackSequential.dynamicProgramming(instance), best);
+        assertTrue(elapsedNs >= (long)(nodes * nanosPerNode), elapsedNs + " ns, expected >= 20 ms");
+    }
 }
