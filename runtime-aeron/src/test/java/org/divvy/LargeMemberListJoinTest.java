@@ -22,7 +22,7 @@ import io.aeron.driver.Configuration;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LargeMemberListJoinTest {
-    private static final int NODES = 24;
+    private static final int NODES = 32;
 
     @RegisterExtension
     final TestCluster cluster = new TestCluster();

@@ -306,6 +306,27 @@ class FakeClockNetworkTest {
     }
 
     @Test
+    void shouldAskPeersForWorkOnlyWhileARunIsAnnounced() {
+        final List<SteppedNode> all = cluster(3);
+        final LongSupplier requests = () -> all.stream().mapToLong(n -> n.network.traffic().messagesSent(StealRequestFlyweight.TYPE)).sum();
+        stepFor(3000 * MS); // awake for the first second (20 ms backoff cap), then in deep idle (200 ms)
+        assertEquals(0, requests.getAsLong(), "no steal request between runs");
+
+        final SteppedNode master = all.get(0);
+        announceEmptyRun(all, master);
+        stepFor(500 * MS);
+        final long inRun = requests.getAsLong();
+        assertTrue(inRun >= 3 * 10, "every out-of-work node asks in a run: " + inRun + " requests in 500 ms");
+
+        master.network.runEnded();
+        stepUntil("every node to know the run ended", 100 * MS, () -> all.stream().noneMatch(n -> n.network.isInRun()));
+        stepFor(50 * MS); // replies to requests sent before the end
+        final long afterEnd = requests.getAsLong();
+        stepFor(3000 * MS);
+        assertEquals(afterEnd, requests.getAsLong(), "no steal request once the run ended");
+    }
+
+    @Test
     void shouldExpireAnUnansweredStealRequestAfterOneSecondAndAskAgain() {
         final List<SteppedNode> all = cluster(2);
         final SteppedNode thief = all.get(1);
