@@ -60,7 +60,7 @@ public final class WriteLatencyMain {
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
         final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
-        final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? ", a media driver per site" : "")
+        final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
             + "; combining off; busy = SIMULATED leaves of " + leafUs + " us";
         final List<String> rows = new ArrayList<>();
         final List<String> categories = new ArrayList<>();
