@@ -131,8 +131,10 @@ public final class NetworkNode implements AutoCloseable {
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
-        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep, cycleClock,
-            codec);
+        // peers are asked for work only in a run: one announced to this node, or one whose job it holds (a job of
+        // another node is work of a run, whether or not its announcement came)
+        thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep,
+            () -> deepIdle.isInRun() || !foreign.isEmpty(), cycleClock, codec);
         final Victim victim = new Victim(b.scheduler, given, orphans, outbound, codec,
             config.policy() == org.divvy.StealPolicy.LCRS ? Victim.LCRS_WIDE_AREA_MIN_QUEUED : 0);
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, () -> {

@@ -29,7 +29,11 @@ import org.divvy.transport.FrameHandler;
 /**
  * The thief side of remote stealing. Its duty asks peers for work, as the {@link StealStrategy} decides,
  * only while the scheduler reports every worker out of work (local steals failed everywhere) and nothing
- * waits in its inbox: a busy node sends no steal requests. A STEAL_REPLY with a job is decoded and
+ * waits in its inbox: a busy node sends no steal requests. Nor does a node that knows of no run (no
+ * RUN_STARTED or RUN_RESUMED of a live master that did not end, no run of its own, no job held for another
+ * node): between runs no node has work to give, and every request to a new victim makes the media driver a
+ * new publication to keep (idle nodes stealing from random members built most of a 64-node mesh before any
+ * run, perf/README "64 replicas"). Stealing between a node's own workers is the scheduler's and goes on. A STEAL_REPLY with a job is decoded and
  * handed to {@link ForeignJobs} to run for its owner; one that cannot be decoded counts as a failed steal,
  * and the owner gets the failure instead of waiting forever. A reply longer than {@link CodecThread#INLINE_BYTES}
  * is decoded on the {@link CodecThread} (its frame is its own): the steal counts when it arrives, the job is
@@ -49,6 +53,7 @@ public final class Thief implements Duty, MembershipListener {
     private final JobTypeRegistry jobTypes;
     private final NodeLifecycle lifecycle;
     private final BooleanSupplier deepIdle;
+    private final BooleanSupplier runActive;
     private final NanoClock cycleClock;
     private final StealSender requestSender = this::sendStealRequest;
     private final StealRequestFlyweight request = new StealRequestFlyweight();
@@ -86,11 +91,13 @@ public final class Thief implements Duty, MembershipListener {
 
     /**
      * @param deepIdle   whether the node is in deep idle now: failed steals then back off further.
+     * @param runActive  whether a run this node belongs to is active, as it knows: peers are asked for work only then.
      * @param cycleClock the agent's clock reading of the current cycle.
      */
     public Thief(final Scheduler scheduler, final Members members, final FrameSender sender, final StealStrategy strategy,
         final ForeignJobs foreign, final Orphans orphans, final JobTypeRegistry jobTypes, final NodeLifecycle lifecycle, final BooleanSupplier deepIdle,
-        final NanoClock cycleClock, final CodecThread codec) {
+        final BooleanSupplier runActive, final NanoClock cycleClock, final CodecThread codec) {
+        this.runActive = runActive;
         this.codec = codec;
         this.scheduler = scheduler;
         this.members = members;
@@ -146,7 +153,7 @@ public final class Thief implements Duty, MembershipListener {
         strategy.deepIdle(deepIdle.getAsBoolean(), nowNs);
         work += strategy.expire(nowNs);
         if (stealing && lifecycle.isJoined() && scheduler.isOutOfWork() &&
-            lifecycle.terminationCodeOrNone() == NodeLifecycle.NO_CODE) {
+            lifecycle.terminationCodeOrNone() == NodeLifecycle.NO_CODE && runActive.getAsBoolean()) {
             work += strategy.onIdle(nowNs, members, requestSender);
         }
         return work;

@@ -49,7 +49,9 @@ class NetworkServiceTest {
 
             Await.within(Duration.ofSeconds(10)).until(() -> first.lifecycle().aliveMembers() == 2 &&
                 second.lifecycle().aliveMembers() == 2, "both joined");
-            // The idle second node asks the first for work through the running agents; the first answers "none".
+            // In a run with nothing in it, the idle second node asks the first for work through the running agents;
+            // the first answers "none".
+            first.announceRun();
             Await.within(Duration.ofSeconds(5)).until(() -> first.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 0 &&
                 second.traffic().messagesReceived(StealReplyFlyweight.TYPE) > 0, "steal requests answered");
 

@@ -277,6 +277,7 @@ class FakeClockNetworkTest {
     void shouldBackOffFailedStealsExponentiallyWithJitterUpToTheCapsAwakeAndInDeepIdle() {
         final List<SteppedNode> all = cluster(2);
         final SteppedNode victim = all.get(0);
+        announceEmptyRun(all, victim);
         final List<Long> requests = timesOfIncrements(3000 * MS,
             () -> victim.network.traffic().messagesReceived(StealRequestFlyweight.TYPE));
         // Awake: pauses in [cap/2, cap] for caps 1, 2, 4, 8, 16, 20, 20, ... ms (each request is answered at once).
@@ -289,7 +290,7 @@ class FakeClockNetworkTest {
             capNs = Math.min(2 * capNs, 20 * MS);
         }
         assertTrue(i > 40, "about 60 requests a second while awake: " + i + " in the first 900 ms");
-        // Deep idle starts 1 s after the last activity (the join): then the cap grows to 200 ms.
+        // Deep idle starts 1 s after the last activity (the run's start): then the cap grows to 200 ms.
         assertTrue(victim.network.agent().deepIdleEntries() >= 1 && all.get(1).network.agent().isDeepIdle());
         final List<Long> late = requests.subList(requests.size() - 3, requests.size());
         for (int k = 1; k < late.size(); k++) {
@@ -298,10 +299,38 @@ class FakeClockNetworkTest {
         }
     }
 
+    /** {@code master} announces a run with nothing to steal in it: out-of-work nodes ask their peers (steal only in a run). */
+    private void announceEmptyRun(final List<SteppedNode> all, final SteppedNode master) {
+        master.network.announceRun();
+        stepUntil("every node to know the run", 100 * MS, () -> all.stream().allMatch(n -> n.network.isInRun()));
+    }
+
+    @Test
+    void shouldAskPeersForWorkOnlyWhileARunIsAnnounced() {
+        final List<SteppedNode> all = cluster(3);
+        final LongSupplier requests = () -> all.stream().mapToLong(n -> n.network.traffic().messagesSent(StealRequestFlyweight.TYPE)).sum();
+        stepFor(3000 * MS); // awake for the first second (20 ms backoff cap), then in deep idle (200 ms)
+        assertEquals(0, requests.getAsLong(), "no steal request between runs");
+
+        final SteppedNode master = all.get(0);
+        announceEmptyRun(all, master);
+        stepFor(500 * MS);
+        final long inRun = requests.getAsLong();
+        assertTrue(inRun >= 3 * 10, "every out-of-work node asks in a run: " + inRun + " requests in 500 ms");
+
+        master.network.runEnded();
+        stepUntil("every node to know the run ended", 100 * MS, () -> all.stream().noneMatch(n -> n.network.isInRun()));
+        stepFor(50 * MS); // replies to requests sent before the end
+        final long afterEnd = requests.getAsLong();
+        stepFor(3000 * MS);
+        assertEquals(afterEnd, requests.getAsLong(), "no steal request once the run ended");
+    }
+
     @Test
     void shouldExpireAnUnansweredStealRequestAfterOneSecondAndAskAgain() {
         final List<SteppedNode> all = cluster(2);
         final SteppedNode thief = all.get(1);
+        announceEmptyRun(all, all.get(0));
         stepFor(100 * MS);
         all.get(0).pause(); // requests to it go unanswered (it is still a member for 7.6 s)
         final LongSupplier sent = () -> thief.network.traffic().messagesSent(StealRequestFlyweight.TYPE);
@@ -341,8 +370,12 @@ class FakeClockNetworkTest {
         assertEquals(2, all.get(0).network.statistics().messagesSent(LifecycleHandler.RUN_STARTED), "one to each peer");
     }
 
-    /** Runs {@code n}-th Fibonacci with parked leaves on {@code master}'s scheduler, on a thread of its own. */
+    /**
+     * Runs {@code n}-th Fibonacci with parked leaves on {@code master}'s scheduler, on a thread of its own, announced as
+     * {@code DivvyNode.run} announces it (peers steal only in a run they know of).
+     */
     private static CompletableFuture<Long> runFib(final SteppedNode master, final int n, final int leafParkMicros) {
+        master.network.announceRun();
         return CompletableFuture.supplyAsync(() -> master.scheduler.run(() -> new TestJobs.Fib(12, leafParkMicros).fib(n)).value());
     }
 
@@ -354,7 +387,6 @@ class FakeClockNetworkTest {
         stepFor(1500 * MS);
         assertTrue(master.network.agent().isDeepIdle() && thief.network.agent().isDeepIdle(), "both idle before the run");
 
-        master.network.announceRun();
         // leaves park 200 ms of real time each: many seconds of fake time pass while a job is held
         final CompletableFuture<Long> run = runFib(master, 15, 200_000);
         long heldSteps = 0;

@@ -125,9 +125,11 @@ class MultiNodeNetworkTest {
     }
 
     @Test
-    void shouldAnswerStealRequestsBetweenIdleNodes() {
+    void shouldAnswerStealRequestsBetweenOutOfWorkNodesInARun() {
         final List<SteppedNode> all = startCluster(3);
-        // Every node is out of work: each asks the others, and each request is answered "none".
+        // A run with nothing in it: every node is out of work in a run it knows of, so each asks the others, and
+        // each request is answered "none".
+        all.get(0).network.announceRun();
         await("steal requests and replies everywhere", 5000, () -> all.stream().allMatch(n ->
             n.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > 2 &&
             n.network.traffic().messagesReceived(StealReplyFlyweight.TYPE) > 2), all);
@@ -292,6 +294,8 @@ class MultiNodeNetworkTest {
     }
 
     private void assertTargetStillWorks(final SteppedNode target, final List<SteppedNode> all) {
+        // a run (with nothing in it) on another node: out of work in it, that node asks the target for work
+        (all.get(0) == target ? all.get(1) : all.get(0)).network.announceRun();
         final long requests = target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE);
         await("the target still works", 5000,
             () -> target.network.traffic().messagesReceived(StealRequestFlyweight.TYPE) > requests, all);

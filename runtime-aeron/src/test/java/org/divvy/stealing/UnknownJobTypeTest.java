@@ -14,8 +14,10 @@ import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
 import org.divvy.StealPolicy;
+import org.divvy.lifecycle.LifecycleHandler;
 import org.divvy.membership.MembershipListener;
 import org.divvy.node.ProtocolPeer;
+import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.JobResultFlyweight;
 import org.divvy.transport.TestDriver;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import io.aeron.driver.MediaDriver;
 
 /**
- * A hand-written peer answers a Divvy node's steal request with a job of a type the node does not know:
+ * A hand-written peer announces a run and answers a Divvy node's steal request with a job of a type the node does not know:
  * the node counts it, treats the steal as failed and returns a failure naming the type, so the owner does
  * not wait forever.
  */
@@ -70,6 +72,17 @@ class UnknownJobTypeTest {
                         }
                         return 1;
                     });
+                final boolean[] runAnnounced = new boolean[1];
+                victim.duty(nowNs -> {
+                    // the peer masters a run (RUN_STARTED, header only): the node asks peers for work only in a run
+                    if (runAnnounced[0] || !victim.members().isAlive(0) || victim.members().selfId() < 0) {
+                        return 0;
+                    }
+                    final MutableDirectBuffer frame = victim.sender().frameBuffer(HeaderFlyweight.HEADER_LENGTH);
+                    new HeaderFlyweight().wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH).headerDefaults(LifecycleHandler.RUN_STARTED);
+                    runAnnounced[0] = victim.sender().sendTo(0, HeaderFlyweight.HEADER_LENGTH);
+                    return 1;
+                });
                 victim.start();
                 try {
                     node.awaitMembers(2, Duration.ofSeconds(10));

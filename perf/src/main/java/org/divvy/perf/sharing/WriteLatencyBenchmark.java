@@ -128,9 +128,43 @@ final class WriteLatencyBenchmark {
         this.log = log;
     }
 
-    /** Both cases at one delay, on a fresh set of nodes and a fresh relay. */
-    List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs, final long idleIntervalMs) {
-        final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+    /**
+     * Both cases at one delay, on a fresh set of nodes and a fresh relay. {@code driverPerSite}: each site's nodes are
+     * clients of a driver of their own (four drivers for four sites) instead of all of one: a driver's duty cycle does
+     * per-stream work, so each cycle then walks a quarter of the streams.
+     */
+    List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs, final long idleIntervalMs,
+        final boolean driverPerSite) {
+        final MediaDriver[] drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
+        try {
+            for (int d = 0; d < drivers.length; d++) {
+                drivers[d] = launchDriver();
+            }
+            return run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs, drivers);
+        } finally {
+            for (final MediaDriver driver : drivers) {
+                if (driver != null) {
+                    driver.close();
+                }
+            }
+        }
+    }
+
+    private List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs,
+        final long idleIntervalMs, final MediaDriver[] drivers) {
+        try (PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
+             Nodes nodes = Nodes.start(topology, relay, base, drivers, ports, log)) {
+            final List<CaseResult> results = new ArrayList<>();
+            final WriteProbeShared probe = new WriteProbeShared();
+            results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
+            results.add(idleInRun(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
+            results.add(idle(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
+            return results;
+        }
+    }
+
+    private static MediaDriver launchDriver() {
+        return MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
             // backs off to 100 us parks: the one driver thread serves 64 nodes, and a millisecond sleep would add to every hop
             .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)))
@@ -140,15 +174,6 @@ final class WriteLatencyBenchmark {
             .ipcTermBufferLength(TERM_LENGTH_BYTES)
             .socketRcvbufLength(SOCKET_RCVBUF_BYTES)
             .nakUnicastRetryDelayRatio(NAK_UNICAST_RETRY_DELAY_RATIO));
-        try (driver; PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
-             Nodes nodes = Nodes.start(topology, relay, base, driver, ports, log)) {
-            final List<CaseResult> results = new ArrayList<>();
-            final WriteProbeShared probe = new WriteProbeShared();
-            results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
-            results.add(idleInRun(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
-            results.add(idle(nodes.all, probe, delayMs, writes, idleIntervalMs, results.get(0).holding()));
-            return results;
-        }
     }
 
     private CaseResult busy(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes, final int leafUs,
@@ -322,7 +347,8 @@ final class WriteLatencyBenchmark {
             this.all = all;
         }
 
-        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver driver,
+        /** Node i is a client of {@code drivers[site of i]}, or of the one driver if there is one. */
+        static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver[] drivers,
             final PortReservation ports, final PrintStream log) {
             final Nodes nodes = new Nodes(new DivvyNode[topology.nodes()]);
             final long startNs = System.nanoTime();
@@ -330,6 +356,7 @@ final class WriteLatencyBenchmark {
                 for (int i = 0; i < nodes.all.length; i++) {
                     final Map<String, String> routes = topology.routesOf(i, relay);
                     ports.release(i);
+                    final MediaDriver driver = drivers[drivers.length == 1 ? 0 : topology.siteOf(i)];
                     nodes.all[i] = DivvyNode.start(base.toBuilder().workers(1).networked(true)
                         .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(TERM_LENGTH_BYTES)
                         .bind(WanTopology.HOST).port(topology.port(i))

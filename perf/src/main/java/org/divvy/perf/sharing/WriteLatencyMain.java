@@ -58,8 +58,10 @@ public final class WriteLatencyMain {
         final long busyIntervalMs = parsed.matchedOptionValue("--busy-interval-ms", 200L);
         final long idleIntervalMs = parsed.matchedOptionValue("--idle-interval-ms", quick ? 300L : 1500L);
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
+        final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
-        final String note = sites + " sites x " + perSite + " nodes in one JVM; combining off; busy = SIMULATED leaves of " + leafUs + " us";
+        final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
+            + "; combining off; busy = SIMULATED leaves of " + leafUs + " us";
         final List<String> rows = new ArrayList<>();
         final List<String> categories = new ArrayList<>();
         final List<double[]> ratios = new ArrayList<>(); // p50 and p90 of busy, idle-in-run, idle-between-runs per delay > 0
@@ -69,7 +71,8 @@ public final class WriteLatencyMain {
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
             final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out);
             for (final long delayMs : delays) {
-                final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs);
+                final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
+                    driverPerSite);
                 final double[] r = new double[2 * results.size()];
                 int k = 0;
                 for (final WriteLatencyBenchmark.CaseResult result : results) {
@@ -151,6 +154,8 @@ public final class WriteLatencyMain {
         spec.addOption(option("--idle-interval-ms", long.class, "MS",
             "Time between writes to idle nodes: longer than deepIdleAfterMs, so each write finds them in deep idle (default 1500)."));
         spec.addOption(option("--base-port", int.class, "PORT", "First UDP port of the nodes (default 23000)."));
+        spec.addOption(OptionSpec.builder("--driver-per-site").type(boolean.class).arity("0")
+            .description("Each site's nodes share a media driver of their own (default: all nodes share one).").build());
         spec.addOption(option("--out", Path.class, "CSV", "CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it."));
         return spec;
     }

@@ -27,10 +27,24 @@ class WriteLatencyQuickTest {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void quickRunBringsEveryWriteToEveryReplicaBusyAndIdle() throws IOException {
+        quickRun("--quick", "--base-port", "23300");
+    }
+
+    /** The same with each site's nodes on a media driver of their own (two drivers). */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void quickRunWithADriverPerSiteBringsEveryWriteToEveryReplica() throws IOException {
+        quickRun("--quick", "--base-port", "23310", "--driver-per-site");
+    }
+
+    private void quickRun(final String... args) throws IOException {
         final Path csv = dir.resolve("write-latency.csv");
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = WriteLatencyMain.run(new String[] {"--quick", "--base-port", "23300", "--out", csv.toString()},
+        final String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "--out";
+        all[args.length + 1] = csv.toString();
+        final int code = WriteLatencyMain.run(all,
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, () -> out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
 
@@ -43,6 +57,9 @@ class WriteLatencyQuickTest {
             assertTrue(value(rows, caseName, "last_replica_p50_per_delay") > 0, caseName);
         }
         assertTrue(Files.size(dir.resolve("write-latency.png")) > 0, "the chart");
+        final boolean driverPerSite = java.util.Arrays.asList(args).contains("--driver-per-site");
+        assertEquals(driverPerSite, rows.get(0)[5].contains("a media driver per site"), "the rows say how the drivers were set up: " +
+            String.join(",", rows.get(0)));
     }
 
     private static double value(final List<String[]> rows, final String caseName, final String metric) {
