@@ -40,6 +40,8 @@ public final class UtsMain {
     private static final double SPEEDUP_TARGET = 1.9;
     private static final int SPEEDUP_WARMUP_RUNS = 1;
     private static final double PEAK_RSS_TARGET_MIB = 192;
+    private static final double CONTROL_WARMUP_S = 3;
+    private static final double CONTROL_WINDOW_S = 5;
 
     private UtsMain() {
     }
@@ -55,7 +57,8 @@ public final class UtsMain {
         boolean kernel = parsed.hasMatchedOption("--kernel");
         boolean speedup = parsed.hasMatchedOption("--speedup");
         boolean memory = parsed.hasMatchedOption("--memory");
-        if (!kernel && !speedup && !memory) {
+        final boolean control = parsed.hasMatchedOption("--control");
+        if (!kernel && !speedup && !memory && !control) {
             kernel = true;
             speedup = true;
             memory = true;
@@ -146,6 +149,28 @@ public final class UtsMain {
                     List.of(new BarSeries("2 nodes vs 1", new Color(0x9467bd), new double[] {wallRatio, runRatio, firstRatio})),
                     SPEEDUP_TARGET);
             }
+            if (control) {
+                final double warmupS = quick ? 1 : CONTROL_WARMUP_S;
+                final double windowS = quick ? 2 : CONTROL_WINDOW_S;
+                final List<String> kinds = List.of("sequential", "divvy", "sha1", "int");
+                final double[] ratios = new double[kinds.size()];
+                for (int k = 0; k < kinds.size(); k++) {
+                    final MachineControl.Result r = MachineControl.measure(kinds.get(k), rounds, warmupS, windowS, out);
+                    ratios[k] = r.ratio();
+                    final String note = "separate JVMs; " + windowS + " s window after " + warmupS + " s warm-up; medians of " + rounds;
+                    add(csv, "control", r.kind(), "alone", r.alone() / 1e6, "M units/s", note);
+                    add(csv, "control", r.kind(), "each_of_two", r.together() / 1e6, "M units/s", note);
+                    add(csv, "control", r.kind(), "ratio", r.ratio(), "ratio", note);
+                    summary.add(String.format(Locale.ROOT, "control, %s in 2 JVMs at once / 1 alone, no network: %.2f (alone %.1f, "
+                            + "each of two %.1f M units/s; rounds %s) | the machine's bound for the 2-node row | "
+                            + "java -jar perf/target/divvy-perf.jar uts --control", r.kind(), r.ratio(), r.alone() / 1e6,
+                        r.together() / 1e6, format2(r.ratios())));
+                }
+                chart(csvPath, "control", "Two copies in separate JVMs at once vs one alone (no network)",
+                    "summed rate of two / rate of one, medians of " + rounds + " alternating rounds; the 2-node row's target 1.9",
+                    "ratio", List.of("UTS sequential", "UTS 1 Divvy worker", "SHA-1 loop", "integer loop"),
+                    List.of(new BarSeries("2 at once / 1 alone", new Color(0x8c564b), ratios)), SPEEDUP_TARGET);
+            }
             if (memory) {
                 final UtsTree tree = geometric(depth);
                 final NodeRun.Result r = NodeRun.run(runArgs(nodes, tree), deadlineS);
@@ -231,6 +256,14 @@ public final class UtsMain {
     }
 
 
+    private static String format2(final double[] values) {
+        final List<String> shown = new ArrayList<>();
+        for (final double v : values) {
+            shown.add(String.format(Locale.ROOT, "%.2f", v));
+        }
+        return String.join(", ", shown);
+    }
+
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf uts");
         spec.usageMessage().description("The UTS rows: the kernel on one core, 2 node processes vs 1, the memory of "
@@ -239,6 +272,8 @@ public final class UtsMain {
         spec.addOption(flag("--kernel", "The kernel's rate on one core, sequential and one Divvy worker (-d 12)."));
         spec.addOption(flag("--speedup", "divvy run --nodes 2 vs --nodes 1, one worker each (-d 13)."));
         spec.addOption(flag("--memory", "Peak and idle RSS of every node process of divvy run --nodes 4 (-d 12)."));
+        spec.addOption(flag("--control", "The machine's bound: the kernel, a SHA-1 loop and an integer loop, 2 JVMs "
+            + "at once vs 1 alone, no network (not in the default set; about 20 s a round per kind)."));
         spec.addOption(flag("--quick", "Tiny trees (-d 8 and 9, 2 nodes): a smoke test; the numbers mean nothing."));
         spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
             .description("Alternating runs per node count in --speedup (default 3); --kernel times 2N+1 of each.").build());
