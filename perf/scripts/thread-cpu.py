@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU time per thread of every node process of one `divvy run`, over its timed run only.
 
-usage: perf/scripts/thread-cpu.py [--jar EXAMPLES_JAR] -- RUN_ARGS...
+usage: perf/scripts/thread-cpu.py [--jar JAR] -- RUN_ARGS...   (JAR: examples/target/divvy-examples.jar, or a perf jar)
   e.g. perf/scripts/thread-cpu.py -- run --nodes 2 --workers 1 --warmup-runs 1 --port 51000 uts -t 1 -a 3 -d 13 -b 4 -r 19
 
 Starts node 0 as bin/divvy does (G1 or serial as bin/divvy chooses, -Xms16m), reads its output, and snapshots
@@ -58,7 +58,7 @@ def main():
     mem_kib = int(re.search(r"MemTotal:\s+(\d+)", open("/proc/meminfo").read()).group(1))
     gc = "-XX:+UseG1GC" if mem_kib // 4 > 1 << 20 else "-XX:+UseSerialGC"
     extra = os.environ.get("DIVVY_JAVA_OPTS", "").split()
-    cmd = ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-jar", jar] + args
+    cmd = ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     before = after = None
     t0 = t1 = None

@@ -43,7 +43,7 @@ class UtsQuickTest {
             assertNotNull(ImageIO.read(dir.resolve("uts-" + section + ".png").toFile()), section + " chart is a readable PNG");
         }
         final String printed = out.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 --warmup-runs 1 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
+        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 --warmup-runs 2 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
             "each row names its command:\n" + printed);
     }
 
