@@ -41,6 +41,7 @@ final class NodeRun {
     private static final Pattern RUN = Pattern.compile("^run ([0-9.]+) ms:");
     private static final Pattern COUNTS = Pattern.compile(": ([0-9]+) nodes, ([0-9]+) leaves, depth ([0-9]+)");
     private static final Pattern JOINED = Pattern.compile("^divvy run: all [0-9]+ nodes joined");
+    private static final Pattern LAST_WARMUP = Pattern.compile("^divvy run: warm-up run ([0-9]+) of \\1:");
 
     /**
      * What a run gave.
@@ -52,9 +53,11 @@ final class NodeRun {
      * @param masterRunMs the master's run of the root, from its statistics
      * @param peakRssMiB per node process (node 0 first, then its children as they appeared): its VmHWM
      * @param idleRssMiB per node process: VmRSS once all nodes joined, before the run
+     * @param otherCores the CPU that processes other than this JVM and its node processes used during the reported run
+     *                   (from the last warm-up run's line to the wall time's), in cores; NaN if not measured
      */
     record Result(String command, Counts counts, double wallS, double firstWallS, double masterRunMs, List<Double> peakRssMiB,
-        List<Double> idleRssMiB) {
+        List<Double> idleRssMiB, double otherCores) {
     }
 
     private NodeRun() {
@@ -89,10 +92,18 @@ final class NodeRun {
         }
         final List<String> lines = new ArrayList<>();
         final boolean[] joined = {false};
+        // the reported run: from the last warm-up run's end (or the start, without one) to its wall time line
+        final OtherCpu[] runStart = {OtherCpu.start()};
+        final double[] otherCores = {Double.NaN};
         final Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
+                    if (LAST_WARMUP.matcher(line).find()) {
+                        runStart[0] = OtherCpu.start();
+                    } else if (WALL.matcher(line).find() && Double.isNaN(otherCores[0])) {
+                        otherCores[0] = OtherCpu.coresSince(runStart[0]); // before the nodes end: their CPU is ours
+                    }
                     synchronized (lines) {
                         lines.add(line);
                         joined[0] |= JOINED.matcher(line).find();
@@ -143,7 +154,7 @@ final class NodeRun {
             return new Result(shown,
                 new Counts(Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)), Integer.parseInt(counts.group(3))),
                 wallS, firstWarmup == null ? Double.NaN : Double.parseDouble(firstWarmup.group(1)),
-                Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles);
+                Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles, otherCores[0]);
         }
     }
 

@@ -19,15 +19,17 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * {@code java -jar divvy-perf.jar uts [--kernel] [--speedup] [--memory] [--quick] [--rounds N] [--out CSV]}: the UTS
- * rows of issue 10 side by side in one run, each printed with the command that reproduces it, one CSV plus a PNG per
- * section beside it. No section flag = all three:
+ * {@code java -jar divvy-perf.jar uts [--kernel] [--speedup] [--memory] [--control] [--quick] [--rounds N]
+ * [--warmup-runs N] [--out CSV]}: the UTS rows of issue 10 side by side in one run, each printed with the command that
+ * reproduces it, one CSV plus a PNG per section beside it. No section flag = the first three ({@code --control}, the
+ * machine's bound for the speedup row, only when asked: {@link MachineControl}):
  * <ul>
  *   <li>kernel: {@code uts -t 1 -a 3 -d 12 -b 4 -r 19} (66,106,929 nodes) on one core, sequential and one Divvy
  *       worker, M nodes/s (target 25);</li>
  *   <li>speedup: the same tree with {@code -d 13} (264,459,392 nodes), {@code divvy run --nodes 2 --workers 1} against
- *       {@code --nodes 1}, node 0's wall time (no JVM start-up, no joining) of the run after a warm-up run of the same
- *       tree on the same nodes, and of that first run, alternating runs, medians (target 1.9);</li>
+ *       {@code --nodes 1}, node 0's wall time (no JVM start-up, no joining) of the run after {@value #SPEEDUP_WARMUP_RUNS}
+ *       warm-up runs of the same tree on the same nodes, and of the first run, alternating runs, medians (target 1.9),
+ *       with the CPU other processes used during each timed run;</li>
  *   <li>memory: {@code divvy run --nodes 4 --workers 1} on the {@code -d 12} tree, every node process's peak RSS
  *       (target 192 MiB) and its RSS once all joined (idle; target 128 MiB).</li>
  * </ul>
@@ -38,8 +40,16 @@ public final class UtsMain {
     static final String HEADER = "section,case,metric,value,unit,note";
     private static final double KERNEL_TARGET_M_NODES_PER_S = 25;
     private static final double SPEEDUP_TARGET = 1.9;
-    private static final int SPEEDUP_WARMUP_RUNS = 1;
+    /**
+     * Warm-up runs before the speedup row's timed run. Two: after one (3.5 s, ~6,500 jobs per node) the per-job
+     * methods ({@code Uts.search} with the kernel inlined) have not reached C2's thresholds yet, and C2 compiled them
+     * during the timed run for 0.3-0.85 s of CPU per node (perf/README.md, "2 nodes vs 1: the machine, the JIT and
+     * the agents"), which a 1-node run does on its idle second core and a 2-node run on a worker's; after two, 0.06-0.12 s.
+     */
+    static final int SPEEDUP_WARMUP_RUNS = 2;
     private static final double PEAK_RSS_TARGET_MIB = 192;
+    private static final double CONTROL_WARMUP_S = 3;
+    private static final double CONTROL_WINDOW_S = 5;
 
     private UtsMain() {
     }
@@ -55,12 +65,18 @@ public final class UtsMain {
         boolean kernel = parsed.hasMatchedOption("--kernel");
         boolean speedup = parsed.hasMatchedOption("--speedup");
         boolean memory = parsed.hasMatchedOption("--memory");
-        if (!kernel && !speedup && !memory) {
+        final boolean control = parsed.hasMatchedOption("--control");
+        if (!kernel && !speedup && !memory && !control) {
             kernel = true;
             speedup = true;
             memory = true;
         }
         final int rounds = parsed.matchedOptionValue("--rounds", quick ? 1 : 3);
+        final int warmupRuns = parsed.matchedOptionValue("--warmup-runs", SPEEDUP_WARMUP_RUNS);
+        if (warmupRuns < 1) {
+            err.println("divvy-perf uts: --warmup-runs=" + warmupRuns + ", must be >= 1");
+            return 2;
+        }
         if (rounds < 1) {
             err.println("divvy-perf uts: --rounds=" + rounds + ", must be >= 1");
             return 2;
@@ -104,10 +120,12 @@ public final class UtsMain {
                 final double[] twoFirst = new double[rounds];
                 final double[] oneRun = new double[rounds];
                 final double[] twoRun = new double[rounds];
+                final double[] oneOther = new double[rounds];
+                final double[] twoOther = new double[rounds];
                 Counts counts = null;
                 for (int i = 0; i < rounds; i++) {
                     for (final int n : new int[] {1, 2}) {
-                        final NodeRun.Result r = NodeRun.run(speedupArgs(n, tree), deadlineS);
+                        final NodeRun.Result r = NodeRun.run(speedupArgs(n, tree, warmupRuns), deadlineS);
                         if (counts != null && !counts.equals(r.counts())) {
                             throw new IllegalStateException(r.command() + " counted " + r.counts() + ", an earlier run " + counts);
                         }
@@ -118,15 +136,17 @@ public final class UtsMain {
                         (n == 1 ? oneWall : twoWall)[i] = r.wallS();
                         (n == 1 ? oneFirst : twoFirst)[i] = r.firstWallS();
                         (n == 1 ? oneRun : twoRun)[i] = r.masterRunMs() / 1e3;
-                        out.printf(Locale.ROOT, "speedup round %d: %s: wall %.3f s after the warm-up run (the warm-up run's %.3f s), "
-                            + "master's run %.3f s%n", i + 1, r.command(), r.wallS(), r.firstWallS(), r.masterRunMs() / 1e3);
+                        (n == 1 ? oneOther : twoOther)[i] = r.otherCores();
+                        out.printf(Locale.ROOT, "speedup round %d: %s: wall %.3f s after the warm-up runs (the first run's %.3f s), "
+                            + "master's run %.3f s; other processes' CPU during the timed run %.2f cores%n", i + 1, r.command(),
+                            r.wallS(), r.firstWallS(), r.masterRunMs() / 1e3, r.otherCores());
                     }
                 }
                 final double wallRatio = KernelRate.median(oneWall) / KernelRate.median(twoWall);
                 final double firstRatio = KernelRate.median(oneFirst) / KernelRate.median(twoFirst);
                 final double runRatio = KernelRate.median(oneRun) / KernelRate.median(twoRun);
-                final String note = counts.nodes() + " nodes; separate processes; timed run after " + SPEEDUP_WARMUP_RUNS
-                    + " warm-up run on the same nodes; medians of " + rounds;
+                final String note = counts.nodes() + " nodes; separate processes; timed run after " + warmupRuns
+                    + " warm-up run(s) on the same nodes; medians of " + rounds;
                 add(csv, "speedup", "1-node-1-worker", "wall", KernelRate.median(oneWall), "s", note);
                 add(csv, "speedup", "2-nodes-1-worker", "wall", KernelRate.median(twoWall), "s", note);
                 add(csv, "speedup", "1-node-1-worker", "first_wall", KernelRate.median(oneFirst), "s", "the warm-up run: JIT compiling");
@@ -134,17 +154,45 @@ public final class UtsMain {
                 add(csv, "speedup", "ratio", "wall", wallRatio, "ratio", note);
                 add(csv, "speedup", "ratio", "first_wall", firstRatio, "ratio", "the warm-up run: JIT compiling");
                 add(csv, "speedup", "ratio", "master_run", runRatio, "ratio", note);
+                add(csv, "speedup", "1-node-1-worker", "other_cpu", KernelRate.median(oneOther), "cores",
+                    "CPU of other processes during the timed run");
+                add(csv, "speedup", "2-nodes-1-worker", "other_cpu", KernelRate.median(twoOther), "cores",
+                    "CPU of other processes during the timed run");
                 summary.add(String.format(Locale.ROOT, "UTS %s, 2 nodes x 1 worker / 1 node x 1 worker, node 0's wall time of the run "
-                        + "after a warm-up run on the same nodes: %.2f (wall %.2f s / %.2f s; master's run %.2f; the warm-up (first) "
-                        + "runs %.2f: %.2f s / %.2f s) | target >= %.1f | %s vs --nodes 1",
-                    tree.flags(), wallRatio, KernelRate.median(oneWall), KernelRate.median(twoWall), runRatio, firstRatio,
-                    KernelRate.median(oneFirst), KernelRate.median(twoFirst), SPEEDUP_TARGET,
-                    "bin/divvy " + String.join(" ", speedupArgs(2, tree))));
+                        + "after %d warm-up run(s) on the same nodes: %.2f (wall %.2f s / %.2f s; master's run %.2f; the first "
+                        + "runs %.2f: %.2f s / %.2f s; other processes' CPU during the timed runs, medians: %.2f / %.2f cores) "
+                        + "| target >= %.1f | %s vs --nodes 1",
+                    tree.flags(), warmupRuns, wallRatio, KernelRate.median(oneWall), KernelRate.median(twoWall), runRatio, firstRatio,
+                    KernelRate.median(oneFirst), KernelRate.median(twoFirst), KernelRate.median(oneOther),
+                    KernelRate.median(twoOther), SPEEDUP_TARGET, "bin/divvy " + String.join(" ", speedupArgs(2, tree, warmupRuns))));
                 chart(csvPath, "speedup", "UTS -d " + bigDepth + ": 2 node processes x 1 worker vs 1 x 1",
                     "speedup (1-node time / 2-node time), medians of " + rounds + " alternating runs; target >= 1.9",
-                    "speedup", List.of("wall time (node 0), after a warm-up run", "the master's run", "first run (JIT compiling)"),
+                    "speedup", List.of("wall time (node 0), after " + warmupRuns + " warm-up run(s)", "the master's run",
+                        "first run (JIT compiling)"),
                     List.of(new BarSeries("2 nodes vs 1", new Color(0x9467bd), new double[] {wallRatio, runRatio, firstRatio})),
                     SPEEDUP_TARGET);
+            }
+            if (control) {
+                final double warmupS = quick ? 1 : CONTROL_WARMUP_S;
+                final double windowS = quick ? 2 : CONTROL_WINDOW_S;
+                final List<String> kinds = List.of("sequential", "divvy", "sha1", "int");
+                final double[] ratios = new double[kinds.size()];
+                for (int k = 0; k < kinds.size(); k++) {
+                    final MachineControl.Result r = MachineControl.measure(kinds.get(k), rounds, warmupS, windowS, out);
+                    ratios[k] = r.ratio();
+                    final String note = "separate JVMs; " + windowS + " s window after " + warmupS + " s warm-up; medians of " + rounds;
+                    add(csv, "control", r.kind(), "alone", r.alone() / 1e6, "M units/s", note);
+                    add(csv, "control", r.kind(), "each_of_two", r.together() / 1e6, "M units/s", note);
+                    add(csv, "control", r.kind(), "ratio", r.ratio(), "ratio", note);
+                    summary.add(String.format(Locale.ROOT, "control, %s in 2 JVMs at once / 1 alone, no network: %.2f (alone %.1f, "
+                            + "each of two %.1f M units/s; rounds %s) | the machine's bound for the 2-node row | "
+                            + "java -jar perf/target/divvy-perf.jar uts --control", r.kind(), r.ratio(), r.alone() / 1e6,
+                        r.together() / 1e6, format2(r.ratios())));
+                }
+                chart(csvPath, "control", "Two copies in separate JVMs at once vs one alone (no network)",
+                    "summed rate of two / rate of one, medians of " + rounds + " alternating rounds; the 2-node row's target 1.9",
+                    "ratio", List.of("UTS sequential", "UTS 1 Divvy worker", "SHA-1 loop", "integer loop"),
+                    List.of(new BarSeries("2 at once / 1 alone", new Color(0x8c564b), ratios)), SPEEDUP_TARGET);
             }
             if (memory) {
                 final UtsTree tree = geometric(depth);
@@ -186,13 +234,13 @@ public final class UtsMain {
     }
 
     /**
-     * The speedup row's run: {@link #runArgs} with {@value #SPEEDUP_WARMUP_RUNS} warm-up run of the same tree on the same
+     * The speedup row's run: {@link #runArgs} with {@code warmupRuns} warm-up runs of the same tree on the same
      * nodes before the timed one, so the timed run measures the computation and not the JVMs' JIT compilers, which
      * during a JVM's first seconds of work take the cores the 2-node run's workers need.
      */
-    private static List<String> speedupArgs(final int nodes, final UtsTree tree) {
+    private static List<String> speedupArgs(final int nodes, final UtsTree tree, final int warmupRuns) {
         final List<String> args = runArgs(nodes, tree);
-        args.addAll(args.indexOf("uts"), List.of("--warmup-runs", Integer.toString(SPEEDUP_WARMUP_RUNS)));
+        args.addAll(args.indexOf("uts"), List.of("--warmup-runs", Integer.toString(warmupRuns)));
         return args;
     }
 
@@ -231,17 +279,30 @@ public final class UtsMain {
     }
 
 
+    private static String format2(final double[] values) {
+        final List<String> shown = new ArrayList<>();
+        for (final double v : values) {
+            shown.add(String.format(Locale.ROOT, "%.2f", v));
+        }
+        return String.join(", ", shown);
+    }
+
     private static CommandSpec spec() {
         final CommandSpec spec = CommandSpec.create().name("divvy-perf uts");
         spec.usageMessage().description("The UTS rows: the kernel on one core, 2 node processes vs 1, the memory of "
-            + "each node process. No section flag = all three.");
+            + "each node process. No section flag = those three; --control only when asked.");
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help.").build());
         spec.addOption(flag("--kernel", "The kernel's rate on one core, sequential and one Divvy worker (-d 12)."));
         spec.addOption(flag("--speedup", "divvy run --nodes 2 vs --nodes 1, one worker each (-d 13)."));
         spec.addOption(flag("--memory", "Peak and idle RSS of every node process of divvy run --nodes 4 (-d 12)."));
+        spec.addOption(flag("--control", "The machine's bound: the kernel, a SHA-1 loop and an integer loop, 2 JVMs "
+            + "at once vs 1 alone, no network (not in the default set; about 20 s a round per kind)."));
         spec.addOption(flag("--quick", "Tiny trees (-d 8 and 9, 2 nodes): a smoke test; the numbers mean nothing."));
         spec.addOption(OptionSpec.builder("--rounds").type(int.class).paramLabel("N")
             .description("Alternating runs per node count in --speedup (default 3); --kernel times 2N+1 of each.").build());
+        spec.addOption(OptionSpec.builder("--warmup-runs").type(int.class).paramLabel("N")
+            .description("Warm-up runs on the same nodes before --speedup's timed run (default " + SPEEDUP_WARMUP_RUNS
+                + ": after one, C2 still compiles the per-job methods during the timed run).").build());
         spec.addOption(OptionSpec.builder("--out").type(Path.class).paramLabel("CSV")
             .description("CSV (default " + DEFAULT_OUT + "); <name>-<section>.png go beside it.").build());
         return spec;

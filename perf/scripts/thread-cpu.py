@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""CPU time per thread of every node process of one `divvy run`, over its timed run only.
+
+usage: perf/scripts/thread-cpu.py [--jar JAR] -- RUN_ARGS...   (JAR: examples/target/divvy-examples.jar, or a perf jar)
+  e.g. perf/scripts/thread-cpu.py -- run --nodes 2 --workers 1 --warmup-runs 1 --port 51000 uts -t 1 -a 3 -d 13 -b 4 -r 19
+
+Starts node 0 as bin/divvy does (G1 or serial as bin/divvy chooses, -Xms16m), reads its output, and snapshots
+/proc/PID/task/*/stat (utime+stime) of node 0 and every java process below it when the last warm-up run's line is
+printed and again when the timed run's "wall time:" line is. Prints, per process, the threads that used CPU
+between the two (ms), grouped by thread name with the numbers taken out (GC Thread#0.. -> GC Thread#). Threads
+that ended in between are missed: none of a node's do during a run.
+"""
+import os, re, subprocess, sys, time
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+def descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                try:
+                    with open(f"/proc/{p}/task/{t}/children") as f:
+                        todo += [int(c) for c in f.read().split()]
+                except OSError:
+                    pass
+        except OSError:
+            pass
+    return out
+
+def snapshot(root):
+    snap = {}
+    for p in descendants(root):
+        try:
+            with open(f"/proc/{p}/comm") as f:
+                if f.read().strip() != "java":
+                    continue
+            for t in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{t}/stat") as f:
+                    s = f.read()
+                name = s[s.index("(") + 1:s.rindex(")")]
+                fields = s[s.rindex(")") + 2:].split()
+                snap[(p, int(t))] = (name, (int(fields[11]) + int(fields[12])) * 1000 // TICK)
+        except OSError:
+            pass
+    return snap
+
+def main():
+    args = sys.argv[1:]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    jar = os.path.join(root, "examples/target/divvy-examples.jar")
+    if args and args[0] == "--jar":
+        jar, args = args[1], args[2:]
+    if args and args[0] == "--":
+        args = args[1:]
+    mem_kib = int(re.search(r"MemTotal:\s+(\d+)", open("/proc/meminfo").read()).group(1))
+    gc = "-XX:+UseG1GC" if mem_kib // 4 > 1 << 20 else "-XX:+UseSerialGC"
+    extra = os.environ.get("DIVVY_JAVA_OPTS", "").split()
+    cmd = ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    before = after = None
+    t0 = t1 = None
+    warmups = None
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        m = re.match(r"divvy run: warm-up run (\d+) of (\d+)", line)
+        if m and m.group(1) == m.group(2):
+            before, t0 = snapshot(proc.pid), time.monotonic()
+        elif line.startswith("wall time:") and before is not None and after is None:
+            after, t1 = snapshot(proc.pid), time.monotonic()
+    proc.wait()
+    if before is None or after is None:
+        sys.exit("no warm-up line or no wall time line: pass --warmup-runs N")
+    print(f"\nCPU per thread over the timed run ({(t1 - t0) * 1000:.0f} ms between the snapshots):")
+    pids = sorted({p for p, _ in after}, key=lambda p: (p != proc.pid, p))
+    for p in pids:
+        groups, total = {}, 0
+        for (pp, t), (name, ms) in after.items():
+            if pp != p:
+                continue
+            used = ms - before.get((pp, t), (name, 0))[1]
+            if used <= 0:
+                continue
+            key = re.sub(r"\d+", "#", name) if not name.startswith("divvy") else name
+            groups[key] = groups.get(key, 0) + used
+            total += used
+        label = "node 0" if p == proc.pid else f"child {p}"
+        print(f"{label} (pid {p}): {total} ms: " + ", ".join(f"{k} {v}" for k, v in sorted(groups.items(), key=lambda kv: -kv[1])))
+    sys.exit(proc.returncode)
+
+main()
