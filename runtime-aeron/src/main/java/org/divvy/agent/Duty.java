@@ -36,8 +36,9 @@ public interface Duty {
     /**
      * The agent stopped: give back what this duty holds that would outlive the node, the off-heap frames above all (a
      * JVM of many nodes, the tests', would leak them). On the agent thread, after its last cycle and after the node's
-     * codec thread stopped (what its tasks made is in this duty's inbox), before the transport closes. Nothing by
-     * default.
+     * codec thread stopped (what its finished tasks made is in this duty's inbox; a task still running when the codec
+     * thread's bounded close gave up waiting, 1 s, adds its output later and that is not given back), before the
+     * transport closes. Nothing by default.
      */
     default void onAgentClose() {
     }

@@ -274,32 +274,36 @@ public final class NetworkAgent implements Agent {
 
     /**
      * Stops the node's network half, on the agent thread (or the thread that stepped it): the codec thread first, so
-     * that what its tasks made is in their mechanisms' inboxes and what it dropped was given back; then every duty
+     * that what its tasks made is in their mechanisms' inboxes and what it dropped was given back (a task still running
+     * after the close's 1 s wait is the exception: its output is not given back); then every duty
      * gives back what it holds ({@link Duty#onAgentClose}: off-heap frames, which a JVM of many nodes would otherwise
      * leak), and those that hold resources of their own close them; the transport last.
      */
     @Override
     public void onClose() {
-        if (codec != null) {
-            codec.close();
-        }
-        for (final Duty duty : duties) {
-            try {
-                duty.onAgentClose();
-            } catch (final RuntimeException e) {
-                onError(e);
+        try {
+            if (codec != null) {
+                codec.close();
             }
-        }
-        for (final Duty duty : duties) {
-            if (duty instanceof AutoCloseable closeable) { // a duty that holds resources of its own (sockets)
+            for (final Duty duty : duties) {
                 try {
-                    closeable.close();
-                } catch (final Exception e) {
+                    duty.onAgentClose();
+                } catch (final RuntimeException e) {
                     onError(e);
                 }
             }
+            for (final Duty duty : duties) {
+                if (duty instanceof AutoCloseable closeable) { // a duty that holds resources of its own (sockets)
+                    try {
+                        closeable.close();
+                    } catch (final Exception e) {
+                        onError(e);
+                    }
+                }
+            }
+        } finally {
+            transport.close(); // whatever a duty threw (an Error too): links and the driver's directory must go
         }
-        transport.close();
     }
 
     /** Whether the node is in deep idle (nothing to do for a while); owning thread only. */

@@ -42,6 +42,14 @@ public final class LifecycleHandler implements Duty, MembershipListener {
      * the run's per-run tables, the orphans the re-run reuses. Header only.
      */
     public static final int RUN_RESUMED = 30;
+    /**
+     * How often a node that masters a run tells every live peer again that it is active (RUN_RESUMED). A peer steals
+     * only while it knows of a run, and a RUN_* from a sender not yet in its member list is dropped like any
+     * non-member's frame: a member joining just as a run starts (the master's RUN_STARTED or RUN_RESUMED reaching it
+     * before the member list naming the master) would otherwise sit the whole run out. One header frame per peer a
+     * second; RUN_RESUMED keeps the receiver's tables, so hearing it again changes nothing else.
+     */
+    static final long RUN_REMINDER_INTERVAL_NS = 1_000_000_000L;
 
     private final NodeLifecycle lifecycle;
     private final Members members;
@@ -56,6 +64,8 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     private final IntHashSet runningPeers = new IntHashSet();
     /** This node told its peers it masters a run (RUN_STARTED sent, RUN_ENDED not yet). */
     private boolean runAnnounced;
+    /** When this node last told its peers that its run is active (RUN_STARTED, RUN_RESUMED or a reminder). */
+    private long runAnnouncedAtNs;
     private boolean terminateSent;
     private int terminateCode;
     /** Peers a run announcement did not reach yet, with the latest one they are owed (its type). */
@@ -123,6 +133,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         if (lifecycle.takeRunStartRequest()) {
             announceRun(RUN_STARTED);
             runAnnounced = true;
+            runAnnouncedAtNs = nowNs;
             updateInRun();
             onRunStarted.run();
             work++; // this node's run is starting: it leaves deep idle too
@@ -130,6 +141,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         if (lifecycle.takeRunResumeRequest()) {
             announceRun(RUN_RESUMED); // a takeover: the run's tables stay (no onRunStarted)
             runAnnounced = true;
+            runAnnouncedAtNs = nowNs;
             updateInRun();
             work++;
         }
@@ -139,6 +151,10 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             runAnnounced = false;
             updateInRun();
             work++;
+        }
+        if (runAnnounced && nowNs - runAnnouncedAtNs >= RUN_REMINDER_INTERVAL_NS) {
+            runAnnouncedAtNs = nowNs;
+            remindPeersOfRun(); // not work: a reminder must not keep an idle master's agent out of deep idle
         }
         if (!runAnnouncementOwed.isEmpty()) {
             work += sendOwedRunAnnouncements();
@@ -168,6 +184,18 @@ public final class LifecycleHandler implements Duty, MembershipListener {
                 runAnnouncementOwed.remove(peer); // an older one it still owed is superseded
             } else {
                 runAnnouncementOwed.put(peer, type);
+            }
+        }
+    }
+
+    /**
+     * RUN_RESUMED to every live peer not owed an announcement already (an owed RUN_STARTED must stay: it resets the
+     * peer's per-run tables for the new run, which RUN_RESUMED would not); a refused one is owed.
+     */
+    private void remindPeersOfRun() {
+        for (final int peer : members.aliveOthers()) {
+            if (!runAnnouncementOwed.containsKey(peer) && !sendHeader(peer, RUN_RESUMED)) {
+                runAnnouncementOwed.put(peer, RUN_RESUMED);
             }
         }
     }
@@ -241,7 +269,9 @@ public final class LifecycleHandler implements Duty, MembershipListener {
 
     /** A peer took over a run and re-runs its root: a run is active again; the run's tables stay, its orphans are reused. */
     private int onRunResumed(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
-        runningPeers.add(senderId);
+        if (!runningPeers.add(senderId)) {
+            return 0; // a reminder of a run this node knows already: no wake-up, and failed steals keep backing off
+        }
         updateInRun();
         onRunStartedElsewhere.run();
         return 1;

@@ -437,14 +437,19 @@ public final class Mastership implements Duty, MembershipListener {
             } finally {
                 OffHeapFrame.releaseIfOffHeap(frame); // decoded (or not): the frame's bytes are not read again
             }
+            if (takeover) {
+                // idle peers: a run is active again, its tables kept (RUN_RESUMED); said before the root's shared
+                // objects arrive, since a survivor holding no job of another node steals only in a run it knows of,
+                // and the orphan subtrees the survivors hold need thieves now
+                announced = true;
+                lifecycle.requestRunResumed();
+                waker.run();
+            }
             scheduler.awaitSharedObjects(job);
             if (!takeover) {
                 announced = true;
                 announceRun.run(); // a run starts: idle peers steal at once (a takeover keeps the run's orphan tables)
             } else {
-                announced = true;
-                lifecycle.requestRunResumed(); // idle peers: a run is active again, its tables kept (RUN_RESUMED)
-                waker.run();
                 // the survivors learnt of the master's death with the registry: let their orphans be announced first
                 LockSupport.parkNanos(takeoverGraceNs);
             }

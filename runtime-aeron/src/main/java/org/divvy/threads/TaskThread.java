@@ -58,7 +58,7 @@ public final class TaskThread implements AutoCloseable {
 
     private void run(final Queued queued) {
         runReporting(queued.task);
-        afterEachTask.run();
+        runReporting(afterEachTask); // a waker that throws must not stop the thread: later tasks would never run
     }
 
     /** Runs {@code action}; what it throws goes to the error handler, and nothing stops this thread or the close. */

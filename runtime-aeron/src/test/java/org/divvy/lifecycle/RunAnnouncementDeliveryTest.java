@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A run's announcements reach every live peer even when a peer's outbound queue refuses them for a while (a peer
  * that missed RUN_STARTED would keep its idle agent parked long through the run, and its per-run tables), and a
- * member that joins during a run is told one is active. Before, a refused RUN_* or TERMINATE frame was dropped.
+ * member that joins during a run is told one is active, and every peer is reminded once a second while it is (a
+ * peer that dropped an announcement from a sender its member list did not name yet would otherwise not steal in
+ * that run). Before, a refused RUN_* or TERMINATE frame was dropped.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RunAnnouncementDeliveryTest {
@@ -101,6 +103,41 @@ class RunAnnouncementDeliveryTest {
         handler.onMemberChanged(late);
         handler.doWork(0);
         assertFalse(sent().contains("5 RUN_RESUMED"), "no run is active: nothing to tell a later joiner");
+    }
+
+    @Test
+    void shouldRemindEveryPeerOnceASecondWhileTheRunIsActive() {
+        final long second = LifecycleHandler.RUN_REMINDER_INTERVAL_NS;
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        handler.doWork(second - 1);
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED"), sent(), "no reminder within a second");
+
+        sender.refusing.add(BUSY_PEER);
+        handler.doWork(second);
+        assertEquals(List.of(PEER + " RUN_STARTED", BUSY_PEER + " RUN_STARTED", PEER + " RUN_RESUMED"), sent(),
+            "a peer that dropped the announcement (its list did not name this node yet) hears it again");
+        sender.refusing.clear();
+        handler.doWork(second + 1);
+        assertEquals(BUSY_PEER + " RUN_RESUMED", sent().get(3), "a refused reminder is owed");
+
+        lifecycle.runEnded();
+        handler.doWork(2 * second);
+        handler.doWork(5 * second);
+        assertEquals(List.of(PEER + " RUN_ENDED", BUSY_PEER + " RUN_ENDED"), sent().subList(4, sent().size()),
+            "no reminder once the run ended");
+    }
+
+    @Test
+    void shouldNotReplaceAnOwedRunStartWithAReminder() {
+        sender.refusing.add(BUSY_PEER);
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        handler.doWork(LifecycleHandler.RUN_REMINDER_INTERVAL_NS);
+        sender.refusing.clear();
+        handler.doWork(LifecycleHandler.RUN_REMINDER_INTERVAL_NS + 1);
+        assertEquals(List.of(PEER + " RUN_STARTED", PEER + " RUN_RESUMED", BUSY_PEER + " RUN_STARTED"), sent(),
+            "RUN_STARTED resets the peer's per-run tables for the new run; RUN_RESUMED would not");
     }
 
     @Test
