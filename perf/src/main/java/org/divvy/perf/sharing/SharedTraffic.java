@@ -69,7 +69,10 @@ public final class SharedTraffic {
         // ds-vs-dc's barneshut row: one write of all positions per step
         new AppRow("barneshut", "Barnes-Hut", BarnesHutApp.RECOMMENDED_COMBINING_MS,
             List.of("barneshut", "--mode", "share", "--bodies", "20000", "--steps", "5"),
-            List.of("barneshut", "--mode", "share", "--bodies", "2000", "--steps", "2", "--leaf-bodies", "250")));
+            // quick: 4 steps, not 2: a write is shipped (and counted) only once the positions have travelled to another
+            // node, and peers steal only after the run's RUN_STARTED reaches them, so a 2-step run of ~70 ms could end
+            // before a job of it travelled (once in a full perf suite run)
+            List.of("barneshut", "--mode", "share", "--bodies", "2000", "--steps", "4", "--leaf-bodies", "250")));
 
     /** The rows {@code only} names (comma-separated ids; empty: all), in {@link #APPS}'s order; empty if it names an unknown one. */
     static List<AppRow> selected(final String only) {
