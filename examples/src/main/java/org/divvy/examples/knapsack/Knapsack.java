@@ -58,14 +58,12 @@ public class Knapsack implements KnapsackSpawner {
             return KnapsackSequential.search(weights, values, index, capacityLeft, value, bestKnown);
         }
         final long known = Math.max(value, bestKnown);
-        if (index == weights.length
-            || KnapsackSequential.upperBound(weights, values, index, capacityLeft, value) <= known) {
-            return known;
-        }
         // The children cannot see each other's results, so each starts from the best packing this
         // job can cheaply name: its parent's, or its own partial packing completed greedily.
-        final long best = Math.max(known,
-            KnapsackSequential.greedyCompletion(weights, values, index, capacityLeft, value));
+        final long best = KnapsackSequential.boundForChildren(weights, values, index, capacityLeft, value, known);
+        if (best == KnapsackSequential.PRUNED) {
+            return known;
+        }
         final LongSpawn take = weights[index] <= capacityLeft
             ? spawnSearch(index + 1, capacityLeft - weights[index], value + values[index], best)
             : null;

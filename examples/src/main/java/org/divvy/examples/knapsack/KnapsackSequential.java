@@ -53,6 +53,23 @@ public final class KnapsackSequential {
         return bound;
     }
 
+    /** What {@link #boundForChildren} returns for a subtree that cannot beat the best known packing. */
+    public static final long PRUNED = Long.MIN_VALUE;
+
+    /**
+     * What a split at {@code index} passes down to both children, the children not seeing each other's results: the
+     * best packing known or cheaply named (this partial packing completed greedily); {@link #PRUNED} when there is
+     * nothing to split (every item decided, or the upper bound not above {@code known}). The parallel search's jobs
+     * and the census that walks their tree untimed make the same decision here.
+     */
+    public static long boundForChildren(final int[] weights, final int[] values, final int index, final int capacityLeft,
+        final long value, final long known) {
+        if (index == weights.length || upperBound(weights, values, index, capacityLeft, value) <= known) {
+            return PRUNED;
+        }
+        return Math.max(known, greedyCompletion(weights, values, index, capacityLeft, value));
+    }
+
     /** The value of taking items in density order while they fit: a first lower bound. */
     public static long greedy(final int[] weights, final int[] values, final int capacity) {
         return greedyCompletion(weights, values, 0, capacity, 0);

@@ -49,12 +49,10 @@ record LeafCensus(long jobs, long leaves, long nodes, long answer) {
                 return search.search(index, capacityLeft, value, bestKnown);
             }
             final long known = Math.max(value, bestKnown);
-            if (index == weights.length
-                || KnapsackSequential.upperBound(weights, values, index, capacityLeft, value) <= known) {
+            final long best = KnapsackSequential.boundForChildren(weights, values, index, capacityLeft, value, known);
+            if (best == KnapsackSequential.PRUNED) {
                 return known;
             }
-            final long best = Math.max(known,
-                KnapsackSequential.greedyCompletion(weights, values, index, capacityLeft, value));
             final long take = weights[index] <= capacityLeft
                 ? job(index + 1, capacityLeft - weights[index], value + values[index], best)
                 : Long.MIN_VALUE;
