@@ -77,7 +77,12 @@ public class Knapsack implements KnapsackSpawner {
         final long startNs = System.nanoTime();
         final CountingSearch search = new CountingSearch(weights, values);
         final long best = search.search(index, capacityLeft, value, bestKnown);
-        SimulatedLeaf.parkUntil(startNs + (long)(search.nodes() * simulatedNanosPerNode));
+        SimulatedLeaf.parkUntil(leafEndNs(startNs, search.nodes()));
         return best;
+    }
+
+    /** When a simulated leaf that started at {@code startNs} and visited {@code searchNodes} ends: its nodes x the rate. */
+    long leafEndNs(final long startNs, final long searchNodes) {
+        return startNs + (long)(searchNodes * simulatedNanosPerNode);
     }
 }
