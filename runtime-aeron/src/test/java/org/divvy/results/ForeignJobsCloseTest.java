@@ -5,22 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.divvy.NodeConfig;
-import org.divvy.agent.CodecThread;
-import org.divvy.bulk.OffHeapMemory;
 import org.divvy.codegen.Job;
 import org.divvy.codegen.JobType;
 import org.divvy.codegen.ObjectJob;
 import org.divvy.codegen.WireReader;
 import org.divvy.codegen.WireWriter;
-import org.divvy.membership.Member;
-import org.divvy.membership.MemberState;
-import org.divvy.membership.Members;
-import org.divvy.scheduling.Scheduler;
 import org.divvy.scheduling.Stamp;
 import org.divvy.testing.Await;
 import org.divvy.testing.RecordingFrameSender;
@@ -39,46 +31,37 @@ class ForeignJobsCloseTest {
     /** Larger than the agent encodes inline: encoded on the codec thread. */
     private static final int RESULT_BYTES = 100_000;
 
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private final Members members = new Members("A");
+    private final ClosingNodeParts node = new ClosingNodeParts("foreign-jobs-close");
     private final RecordingFrameSender sender = new RecordingFrameSender();
-    private final OffHeapMemory offHeap = new OffHeapMemory("foreign-jobs-close", errors::add);
-    private final CodecThread codec = new CodecThread("foreign-jobs-close-codec", errors::add);
-    private final Scheduler scheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "foreign-jobs-close");
 
     @AfterEach
     void stop() {
-        codec.close();
-        scheduler.close();
-        offHeap.close();
+        node.close();
     }
 
     @Test
     void shouldGiveBackTheFrameOfALargeResultItsOwnerRefusedWhenTheNodeCloses() throws InterruptedException {
-        members.selfId(SELF);
-        for (final int id : new int[] {OWNER, SELF}) {
-            members.update(new Member(id, "A", "127.0.0.1:" + (40_000 + id), MemberState.ALIVE));
-        }
+        node.members(SELF, OWNER, SELF);
         sender.maxFrameBytes = 1 << 20;
-        sender.offHeap = offHeap;
+        sender.offHeap = node.offHeap;
         sender.refusing.add(OWNER); // its queue is full
-        scheduler.start();
-        final ForeignJobs foreign = new ForeignJobs(scheduler, members, sender, codec, Long.MAX_VALUE, 0);
+        node.scheduler.start();
+        final ForeignJobs foreign = new ForeignJobs(node.scheduler, node.members, sender, node.codec, Long.MAX_VALUE, 0);
         foreign.adopt(new BytesJob(RESULT_BYTES), Stamp.ROOT, false, OWNER, 1, 4, false);
         Await.within(Duration.ofSeconds(10)).stepping(() -> foreign.doWork(System.nanoTime()))
-            .until(() -> offHeap.liveFrames() == 1, "the result encoded on the codec thread, off the heap");
+            .until(() -> node.offHeap.liveFrames() == 1, "the result encoded on the codec thread, off the heap");
         final CountDownLatch encoded = new CountDownLatch(1);
-        codec.submit(encoded::countDown, () -> { }); // runs after the encode: the result is in the inbox
+        node.codec.submit(encoded::countDown, () -> { }); // runs after the encode: the result is in the inbox
         assertTrue(encoded.await(10, TimeUnit.SECONDS));
         foreign.doWork(System.nanoTime()); // offered to the owner, refused: it waits with its frame
-        assertEquals(1, offHeap.liveFrames(), "the refused result waits with its frame");
+        assertEquals(1, node.offHeap.liveFrames(), "the refused result waits with its frame");
         assertEquals(List.of(), sender.sentTo);
 
-        codec.close(); // as the agent closes: the codec thread first, then the duties
+        node.codec.close(); // as the agent closes: the codec thread first, then the duties
         foreign.onAgentClose();
-        assertEquals(0, offHeap.liveBytes(), "off-heap bytes left after the node closed");
-        assertEquals(0, offHeap.liveFrames());
-        assertEquals(List.of(), errors);
+        assertEquals(0, node.offHeap.liveBytes(), "off-heap bytes left after the node closed");
+        assertEquals(0, node.offHeap.liveFrames());
+        assertEquals(List.of(), node.errors);
     }
 
     /** A job whose result is {@code length} bytes. */

@@ -6,25 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
-import org.divvy.NodeConfig;
-import org.divvy.agent.CodecThread;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.NetworkAgent;
 import org.divvy.bulk.OffHeapFrame;
-import org.divvy.bulk.OffHeapMemory;
-import org.divvy.membership.Member;
-import org.divvy.membership.MemberState;
-import org.divvy.membership.Members;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
-import org.divvy.scheduling.Scheduler;
 import org.divvy.testing.NumberJob;
 import org.divvy.testing.RecordingFrameSender;
 import org.divvy.transport.LoopbackNetwork;
@@ -44,36 +36,27 @@ class GivenJobsCloseTest {
     /** A JOB_RESULT this long is handed to its handler in a buffer of its own and read on the codec thread. */
     private static final int LARGE_FRAME_BYTES = 100_000;
 
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private final Members members = new Members("A");
-    private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, errors::add);
-    private final OffHeapMemory offHeap = new OffHeapMemory("given-jobs-close", errors::add);
-    private final CodecThread codec = new CodecThread("given-jobs-close-codec", errors::add);
-    private final Scheduler scheduler = new Scheduler(NodeConfig.builder().workers(1).build(), "given-jobs-close");
-    private final GivenJobs given = new GivenJobs(scheduler, members, new RecordingFrameSender(), codec,
+    private final ClosingNodeParts node = new ClosingNodeParts("given-jobs-close");
+    private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), node.members, node.errors::add);
+    private final GivenJobs given = new GivenJobs(node.scheduler, node.members, new RecordingFrameSender(), node.codec,
         new RemoteExceptions(Map.of()), 0);
 
     @AfterEach
     void stop() {
-        codec.close();
-        scheduler.close();
-        offHeap.close();
+        node.close();
     }
 
     @Test
     void shouldGiveBackTheFrameOfAResultWhoseReadTheClosingNodeDropped() throws InterruptedException {
-        members.selfId(SELF);
-        for (final int id : new int[] {SELF, THIEF}) {
-            members.update(new Member(id, "A", "127.0.0.1:" + (40_000 + id), MemberState.ALIVE));
-        }
+        node.members(SELF, SELF, THIEF);
         given.register(dispatcher);
         final NetworkAgent agent = NetworkAgent.builder().transport(new LoopbackNetwork().newTransport(new FrameCounters()))
             .clock(new SystemNanoClock(), new CachedNanoClock()).dispatcher(dispatcher).deepIdle(new DeepIdle(Long.MAX_VALUE))
-            .errorHandler(errors::add).codec(codec).duty(given).build();
+            .errorHandler(node.errors::add).codec(node.codec).duty(given).build();
 
         final CountDownLatch busy = new CountDownLatch(1);
         final CountDownLatch never = new CountDownLatch(1);
-        codec.submit(() -> { // a long encode of another mechanism: the read waits behind it
+        node.codec.submit(() -> { // a long encode of another mechanism: the read waits behind it
             busy.countDown();
             try {
                 never.await();
@@ -86,7 +69,7 @@ class GivenJobsCloseTest {
         final long ownerJobId = given.claim(new NumberJob(7), THIEF);
         assertNotEquals(GivenJobs.NOT_CLAIMED, ownerJobId);
         given.onGiven(ownerJobId);
-        final OffHeapFrame frame = offHeap.allocate(LARGE_FRAME_BYTES);
+        final OffHeapFrame frame = node.offHeap.allocate(LARGE_FRAME_BYTES);
         final JobResultFlyweight result = new JobResultFlyweight();
         result.wrap(frame, 0, LARGE_FRAME_BYTES);
         result.headerDefaults(JobResultFlyweight.TYPE);
@@ -94,14 +77,14 @@ class GivenJobsCloseTest {
         frame.putInt(JobResultFlyweight.PAYLOAD_OFFSET, LARGE_FRAME_BYTES - JobResultFlyweight.PAYLOAD_OFFSET
             - HeaderFlyweight.VAR_LENGTH_PREFIX, HeaderFlyweight.BYTE_ORDER);
         frame.putInt(HeaderFlyweight.SENDER_ID_OFFSET, THIEF, HeaderFlyweight.BYTE_ORDER);
-        frame.putInt(HeaderFlyweight.EPOCH_OFFSET, members.epoch(), HeaderFlyweight.BYTE_ORDER);
+        frame.putInt(HeaderFlyweight.EPOCH_OFFSET, node.members.epoch(), HeaderFlyweight.BYTE_ORDER);
         dispatcher.onFrame(JobResultFlyweight.TYPE, frame, 0, LARGE_FRAME_BYTES);
         frame.release(); // the transport's reference, given back after the handler's call
-        assertEquals(1, offHeap.liveFrames(), "the read queued on the codec thread holds the frame");
+        assertEquals(1, node.offHeap.liveFrames(), "the read queued on the codec thread holds the frame");
 
         agent.onClose();
-        assertEquals(0, offHeap.liveBytes(), "off-heap bytes left after the node closed");
-        assertEquals(0, offHeap.liveFrames());
-        assertEquals(List.of(), errors);
+        assertEquals(0, node.offHeap.liveBytes(), "off-heap bytes left after the node closed");
+        assertEquals(0, node.offHeap.liveFrames());
+        assertEquals(List.of(), node.errors);
     }
 }

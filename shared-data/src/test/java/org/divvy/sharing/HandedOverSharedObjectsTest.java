@@ -19,6 +19,7 @@ import org.divvy.recovery.Departure;
 import org.divvy.recovery.OrphanResultsFlyweight;
 import org.divvy.recovery.Orphans;
 import org.divvy.scheduling.Stamp;
+import org.divvy.testing.RecordingFrameSender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -55,7 +56,7 @@ class HandedOverSharedObjectsTest {
             return MEMBER;
         }
     };
-    private final RecordingFrameSender sender = new RecordingFrameSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender().withMaxFrameBytes(1 << 30);
 
     @Test
     void shouldResolveTheSharedObjectsOfHandedOverJobsToThisNodesReplicas() {
@@ -103,6 +104,6 @@ class HandedOverSharedObjectsTest {
         assertEquals(0, counters.malformed.get(), "the job with a shared object was decoded");
         assertEquals(1, departure.resultsTakenOver(), "and kept, so it is not recomputed");
         assertEquals(List.of(grid.divvyReplica().id()), resolved);
-        assertEquals(List.of(1), sender.sentTo, "acknowledged");
+        assertEquals(List.of(1), sender.offeredTo, "acknowledged");
     }
 }

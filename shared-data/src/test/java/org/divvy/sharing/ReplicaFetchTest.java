@@ -20,6 +20,7 @@ import org.divvy.extension.ExtensionContext;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.scheduling.Scheduler;
+import org.divvy.testing.RecordingFrameSender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,7 +63,7 @@ class ReplicaFetchTest {
         }
     };
 
-    private final RecordingFrameSender sender = new RecordingFrameSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender().withMaxFrameBytes(1 << 30);
     private final CodecThread codec = new CodecThread("sharing-test-codec", Throwable::printStackTrace);
 
     private final List<Throwable> errors = new ArrayList<>();
@@ -84,7 +85,7 @@ class ReplicaFetchTest {
     }
 
     private int lastTarget() {
-        return sender.sentTo.get(sender.sentTo.size() - 1);
+        return sender.offeredTo.get(sender.offeredTo.size() - 1);
     }
 
     private void deliver(final int type, final int senderId, final MutableDirectBuffer body, final int length) {
@@ -128,7 +129,7 @@ class ReplicaFetchTest {
         reply(1, id, null);
         assertEquals(3, lastTarget(), "a node that holds none sends it on");
         agent.doWork(nowNs += TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS) - 1);
-        assertEquals(3, sender.sentTo.size(), "not before the timeout");
+        assertEquals(3, sender.offeredTo.size(), "not before the timeout");
         agent.doWork(nowNs += 2);
         assertEquals(1, statistics.replicaFetches());
         assertFalse(replica.divvyReplica().isAwaitingState(), "nobody left to ask: the jobs run on what is here");
@@ -167,7 +168,7 @@ class ReplicaFetchTest {
         deliver(ReplicaRequestFlyweight.TYPE, 3, buffer, ReplicaRequestFlyweight.FRAME_LENGTH);
         assertEquals(3, lastTarget());
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        byte[] answer = sender.sent.get(sender.sent.size() - 1);
+        byte[] answer = sender.offered.get(sender.offered.size() - 1);
         reply.wrap(new org.agrona.concurrent.UnsafeBuffer(answer), 0, answer.length);
         assertTrue(reply.held());
         assertEquals(mine.divvyReplica().id(), reply.objectId());
@@ -175,7 +176,7 @@ class ReplicaFetchTest {
 
         request.objectId(12345L);
         deliver(ReplicaRequestFlyweight.TYPE, 3, buffer, ReplicaRequestFlyweight.FRAME_LENGTH);
-        answer = sender.sent.get(sender.sent.size() - 1);
+        answer = sender.offered.get(sender.offered.size() - 1);
         reply.wrap(new org.agrona.concurrent.UnsafeBuffer(answer), 0, answer.length);
         assertFalse(reply.held(), "an object this node has no replica of");
     }

@@ -25,6 +25,7 @@ import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.scheduling.Scheduler;
 import org.divvy.testing.Await;
+import org.divvy.testing.RecordingFrameSender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,7 +71,7 @@ class SharingBoundsTest {
         }
     };
 
-    private final RecordingFrameSender sender = new RecordingFrameSender();
+    private final RecordingFrameSender sender = new RecordingFrameSender().withMaxFrameBytes(1 << 30);
     private final CodecThread codec = new CodecThread("sharing-test-codec", Throwable::printStackTrace);
 
     private final List<Throwable> errors = new ArrayList<>();
@@ -205,10 +206,10 @@ class SharingBoundsTest {
         sender.offHeap = offHeap;
         agent();
         final GridShared grid = held(20_000); // 160 KB of state: encoded on the codec thread into a frame off the heap
-        sender.refuse = true;
+        sender.refuseAll = true;
         request(1, grid.divvyReplica().id());
         stepUntilSent(1);
-        assertEquals(List.of(1), sender.sentTo, "refused");
+        assertEquals(List.of(1), sender.offeredTo, "refused");
         assertEquals(1, offHeap.liveFrames(), "the refused answer waits with its frame");
         closeNode();
         assertOffHeapFreed();
@@ -227,7 +228,7 @@ class SharingBoundsTest {
         assertEquals(1, offHeap.liveFrames(), "encoded, not sent yet");
         closeNode();
         assertOffHeapFreed();
-        assertEquals(List.of(), sender.sentTo, "never sent");
+        assertEquals(List.of(), sender.offeredTo, "never sent");
         assertEquals(List.of(), errors);
     }
 
@@ -297,29 +298,29 @@ class SharingBoundsTest {
     void shouldKeepOneRequestPerNodeAndObjectAndNotEncodeItAgainWhileTheQueueIsFull() {
         agent();
         final GridShared grid = held(1000); // 8 KB of state: a bulk frame
-        sender.refuse = true;
+        sender.refuseAll = true;
         sender.queuedBulkBytes = 1 << 20;
         for (int i = 0; i < 5; i++) {
             request(1, grid.divvyReplica().id());
         }
         assertEquals(1, agent.unansweredCount(), "asked five times, answered once");
-        assertEquals(1, sender.sent.size(), "encoded once");
+        assertEquals(1, sender.offered.size(), "encoded once");
         for (int i = 0; i < 10; i++) {
             agent.doWork(nowNs);
         }
-        assertEquals(1, sender.sent.size(), "not encoded again while the node's queue is full");
-        sender.refuse = false;
+        assertEquals(1, sender.offered.size(), "not encoded again while the node's queue is full");
+        sender.refuseAll = false;
         sender.queuedBulkBytes = 0;
         agent.doWork(nowNs);
         assertEquals(0, agent.unansweredCount());
-        assertEquals(2, sender.sent.size());
+        assertEquals(2, sender.offered.size());
         assertEquals(1, statistics.replicasServed());
     }
 
     @Test
     void shouldCapTheRequestsWaitingForAnAnswer() {
         agent();
-        sender.refuse = true;
+        sender.refuseAll = true;
         for (int i = 0; i < ReplicaServer.MAX_UNANSWERED + 10; i++) {
             request(1 + i % 3, i);
         }
@@ -333,9 +334,9 @@ class SharingBoundsTest {
         agent();
         final GridShared grid = held(1000); // 8 KB of state
         request(1, grid.divvyReplica().id());
-        assertEquals(List.of(1), sender.sentTo, "answered");
+        assertEquals(List.of(1), sender.offeredTo, "answered");
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        final byte[] answer = sender.sent.get(0);
+        final byte[] answer = sender.offered.get(0);
         reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
         assertFalse(reply.held(), "the requester asks another node");
         assertEquals(1, errors.size(), errors.toString());
@@ -345,7 +346,7 @@ class SharingBoundsTest {
     /** Steps the agent until {@code count} frames were sent (the codec thread encodes meanwhile). */
     private void stepUntilSent(final int count) {
         Await.within(Duration.ofSeconds(10)).stepping(this::stepAgent)
-            .until(() -> sender.sent.size() >= count, "the answer encoded on the codec thread was sent");
+            .until(() -> sender.offered.size() >= count, "the answer encoded on the codec thread was sent");
     }
 
     private void stepAgent() {
@@ -364,16 +365,16 @@ class SharingBoundsTest {
         agent();
         final GridShared grid = held(20_000); // 160 KB of state
         request(1, grid.divvyReplica().id());
-        assertEquals(List.of(), sender.sentTo, "handed to the codec thread: the request's handler encoded nothing");
+        assertEquals(List.of(), sender.offeredTo, "handed to the codec thread: the request's handler encoded nothing");
         assertFalse(agent.isIdle(), "an answer is on its way");
-        sender.refuse = true;
+        sender.refuseAll = true;
         stepUntilSent(1);
-        sender.refuse = false;
+        sender.refuseAll = false;
         agent.doWork(nowNs);
-        assertEquals(List.of(1, 1), sender.sentTo, "refused once, then sent");
-        assertTrue(java.util.Arrays.equals(sender.sent.get(0), sender.sent.get(1)), "the same frame, not encoded again");
+        assertEquals(List.of(1, 1), sender.offeredTo, "refused once, then sent");
+        assertTrue(java.util.Arrays.equals(sender.offered.get(0), sender.offered.get(1)), "the same frame, not encoded again");
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        final byte[] answer = sender.sent.get(1);
+        final byte[] answer = sender.offered.get(1);
         reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
         assertTrue(reply.isBodyWellFormed(answer.length));
         assertTrue(reply.held());
@@ -398,7 +399,7 @@ class SharingBoundsTest {
         request(1, grid.divvyReplica().id());
         stepUntilSent(1);
         final ReplicaReplyFlyweight reply = new ReplicaReplyFlyweight();
-        final byte[] answer = sender.sent.get(0);
+        final byte[] answer = sender.offered.get(0);
         reply.wrap(new UnsafeBuffer(answer), 0, answer.length);
         assertFalse(reply.held(), "the requester asks another node");
         assertEquals(1, errors.size(), errors.toString());
