@@ -13,6 +13,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.divvy.DivvyException;
+import org.divvy.agent.CodecInbox;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -104,7 +105,7 @@ public final class ForeignJobs implements Duty, MembershipListener {
     }
 
     /** Large results encoded on the codec thread; drained by the duty. */
-    private final ConcurrentLinkedQueue<EncodedResult> encodedInbox = new ConcurrentLinkedQueue<>();
+    private final CodecInbox<EncodedResult> encodedInbox = new CodecInbox<>(r -> OffHeapFrame.releaseIfOffHeap(r.frame));
     private final Scheduler scheduler;
     private final Members members;
     private final FrameSender sender;
@@ -426,17 +427,15 @@ public final class ForeignJobs implements Duty, MembershipListener {
 
     /**
      * The node closes: the large results encoded and not sent (their owner's queue was full, or the duty did not run
-     * again) give their frames back.
+     * again) give their frames back, and so does one whose encode outlasted the codec thread's close.
      */
     @Override
     public void onAgentClose() {
         EncodedResult encoded;
-        while ((encoded = encodedInbox.poll()) != null) {
-            unsentLarge.addLast(encoded);
-        }
         while ((encoded = unsentLarge.pollFirst()) != null) {
             OffHeapFrame.releaseIfOffHeap(encoded.frame);
         }
+        encodedInbox.close();
     }
 
     /**

@@ -1,10 +1,10 @@
 package org.divvy.stealing;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2IntHashMap;
+import org.divvy.agent.CodecInbox;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -68,7 +68,7 @@ public final class Victim implements Duty {
     }
 
     /** Replies encoded on the codec thread; drained by the duty. */
-    private final ConcurrentLinkedQueue<EncodedReply> encodedInbox = new ConcurrentLinkedQueue<>();
+    private final CodecInbox<EncodedReply> encodedInbox = new CodecInbox<>(r -> OffHeapFrame.releaseIfOffHeap(r.frame));
     private final Scheduler scheduler;
     private final GivenJobs given;
     private final Orphans orphans;
@@ -308,13 +308,13 @@ public final class Victim implements Duty {
         return work;
     }
 
-    /** The node closes: the replies the codec thread encoded and the duty did not send give their frames back. */
+    /**
+     * The node closes: the replies the codec thread encoded and the duty did not send give their frames back, and so
+     * does one whose encode outlasted the codec thread's close.
+     */
     @Override
     public void onAgentClose() {
-        EncodedReply r;
-        while ((r = encodedInbox.poll()) != null) {
-            OffHeapFrame.releaseIfOffHeap(r.frame);
-        }
+        encodedInbox.close();
     }
 
     private void sendNone(final int thiefId, final long requestId) {

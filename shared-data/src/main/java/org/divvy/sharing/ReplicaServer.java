@@ -3,13 +3,12 @@ package org.divvy.sharing;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Objects;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.divvy.DivvyException;
+import org.divvy.agent.CodecInbox;
 import org.divvy.agent.CodecThread;
 import org.divvy.agent.FrameSender;
 import org.divvy.agent.MemberDirectory;
@@ -80,7 +79,10 @@ final class ReplicaServer {
     /** Whether a state that outgrows {@link #state}'s limit is encoded again on the codec thread (it may fit a frame). */
     private final boolean largeOnCodecThread;
     /** Requests whose state the codec thread encoded (or failed to), back for the agent to send. */
-    private final Queue<Unanswered> encodedInbox = new ConcurrentLinkedQueue<>();
+    private final CodecInbox<Unanswered> encodedInbox = new CodecInbox<>(encoded -> {
+        MessageHandler.releaseKept(encoded.frame); // encoded after the node closed: no duty will send it
+        encoded.frame = null;
+    });
     private int encodesInFlight;
     /** Requests whose replica a write held locked, or whose node's queue was full: answered in a later cycle, in order. */
     private final LinkedHashMap<Unanswered, Unanswered> unanswered = new LinkedHashMap<>();
@@ -166,7 +168,8 @@ final class ReplicaServer {
 
     /**
      * The node closes (its codec thread has stopped): the replies encoded and not sent, those the codec thread handed
-     * back and those waiting for their node's queue, give their frames back.
+     * back and those waiting for their node's queue, give their frames back; so does one whose encode outlasted the
+     * codec thread's close, when it comes back to the closed inbox.
      */
     void onAgentClose() {
         Unanswered encoded;
@@ -177,12 +180,13 @@ final class ReplicaServer {
             encoded.frame = null;
         }
         for (final Unanswered pending : unanswered.keySet()) {
-            if (!pending.encoding) { // one still encoding was dropped with the codec thread: it has no frame
+            if (!pending.encoding) { // one still encoding has no frame yet: dropped, or the closed inbox frees it
                 MessageHandler.releaseKept(pending.frame);
                 pending.frame = null;
             }
         }
         unanswered.clear();
+        encodedInbox.close();
     }
 
     /**
