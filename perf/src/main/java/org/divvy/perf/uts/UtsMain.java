@@ -44,9 +44,10 @@ public final class UtsMain {
      * Warm-up runs before the speedup row's timed run. Three: in a 2-node run each node runs about 6,500 jobs per run,
      * so its per-job methods ({@code Uts.search} with the kernel inlined) reach C2's thresholds only after two runs:
      * after one, C2 compiled them during the timed run for 0.3-0.85 s of CPU per node; after two, node 0 still
-     * compiled {@code Uts.search} during it (0.3 s of CPU, ~0.4 s of wall time for that one method); after three,
-     * 30-70 ms (perf/README.md, "2 nodes vs 1: what the compilers still took"). A 1-node run compiles them in its
-     * first run, on its idle second core; a 2-node run does it on a worker's.
+     * compiled {@code Uts.search} during it (81-536 ms of compiler CPU per timed run, ~0.4 s of wall time for that one
+     * method); after three, 60-130 ms in most runs, 257 and 582 ms in two (perf/README.md, "2 nodes vs 1: who takes the
+     * workers' cores, and the third warm-up run"). A 1-node run compiles them in its first run, on its idle second
+     * core; a 2-node run does it on a worker's. Each timed run prints what its compilers still used.
      */
     static final int SPEEDUP_WARMUP_RUNS = 3;
     private static final double PEAK_RSS_TARGET_MIB = 192;
