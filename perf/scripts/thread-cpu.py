@@ -5,14 +5,16 @@ usage: perf/scripts/thread-cpu.py [--jar JAR] -- RUN_ARGS...   (JAR: examples/ta
   e.g. perf/scripts/thread-cpu.py -- run --nodes 2 --workers 1 --warmup-runs 1 --port 51000 uts -t 1 -a 3 -d 13 -b 4 -r 19
 
 Starts node 0 as bin/divvy does (G1 or serial as bin/divvy chooses, -Xms16m), reads its output, and snapshots
-/proc/PID/task/*/stat (utime+stime) of node 0 and every java process below it when the last warm-up run's line is
+/proc/PID/task/*/schedstat and status of node 0 and every java process below it when the last warm-up run's line is
 printed and again when the timed run's "wall time:" line is. Prints, per process, the threads that used CPU
-between the two (ms), grouped by thread name with the numbers taken out (GC Thread#0.. -> GC Thread#). Threads
-that ended in between are missed: none of a node's do during a run.
+between the two (ms), grouped by thread name with the numbers taken out (GC Thread#0.. -> GC Thread#); with
+--sched, per group also the time its threads were runnable but waited for a core (the run queue), and their
+voluntary (parks, sleeps) and involuntary (preempted) context switches. Threads that ended in between are
+missed: none of a node's do during a run. With TASKSET=LIST in the environment, node 0 (and so every child,
+which inherits it) is started under `taskset -c LIST`.
 """
 import os, re, subprocess, sys, time
 
-TICK = os.sysconf("SC_CLK_TCK")
 
 def descendants(pid):
     out, todo = [], [pid]
@@ -38,17 +40,24 @@ def snapshot(root):
                 if f.read().strip() != "java":
                     continue
             for t in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{t}/stat") as f:
-                    s = f.read()
-                name = s[s.index("(") + 1:s.rindex(")")]
-                fields = s[s.rindex(")") + 2:].split()
-                snap[(p, int(t))] = (name, (int(fields[11]) + int(fields[12])) * 1000 // TICK)
+                with open(f"/proc/{p}/task/{t}/comm") as f:
+                    name = f.read().strip()
+                with open(f"/proc/{p}/task/{t}/schedstat") as f:
+                    run_ns, wait_ns, _ = (int(x) for x in f.read().split())
+                with open(f"/proc/{p}/task/{t}/status") as f:
+                    st = f.read()
+                vol = int(re.search(r"^voluntary_ctxt_switches:\s+(\d+)", st, re.M).group(1))
+                invol = int(re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", st, re.M).group(1))
+                snap[(p, int(t))] = (name, (run_ns, wait_ns, vol, invol))
         except OSError:
             pass
     return snap
 
 def main():
     args = sys.argv[1:]
+    sched = False
+    if args and args[0] == "--sched":
+        sched, args = True, args[1:]
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     jar = os.path.join(root, "examples/target/divvy-examples.jar")
     if args and args[0] == "--jar":
@@ -58,7 +67,8 @@ def main():
     mem_kib = int(re.search(r"MemTotal:\s+(\d+)", open("/proc/meminfo").read()).group(1))
     gc = "-XX:+UseG1GC" if mem_kib // 4 > 1 << 20 else "-XX:+UseSerialGC"
     extra = os.environ.get("DIVVY_JAVA_OPTS", "").split()
-    cmd = ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
+    pin = ["taskset", "-c", os.environ["TASKSET"]] if os.environ.get("TASKSET") else []
+    cmd = pin + ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     before = after = None
     t0 = t1 = None
@@ -77,17 +87,26 @@ def main():
     pids = sorted({p for p, _ in after}, key=lambda p: (p != proc.pid, p))
     for p in pids:
         groups, total = {}, 0
-        for (pp, t), (name, ms) in after.items():
+        for (pp, t), (name, now) in after.items():
             if pp != p:
                 continue
-            used = ms - before.get((pp, t), (name, 0))[1]
-            if used <= 0:
+            was = before.get((pp, t), (name, (0, 0, 0, 0)))[1]
+            d = [a - b for a, b in zip(now, was)]
+            if d[0] <= 0 and d[2] <= 0 and d[3] <= 0:
                 continue
-            key = re.sub(r"\d+", "#", name) if not name.startswith("divvy") else name
-            groups[key] = groups.get(key, 0) + used
-            total += used
+            # a worker's name (divvy-<node>-worker-N) is cut to 15 characters by the kernel
+            key = "worker" if re.match(r"divvy-[0-9a-f]+-", name) else re.sub(r"\d+", "#", name) if not name.startswith("divvy") else name
+            g = groups.setdefault(key, [0, 0, 0, 0])
+            for i in range(4):
+                g[i] += d[i]
+            total += d[0]
         label = "node 0" if p == proc.pid else f"child {p}"
-        print(f"{label} (pid {p}): {total} ms: " + ", ".join(f"{k} {v}" for k, v in sorted(groups.items(), key=lambda kv: -kv[1])))
+        ranked = [(k, g) for k, g in sorted(groups.items(), key=lambda kv: -kv[1][0]) if g[0] >= 5_000_000 or sched and g[2] + g[3] > 0]
+        if sched:
+            parts = [f"{k} {g[0] // 1_000_000} (waited {g[1] // 1_000_000}, switches {g[2]} voluntary / {g[3]} preempted)" for k, g in ranked]
+        else:
+            parts = [f"{k} {g[0] // 1_000_000}" for k, g in ranked]
+        print(f"{label} (pid {p}): {total // 1_000_000} ms: " + ", ".join(parts))
     sys.exit(proc.returncode)
 
 main()

@@ -55,9 +55,11 @@ final class NodeRun {
      * @param idleRssMiB per node process: VmRSS once all nodes joined, before the run
      * @param otherCores the CPU that processes other than this JVM and its node processes used during the reported run
      *                   (from the last warm-up run's line to the wall time's), in cores; NaN if not measured
+     * @param compilerMs the CPU the node processes' JIT compiler threads used over the same span, in ms; NaN if not
+     *                   measured
      */
     record Result(String command, Counts counts, double wallS, double firstWallS, double masterRunMs, List<Double> peakRssMiB,
-        List<Double> idleRssMiB, double otherCores) {
+        List<Double> idleRssMiB, double otherCores, double compilerMs) {
     }
 
     private NodeRun() {
@@ -95,14 +97,21 @@ final class NodeRun {
         // the reported run: from the last warm-up run's end (or the start, without one) to its wall time line
         final OtherCpu[] runStart = {OtherCpu.start()};
         final double[] otherCores = {Double.NaN};
+        final long[] compilerStartNs = {CompilerCpu.nsOf(process.toHandle())};
+        final double[] compilerMs = {Double.NaN};
         final Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (LAST_WARMUP.matcher(line).find()) {
                         runStart[0] = OtherCpu.start();
+                        compilerStartNs[0] = CompilerCpu.nsOf(process.toHandle());
                     } else if (WALL.matcher(line).find() && Double.isNaN(otherCores[0])) {
                         otherCores[0] = OtherCpu.coresSince(runStart[0]); // before the nodes end: their CPU is ours
+                        final long compilerNs = CompilerCpu.nsOf(process.toHandle());
+                        if (compilerNs >= 0 && compilerStartNs[0] >= 0) {
+                            compilerMs[0] = (compilerNs - compilerStartNs[0]) / 1e6;
+                        }
                     }
                     synchronized (lines) {
                         lines.add(line);
@@ -154,7 +163,7 @@ final class NodeRun {
             return new Result(shown,
                 new Counts(Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)), Integer.parseInt(counts.group(3))),
                 wallS, firstWarmup == null ? Double.NaN : Double.parseDouble(firstWarmup.group(1)),
-                Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles, otherCores[0]);
+                Double.parseDouble(find(RUN, lines, shown).group(1)), peaks, idles, otherCores[0], compilerMs[0]);
         }
     }
 

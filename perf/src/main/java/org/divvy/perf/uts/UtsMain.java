@@ -41,12 +41,15 @@ public final class UtsMain {
     private static final double KERNEL_TARGET_M_NODES_PER_S = 25;
     private static final double SPEEDUP_TARGET = 1.9;
     /**
-     * Warm-up runs before the speedup row's timed run. Two: after one (3.5 s, ~6,500 jobs per node) the per-job
-     * methods ({@code Uts.search} with the kernel inlined) have not reached C2's thresholds yet, and C2 compiled them
-     * during the timed run for 0.3-0.85 s of CPU per node (perf/README.md, "2 nodes vs 1: the machine, the JIT and
-     * the agents"), which a 1-node run does on its idle second core and a 2-node run on a worker's; after two, 0.06-0.12 s.
+     * Warm-up runs before the speedup row's timed run. Three: in a 2-node run each node runs about 6,500 jobs per run,
+     * so its per-job methods ({@code Uts.search} with the kernel inlined) reach C2's thresholds only after two runs:
+     * after one, C2 compiled them during the timed run for 0.3-0.85 s of CPU per node; after two, node 0 still
+     * compiled {@code Uts.search} during it (81-536 ms of compiler CPU per timed run, ~0.4 s of wall time for that one
+     * method); after three, 60-130 ms in most runs, 257 and 582 ms in two (perf/README.md, "2 nodes vs 1: who takes the
+     * workers' cores, and the third warm-up run"). A 1-node run compiles them in its first run, on its idle second
+     * core; a 2-node run does it on a worker's. Each timed run prints what its compilers still used.
      */
-    static final int SPEEDUP_WARMUP_RUNS = 2;
+    static final int SPEEDUP_WARMUP_RUNS = 3;
     private static final double PEAK_RSS_TARGET_MIB = 192;
     private static final double CONTROL_WARMUP_S = 3;
     private static final double CONTROL_WINDOW_S = 5;
@@ -122,6 +125,8 @@ public final class UtsMain {
                 final double[] twoRun = new double[rounds];
                 final double[] oneOther = new double[rounds];
                 final double[] twoOther = new double[rounds];
+                final double[] oneCompiler = new double[rounds];
+                final double[] twoCompiler = new double[rounds];
                 Counts counts = null;
                 for (int i = 0; i < rounds; i++) {
                     for (final int n : new int[] {1, 2}) {
@@ -137,9 +142,11 @@ public final class UtsMain {
                         (n == 1 ? oneFirst : twoFirst)[i] = r.firstWallS();
                         (n == 1 ? oneRun : twoRun)[i] = r.masterRunMs() / 1e3;
                         (n == 1 ? oneOther : twoOther)[i] = r.otherCores();
+                        (n == 1 ? oneCompiler : twoCompiler)[i] = r.compilerMs();
                         out.printf(Locale.ROOT, "speedup round %d: %s: wall %.3f s after the warm-up runs (the first run's %.3f s), "
-                            + "master's run %.3f s; other processes' CPU during the timed run %.2f cores%n", i + 1, r.command(),
-                            r.wallS(), r.firstWallS(), r.masterRunMs() / 1e3, r.otherCores());
+                            + "master's run %.3f s; other processes' CPU during the timed run %.2f cores; the nodes' JIT "
+                            + "compilers during it %.0f ms%n", i + 1, r.command(),
+                            r.wallS(), r.firstWallS(), r.masterRunMs() / 1e3, r.otherCores(), r.compilerMs());
                     }
                 }
                 final double wallRatio = KernelRate.median(oneWall) / KernelRate.median(twoWall);
@@ -158,13 +165,19 @@ public final class UtsMain {
                     "CPU of other processes during the timed run");
                 add(csv, "speedup", "2-nodes-1-worker", "other_cpu", KernelRate.median(twoOther), "cores",
                     "CPU of other processes during the timed run");
+                add(csv, "speedup", "1-node-1-worker", "compiler_cpu", KernelRate.median(oneCompiler), "ms",
+                    "CPU of the nodes' JIT compiler threads during the timed run");
+                add(csv, "speedup", "2-nodes-1-worker", "compiler_cpu", KernelRate.median(twoCompiler), "ms",
+                    "CPU of the nodes' JIT compiler threads during the timed run");
                 summary.add(String.format(Locale.ROOT, "UTS %s, 2 nodes x 1 worker / 1 node x 1 worker, node 0's wall time of the run "
                         + "after %d warm-up run(s) on the same nodes: %.2f (wall %.2f s / %.2f s; master's run %.2f; the first "
-                        + "runs %.2f: %.2f s / %.2f s; other processes' CPU during the timed runs, medians: %.2f / %.2f cores) "
+                        + "runs %.2f: %.2f s / %.2f s; other processes' CPU during the timed runs, medians: %.2f / %.2f cores; the nodes' JIT "
+                        + "compilers during them: %.0f / %.0f ms) "
                         + "| target >= %.1f | %s vs --nodes 1",
                     tree.flags(), warmupRuns, wallRatio, KernelRate.median(oneWall), KernelRate.median(twoWall), runRatio, firstRatio,
                     KernelRate.median(oneFirst), KernelRate.median(twoFirst), KernelRate.median(oneOther),
-                    KernelRate.median(twoOther), SPEEDUP_TARGET, "bin/divvy " + String.join(" ", speedupArgs(2, tree, warmupRuns))));
+                    KernelRate.median(twoOther), KernelRate.median(oneCompiler), KernelRate.median(twoCompiler), SPEEDUP_TARGET,
+                    "bin/divvy " + String.join(" ", speedupArgs(2, tree, warmupRuns))));
                 chart(csvPath, "speedup", "UTS -d " + bigDepth + ": 2 node processes x 1 worker vs 1 x 1",
                     "speedup (1-node time / 2-node time), medians of " + rounds + " alternating runs; target >= 1.9",
                     "speedup", List.of("wall time (node 0), after " + warmupRuns + " warm-up run(s)", "the master's run",

@@ -39,11 +39,17 @@ class UtsQuickTest {
             final double value = Double.parseDouble(row.split(",")[3]);
             assertTrue(value > 0 && Double.isFinite(value), row);
         }
+        for (final String metric : List.of("speedup,1-node-1-worker,compiler_cpu", "speedup,2-nodes-1-worker,compiler_cpu")) {
+            final String row = lines.stream().filter(l -> l.startsWith(metric + ",")).findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + metric + " in\n" + String.join("\n", lines)));
+            final double ms = Double.parseDouble(row.split(",")[3]);
+            assertTrue(ms >= 0 && Double.isFinite(ms), "the compilers' CPU during the timed run is measured (Linux /proc): " + row);
+        }
         for (final String section : List.of("kernel", "speedup", "memory")) {
             assertNotNull(ImageIO.read(dir.resolve("uts-" + section + ".png").toFile()), section + " chart is a readable PNG");
         }
         final String printed = out.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 --warmup-runs 2 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
+        assertTrue(printed.contains("bin/divvy run --nodes 2 --workers 1 --warmup-runs 3 uts -t 1 -a 3 -d 9 -b 4 -r 19"),
             "each row names its command:\n" + printed);
     }
 
