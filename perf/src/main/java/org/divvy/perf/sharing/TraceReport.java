@@ -63,7 +63,7 @@ final class TraceReport {
         for (final java.io.File task : tasks) {
             try {
                 final String comm = java.nio.file.Files.readString(task.toPath().resolve("comm")).trim();
-                if (comm.equals("wan-relay") || (!Boolean.getBoolean("wl.reniceRelayOnly") && (comm.startsWith("/dev/shm/aeron") || comm.startsWith("aeron-executor")))) {
+                if (comm.equals("wan-relay") || comm.startsWith("/dev/shm/aeron") || comm.startsWith("aeron-executor")) {
                     tids.add(task.getName());
                 }
             } catch (final java.io.IOException ignored) {

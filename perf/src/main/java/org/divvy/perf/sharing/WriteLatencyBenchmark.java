@@ -197,11 +197,6 @@ final class WriteLatencyBenchmark {
         }, "write-latency-busy-root");
         computation.start();
         final boolean[] holding = awaitReplicas(nodes, probe);
-        final long warmupMs = Long.getLong("wl.warmupMs", 0);
-        if (warmupMs > 0) {
-            log.printf("  warming up %d ms%n", warmupMs);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(warmupMs));
-        }
         final java.util.Map<String, Long> before = TraceReport.driverCounters(traceDrivers);
         final java.util.Map<String, long[]> schedBefore = TraceReport.schedstat();
         final long beforeNs = System.nanoTime();
