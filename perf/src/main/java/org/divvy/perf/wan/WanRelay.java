@@ -41,7 +41,7 @@ public final class WanRelay implements AutoCloseable {
 
     static int probeWrite(final ByteBuffer b) {
         final int p = b.position();
-        if (b.remaining() < 32 + 16 + 4 + 16 + 4 || b.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort(p + 6) != 1 || (b.get(p + 32 + 1) & 0xFF) != 26) {
+        if (b.remaining() < 32 + 16 + 4 + 16 + 4 || b.getShort(p + 6) != 1 || (b.get(p + 32 + 1) & 0xFF) != 26) {
             return -1;
         }
         final ByteBuffer le = b.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
