@@ -28,7 +28,7 @@ public final class NodeIdleStrategy implements IdleStrategy {
      * The longest park between duty cycles while awake (1 ms): how late a steal request is answered at
      * most while a computation runs. Whole milliseconds of deep-idle park are never shorter.
      */
-    public static final long AWAKE_MAX_PARK_NS = Long.getLong("wl.awakePark", 1_000_000);
+    public static final long AWAKE_MAX_PARK_NS = 1_000_000;
 
     private final DeepIdle deepIdle;
     private final long maxParkNs;

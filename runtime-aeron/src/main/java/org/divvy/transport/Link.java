@@ -177,19 +177,8 @@ final class Link {
 
     private int take(final DirectBuffer buffer, final int offset, final int length, final boolean owned) {
         if (length <= CONTROL_MAX_FRAME_BYTES) {
-            final int traceN = LinkTrace.probeWrite(buffer, offset, length);
-            final boolean hadPublication = publication != null;
-            final boolean behind = queuedControl > 0;
             if (queuedControl == 0 && trySend(buffer, offset, length)) {
-                if (traceN >= 0) {
-                    LinkTrace.SENT_AT_ONCE.incrementAndGet(traceN);
-                }
                 return SENT_OR_COPIED;
-            }
-            if (traceN >= 0) {
-                (behind ? LinkTrace.QUEUED_BEHIND : !hadPublication ? LinkTrace.QUEUED_NEW_PUBLICATION
-                    : publication != null && !publication.isConnected() ? LinkTrace.QUEUED_NOT_CONNECTED
-                    : LinkTrace.QUEUED_BACK_PRESSURED).incrementAndGet(traceN);
             }
             if (queuedControlBytes + length > CONTROL_QUEUE_BYTES || !controlQueue.append(buffer, offset, length)) {
                 TrafficCounters.add(traffic.droppedQueueFull, 1);
@@ -246,10 +235,6 @@ final class Link {
 
     private boolean drainControl(final MutableDirectBuffer buffer, final int offset, final int length, final int headOffset) {
         if (trySend(buffer, offset, length)) {
-            final int traceN = LinkTrace.probeWrite(buffer, offset, length);
-            if (traceN >= 0) {
-                LinkTrace.LAST_DRAINED_NS.set(traceN, System.nanoTime());
-            }
             queuedControlBytes -= length;
             queuedControl--;
             return true;

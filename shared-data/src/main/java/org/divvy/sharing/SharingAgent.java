@@ -134,13 +134,6 @@ final class SharingAgent implements Duty {
         // the writes of a batch go in as few frames as fit: a write larger than a frame alone is not sent
         final MutableDirectBuffer taken = outbox.taken();
         final int length = outbox.takenLength();
-        final long traceNow = System.nanoTime();
-        for (int t = 0; t < length; t += SharedUpdateFlyweight.WRITE_HEADER_LENGTH + taken.getInt(t + 12, HeaderFlyweight.BYTE_ORDER)) {
-            final int n = WriteTrace.probeWrite(taken, t);
-            if (n >= 0) {
-                WriteTrace.TAKEN_NS.compareAndSet(n, 0, traceNow);
-            }
-        }
         final long room = (long)sender.maxFrameBytes() - SharedUpdateFlyweight.WRITES_OFFSET;
         int start = 0;
         int at = 0;
@@ -164,13 +157,6 @@ final class SharingAgent implements Duty {
             inFrame++;
         }
         broadcast(taken, start, at - start, inFrame);
-        final long traceDone = System.nanoTime();
-        for (int t = 0; t < length; t += SharedUpdateFlyweight.WRITE_HEADER_LENGTH + taken.getInt(t + 12, HeaderFlyweight.BYTE_ORDER)) {
-            final int n = WriteTrace.probeWrite(taken, t);
-            if (n >= 0) {
-                WriteTrace.BROADCAST_DONE_NS.compareAndSet(n, 0, traceDone);
-            }
-        }
         return 1;
     }
 
@@ -215,10 +201,6 @@ final class SharingAgent implements Duty {
         int at = SharedUpdateFlyweight.WRITES_OFFSET;
         for (int i = 0; i < count; i++) {
             final long id = update.objectId(at);
-            final int traceN = WriteTrace.probeWrite(buffer, offset + at);
-            if (traceN >= 0 && members.selfId() >= 0 && members.selfId() < WriteTrace.NODES) {
-                WriteTrace.ARRIVED_NS.compareAndSet(members.selfId() * WriteTrace.WRITES + traceN, 0, System.nanoTime());
-            }
             if (replicas.get(id) != null) {
                 held++;
                 holders.add(id, senderId);

@@ -150,16 +150,10 @@ final class WriteLatencyBenchmark {
         }
     }
 
-    private MediaDriver[] traceDrivers;
-
     private List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs,
         final long idleIntervalMs, final MediaDriver[] drivers) {
-        traceDrivers = drivers;
         try (PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
              Nodes nodes = Nodes.start(topology, relay, base, drivers, ports, log)) {
-            if (Boolean.getBoolean("wl.renice")) {
-                TraceReport.renice(log, Integer.getInteger("wl.nice", -10));
-            }
             final List<CaseResult> results = new ArrayList<>();
             final WriteProbeShared probe = new WriteProbeShared();
             results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
@@ -173,10 +167,7 @@ final class WriteLatencyBenchmark {
         return MediaDriver.launchEmbedded(new MediaDriver.Context()
             .threadingMode(ThreadingMode.SHARED)
             // backs off to 100 us parks: the one driver thread serves 64 nodes, and a millisecond sleep would add to every hop
-            .sharedIdleStrategy(Boolean.getBoolean("wl.oldidle")
-                ? new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100))
-                : new BackoffIdleStrategy(10, 0, TimeUnit.MICROSECONDS.toNanos(50), TimeUnit.MICROSECONDS.toNanos(100)))
-            .asyncExecutorIdleStrategy(new BackoffIdleStrategy(1, 1, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(50)))
+            .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(TERM_LENGTH_BYTES)
@@ -197,13 +188,7 @@ final class WriteLatencyBenchmark {
         }, "write-latency-busy-root");
         computation.start();
         final boolean[] holding = awaitReplicas(nodes, probe);
-        final java.util.Map<String, Long> before = TraceReport.driverCounters(traceDrivers);
-        final java.util.Map<String, long[]> schedBefore = TraceReport.schedstat();
-        final long beforeNs = System.nanoTime();
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, 0);
-        TraceReport.printSched(log, "busy", schedBefore, TraceReport.schedstat(), System.nanoTime() - beforeNs);
-        TraceReport.print(log, "busy", samples, holding, siteOf(nodes.length), before, TraceReport.driverCounters(traceDrivers),
-            System.nanoTime() - beforeNs);
         probe.stop();
         try {
             computation.join(TimeUnit.SECONDS.toMillis(60));
@@ -242,13 +227,7 @@ final class WriteLatencyBenchmark {
         run.start();
         final List<WriteSample> samples;
         try {
-            final java.util.Map<String, Long> before = TraceReport.driverCounters(traceDrivers);
-            final java.util.Map<String, long[]> schedBefore = TraceReport.schedstat();
-            final long beforeNs = System.nanoTime();
             samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
-            TraceReport.printSched(log, "idle-in-run", schedBefore, TraceReport.schedstat(), System.nanoTime() - beforeNs);
-            TraceReport.print(log, "idle-in-run", samples, holding, siteOf(nodes.length), before,
-                TraceReport.driverCounters(traceDrivers), System.nanoTime() - beforeNs);
         } finally {
             writesDone.set(true);
         }

@@ -32,26 +32,6 @@ import org.divvy.DivvyException;
  * nothing queued the thread blocks in the selector and uses no CPU.
  */
 public final class WanRelay implements AutoCloseable {
-    /** TEMPORARY (issue 9): per probe write n, the latest relay arrival and send of its SO_UPDATE; lateness of all sends. */
-    public static final java.util.concurrent.atomic.AtomicLongArray TRACE_IN_NS = new java.util.concurrent.atomic.AtomicLongArray(4096);
-    public static final java.util.concurrent.atomic.AtomicLongArray TRACE_OUT_NS = new java.util.concurrent.atomic.AtomicLongArray(4096);
-    public static final java.util.concurrent.atomic.AtomicLong LATE_SUM_NS = new java.util.concurrent.atomic.AtomicLong();
-    public static final java.util.concurrent.atomic.AtomicLong LATE_MAX_NS = new java.util.concurrent.atomic.AtomicLong();
-    public static final java.util.concurrent.atomic.AtomicLong LATE_COUNT = new java.util.concurrent.atomic.AtomicLong();
-
-    static int probeWrite(final ByteBuffer b) {
-        final int p = b.position();
-        if (b.remaining() < 32 + 16 + 4 + 16 + 4 || b.getShort(p + 6) != 1 || (b.get(p + 32 + 1) & 0xFF) != 26) {
-            return -1;
-        }
-        final ByteBuffer le = b.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        if (le.getInt(p + 32 + 16) != 1 || le.getInt(p + 32 + 16 + 4 + 12) != 4) {
-            return -1;
-        }
-        final int n = le.getInt(p + 32 + 16 + 4 + 16);
-        return n >= 0 && n < 4096 ? n : -1;
-    }
-
     /** Longest park while a release is due in under a millisecond: bounds how late an arrival is stamped. */
     static final long SHORT_WAIT_MAX_NS = TimeUnit.MICROSECONDS.toNanos(100);
     /** Largest UDP payload. */
@@ -171,16 +151,7 @@ public final class WanRelay implements AutoCloseable {
         PendingDatagram datagram;
         while ((datagram = pending.peek()) != null && datagram.releaseNs - nowNs <= 0) {
             pending.poll();
-            final long late = nowNs - datagram.releaseNs;
-            LATE_SUM_NS.addAndGet(late);
-            LATE_COUNT.incrementAndGet();
-            if (late > LATE_MAX_NS.get()) {
-                LATE_MAX_NS.set(late);
-            }
             datagram.direction.send(datagram);
-            if (datagram.traceN >= 0) {
-                TRACE_OUT_NS.set(datagram.traceN, System.nanoTime());
-            }
         }
     }
 
@@ -228,15 +199,9 @@ public final class WanRelay implements AutoCloseable {
     }
 
     private void enqueue(final Direction direction, final long releaseNs, final ByteBuffer payload, final SocketAddress destination) {
-        final int traceN = probeWrite(payload);
-        if (traceN >= 0) {
-            TRACE_IN_NS.set(traceN, System.nanoTime());
-        }
         final byte[] bytes = new byte[payload.remaining()];
         payload.get(bytes);
-        final PendingDatagram d = new PendingDatagram(releaseNs, sequence++, bytes, direction, destination);
-        d.traceN = traceN;
-        pending.add(d);
+        pending.add(new PendingDatagram(releaseNs, sequence++, bytes, direction, destination));
     }
 
     private void closeChannels() {
@@ -252,7 +217,6 @@ public final class WanRelay implements AutoCloseable {
         final byte[] payload;
         final Direction direction;
         final SocketAddress destination;
-        int traceN = -1;
 
         PendingDatagram(final long releaseNs, final long sequence, final byte[] payload, final Direction direction,
             final SocketAddress destination) {
