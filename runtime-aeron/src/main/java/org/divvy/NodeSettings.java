@@ -322,11 +322,12 @@ public final class NodeSettings {
      * n(n-1) streams, and 64 nodes sharing four drivers on one 2-core machine stalled their drivers for
      * hundreds of ms (perf/README.md, "64 replicas: where a write's time goes"). Set it when many nodes share a driver
      * or a machine. Each reopened stream leaves one last-sequence entry (16 bytes) in the peer's authenticator for the
-     * run key's life: replay protection forgets no stream. Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
+     * run key's life: replay protection forgets no stream.
+     * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
      */
     public static final Setting<Long> IDLE_PUBLICATION_CLOSE_MS = Setting.network("idlePublicationCloseMs", LONG, 0L,
-        atLeast(0, "0 never closes one"), "a peer's publication that took nothing for this long is closed (a later frame opens a new one, one "
-            + "round trip); 0 = never");
+        atLeast(0, "0 never closes one"),
+        "a peer's publication that took nothing for this long is closed (a later frame opens a new one, one round trip); 0 = never");
 
     /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.

@@ -632,10 +632,10 @@ public final class AeronTransport implements Transport {
             if (link == null) {
                 continue; // the self link: nothing waits for a publication
             }
-            if (idlePublicationCloseNs > 0) {
-                link.closeIfIdle(nowNs, idlePublicationCloseNs); // housekeeping, not work: an idle agent stays idle
-            }
             try {
+                if (idlePublicationCloseNs > 0) {
+                    link.closeIfIdle(nowNs, idlePublicationCloseNs); // housekeeping, not work: an idle agent stays idle
+                }
                 final int probes = link.checkConnection();
                 sentSinceDriverStep |= probes > 0; // so this cycle's end steps send it, not the next cycle's first
                 work += probes;
