@@ -260,6 +260,11 @@ public final class NodeConfig {
         return get(NodeSettings.DEEP_IDLE_PARK_MS);
     }
 
+    /** {@link NodeSettings#IDLE_PUBLICATION_CLOSE_MS}: a peer's publication idle this long is closed, ms; 0 never. */
+    public long idlePublicationCloseMs() {
+        return get(NodeSettings.IDLE_PUBLICATION_CLOSE_MS);
+    }
+
     /** {@link NodeSettings#DEEP_IDLE_RUN_PARK_MS}: the agent's park per idle cycle in deep idle during a run, ms. */
     public long deepIdleRunParkMs() {
         return get(NodeSettings.DEEP_IDLE_RUN_PARK_MS);
@@ -572,6 +577,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#DEEP_IDLE_RUN_PARK_MS}: > 0, used up to the deep-idle park. */
         public Builder deepIdleRunParkMs(final long deepIdleRunParkMs) {
             return set(NodeSettings.DEEP_IDLE_RUN_PARK_MS, deepIdleRunParkMs);
+        }
+
+        /** {@link NodeSettings#IDLE_PUBLICATION_CLOSE_MS}: >= 0, 0 never. */
+        public Builder idlePublicationCloseMs(final long idlePublicationCloseMs) {
+            return set(NodeSettings.IDLE_PUBLICATION_CLOSE_MS, idlePublicationCloseMs);
         }
 
         /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: >= 20, the cap while awake. */

@@ -314,6 +314,22 @@ public final class NodeSettings {
             + "capped at the deep-idle park");
 
     /**
+     * A peer's publication that took nothing for this long is closed, in ms; 0 (the default) keeps every publication
+     * while its peer is a member. A later frame to the peer opens a new one, which costs one round trip to it (Aeron's
+     * setup and status message) before the frame leaves. Each publication, and the image it makes at its peer, is work
+     * in every duty cycle of the media driver that holds it (a heartbeat every 100 ms while idle, a status message
+     * back every 200 ms): random stealing reaches every member in time, so without it a run builds the full mesh of
+     * n(n-1) streams, and 64 nodes sharing four drivers on one 2-core machine stalled their drivers for
+     * hundreds of ms (perf/README.md, "64 replicas: where a write's time goes"). Set it when many nodes share a driver
+     * or a machine. Each reopened stream leaves one last-sequence entry (16 bytes) in the peer's authenticator for the
+     * run key's life: replay protection forgets no stream.
+     * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
+     */
+    public static final Setting<Long> IDLE_PUBLICATION_CLOSE_MS = Setting.network("idlePublicationCloseMs", LONG, 0L,
+        atLeast(0, "0 never closes one"),
+        "a peer's publication that took nothing for this long is closed (a later frame opens a new one, one round trip); 0 = never");
+
+    /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.
      * Default 200 ms (twice the deep-idle agent park): an idle node sends ~7 requests a second per slot, and
      * may take ~200 ms to notice work on a peer; requests are cheap next to the agent's wake-ups, so no longer.
@@ -411,7 +427,7 @@ public final class NodeSettings {
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, IDLE_PUBLICATION_CLOSE_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
         SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS, MAX_SHARED_INBOX_BYTES);
 
     private NodeSettings() {

@@ -112,6 +112,8 @@ public final class AeronTransport implements Transport {
     private final int maxMessageBytes;
     /** Per peer, the bulk bytes queued while it is unconnected or back pressured, {@code maxOutboundBytesPerPeer}. */
     private final long maxOutboundBytesPerPeer;
+    /** {@code idlePublicationCloseMs} in ns; 0: publications stay open. */
+    private final long idlePublicationCloseNs;
     private final Map<String, String> peerRoutes;
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
@@ -158,6 +160,7 @@ public final class AeronTransport implements Transport {
         this.termLengthBytes = config.termLengthBytes();
         this.maxMessageBytes = config.maxMessageBytes();
         this.maxOutboundBytesPerPeer = config.maxOutboundBytesPerPeer();
+        this.idlePublicationCloseNs = TimeUnit.MILLISECONDS.toNanos(config.idlePublicationCloseMs());
         this.peerRoutes = config.peerRoutes();
         this.errorHandler = errorHandler;
         this.validator = validator;
@@ -623,12 +626,16 @@ public final class AeronTransport implements Transport {
     @Override
     public int doOutboundWork(final int limitPerLink) {
         int work = 0;
+        final long nowNs = idlePublicationCloseNs > 0 ? System.nanoTime() : 0;
         for (int i = 0, size = links.size(); i < size; i++) {
             final Link link = links.get(i);
             if (link == null) {
                 continue; // the self link: nothing waits for a publication
             }
             try {
+                if (idlePublicationCloseNs > 0) {
+                    link.closeIfIdle(nowNs, idlePublicationCloseNs); // housekeeping, not work: an idle agent stays idle
+                }
                 final int probes = link.checkConnection();
                 sentSinceDriverStep |= probes > 0; // so this cycle's end steps send it, not the next cycle's first
                 work += probes;

@@ -89,6 +89,10 @@ final class Link {
     private ExclusivePublication publication;
     /** Whether the current publication took any message: if it closes under them, they may be lost. */
     private boolean publicationTookMessages;
+    /** Whether the publication took a message since {@link #closeIfIdle} looked last (no clock read per message). */
+    private boolean tookSinceIdleCheck;
+    /** When {@link #closeIfIdle} last saw the publication take a message, or saw it made. */
+    private long lastActiveNs;
     /** Whether the publication was connected when {@link #checkConnection} looked last. */
     private boolean wasConnected;
     /** The publication lost its receiver (its image at the peer went away): a probe goes when it is back. */
@@ -265,6 +269,34 @@ final class Link {
         return 0;
     }
 
+    /**
+     * Closes the publication if it took nothing for {@code idleNs} and nothing waits for it (the link stays; a later
+     * send opens a new publication, a new stream the peer's authenticator starts afresh). Called once per duty cycle with
+     * the cycle's clock. What it took before is not lost: Aeron's close sends what the term still holds before the
+     * publication goes, and an idle period of a second or more is many status messages after the peer had all of it.
+     * Returns 1 if it closed one.
+     */
+    int closeIfIdle(final long nowNs, final long idleNs) {
+        if (publication == null || hasQueued() || headChunksSent != 0) {
+            return 0;
+        }
+        if (tookSinceIdleCheck) {
+            tookSinceIdleCheck = false;
+            lastActiveNs = nowNs;
+            return 0;
+        }
+        if (nowNs - lastActiveNs < idleNs) {
+            return 0;
+        }
+        publication.close();
+        publication = null;
+        publicationTookMessages = false;
+        wasConnected = false;
+        probePending = false;
+        TrafficCounters.add(traffic.publicationsClosedIdle, 1);
+        return 1;
+    }
+
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
     int close() {
         final int dropped = bulkQueue.size() + queuedControl;
@@ -292,6 +324,7 @@ final class Link {
             // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
             publication = aeron.addExclusivePublication(channel, streamId);
             publicationTookMessages = false;
+            tookSinceIdleCheck = true; // idle from now, not from the last check
             wasConnected = false;
             probePending = false;
             signer.restart(); // a new Aeron session: a new stream to the peer, in order from its first frame
@@ -350,6 +383,7 @@ final class Link {
         if (result > 0) {
             signer.sent();
             publicationTookMessages = true;
+            tookSinceIdleCheck = true;
             return true;
         }
         if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {

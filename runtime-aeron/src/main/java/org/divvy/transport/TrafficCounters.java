@@ -28,6 +28,8 @@ public final class TrafficCounters {
     public final AtomicLong sendErrors = new AtomicLong();
     /** Publications closed by Aeron (CLOSED, MAX_POSITION_EXCEEDED) and created again. */
     public final AtomicLong publicationsRecreated = new AtomicLong();
+    /** Publications closed because they took nothing for {@code idlePublicationCloseMs}; the next frame opens another. */
+    public final AtomicLong publicationsClosedIdle = new AtomicLong();
 
     void onSent(final int type, final int bytes) {
         add(messagesSent, type, 1);
@@ -76,6 +78,6 @@ public final class TrafficCounters {
         }
         return sb.append("droppedQueueFull=").append(droppedQueueFull).append(", droppedPeerGone=").append(droppedPeerGone)
             .append(", droppedTooLarge=").append(droppedTooLarge).append(", sendErrors=").append(sendErrors).append(", publicationsRecreated=")
-            .append(publicationsRecreated).append('}').toString();
+            .append(publicationsRecreated).append(", publicationsClosedIdle=").append(publicationsClosedIdle).append('}').toString();
     }
 }

@@ -69,8 +69,11 @@ class AeronTransportTest {
         }
 
         Node(final String aeronDir, final int termLength) {
-            transport = new AeronTransport(
-                NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build(),
+            this(NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build());
+        }
+
+        Node(final NodeConfig config) {
+            transport = new AeronTransport(config,
                 new FrameValidator(counters), new TrafficCounters(), TestAuthenticators.inRun(7), t -> errors.incrementAndGet());
         }
 
@@ -133,6 +136,56 @@ class AeronTransportTest {
             assertTrue(a.transport.traffic().messagesSent(ChunkFlyweight.TYPE) > 100);
             assertEquals(sent.size(), b.transport.traffic().messagesReceived(StealReplyFlyweight.TYPE));
             assertEquals(0, a.transport.queuedMessages(link));
+        }
+    }
+
+    /**
+     * With {@code idlePublicationCloseMs}, a link whose publication took nothing for that long closes it (fewer streams
+     * for the driver), and the next frame opens a new one: the peer gets it as the first of a new stream, with no loss
+     * reported and nothing refused as a replay.
+     */
+    @Test
+    void shouldCloseAnIdlePublicationAndDeliverTheNextFrameOnANewOne() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(200).build();
+        try (Node a = new Node(closing); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 31);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            assertTrue(a.transport.isConnected(link));
+
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+            assertFalse(a.transport.isConnected(link));
+
+            final byte[] second = stealReply(16, 32);
+            final byte[] big = stealReply(300_000, 33); // chunked: the new stream carries large messages too
+            assertTrue(a.transport.send(link, new UnsafeBuffer(second), 0, second.length));
+            assertTrue(a.transport.send(link, new UnsafeBuffer(big), 0, big.length));
+            awaitWhileStepping(() -> b.received.size() == 3, a, b);
+            assertArrayEquals(first, b.received.get(0));
+            assertArrayEquals(second, b.received.get(1));
+            assertArrayEquals(big, b.received.get(2));
+            assertEquals(1, a.transport.traffic().publicationsClosedIdle.get()); // busy again: not closed under the sends
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(0, b.transport.authenticationCounters().replayed.get());
+            assertEquals(0, b.counters.totalDropped());
+            assertEquals(0, a.errors.get());
+        }
+    }
+
+    /** Without {@code idlePublicationCloseMs} (the default) a publication stays open however long it is idle. */
+    @Test
+    void shouldKeepAnIdlePublicationOpenByDefault() throws InterruptedException {
+        try (Node a = new Node(driver.aeronDirectoryName(), 64 * 1024); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 41);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            final long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            awaitWhileStepping(() -> System.nanoTime() - untilNs > 0, a, b);
+            assertTrue(a.transport.isConnected(link));
+            assertEquals(0, a.transport.traffic().publicationsClosedIdle.get());
         }
     }
 

@@ -119,13 +119,30 @@ final class WriteLatencyBenchmark {
     private final WanTopology topology;
     private final NodeConfig base;
     private final PrintStream log;
+    private final long idlePublicationCloseMs;
+    private final long busyWarmupMs;
+    private final boolean diagnose;
+    private final int relayNice;
+    /** The drivers of the delay being measured (for {@code --diagnose}). */
+    private MediaDriver[] drivers;
     /** The number of the next write to the run's probe (both cases write to one probe). */
     private int nextWrite;
 
-    WriteLatencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log) {
+    /**
+     * @param idlePublicationCloseMs the nodes' {@code idlePublicationCloseMs} (0: never close)
+     * @param busyWarmupMs           how long the busy computation runs, once every replica is held, before the first write
+     * @param diagnose               print the drivers' counters and the threads' CPU and run-queue waits around each case
+     * @param relayNice              the relay thread's nice value (0: left as it is)
+     */
+    WriteLatencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log, final long idlePublicationCloseMs,
+        final long busyWarmupMs, final boolean diagnose, final int relayNice) {
         this.topology = topology;
         this.base = base;
         this.log = log;
+        this.idlePublicationCloseMs = idlePublicationCloseMs;
+        this.busyWarmupMs = busyWarmupMs;
+        this.diagnose = diagnose;
+        this.relayNice = relayNice;
     }
 
     /**
@@ -135,7 +152,7 @@ final class WriteLatencyBenchmark {
      */
     List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs, final long idleIntervalMs,
         final boolean driverPerSite) {
-        final MediaDriver[] drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
+        drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
         try {
             for (int d = 0; d < drivers.length; d++) {
                 drivers[d] = launchDriver();
@@ -152,8 +169,12 @@ final class WriteLatencyBenchmark {
 
     private List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs,
         final long idleIntervalMs, final MediaDriver[] drivers) {
+        final NodeConfig nodeBase = base.toBuilder().networked(true).idlePublicationCloseMs(idlePublicationCloseMs).build();
         try (PortReservation ports = PortReservation.of(topology); WanRelay relay = topology.startRelay(delayMs);
-             Nodes nodes = Nodes.start(topology, relay, base, drivers, ports, log)) {
+             Nodes nodes = Nodes.start(topology, relay, nodeBase, drivers, ports, log)) {
+            if (relayNice != 0) {
+                WriteLatencyDiagnostics.reniceRelay(log, relayNice);
+            }
             final List<CaseResult> results = new ArrayList<>();
             final WriteProbeShared probe = new WriteProbeShared();
             results.add(busy(nodes.all, probe, delayMs, writes, leafUs, busyIntervalMs));
@@ -168,6 +189,9 @@ final class WriteLatencyBenchmark {
             .threadingMode(ThreadingMode.SHARED)
             // backs off to 100 us parks: the one driver thread serves 64 nodes, and a millisecond sleep would add to every hop
             .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)))
+            // its thread for new channels' name resolution parks up to 50 ms, as in the nodes' own drivers (runtime-aeron's
+            // AeronTransport): at Aeron's 1 ms the four drivers' ones woke 3,400 times a second beside 64 nodes (--diagnose)
+            .asyncExecutorIdleStrategy(new BackoffIdleStrategy(1, 1, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(50)))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .publicationTermBufferLength(TERM_LENGTH_BYTES)
@@ -188,7 +212,15 @@ final class WriteLatencyBenchmark {
         }, "write-latency-busy-root");
         computation.start();
         final boolean[] holding = awaitReplicas(nodes, probe);
+        if (busyWarmupMs > 0) {
+            log.printf("  the busy computation runs %d s before the first write%n", busyWarmupMs / 1000);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(busyWarmupMs));
+        }
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, 0);
+        if (diagnose) {
+            WriteLatencyDiagnostics.print(log, "busy", before, WriteLatencyDiagnostics.take(drivers));
+        }
         probe.stop();
         try {
             computation.join(TimeUnit.SECONDS.toMillis(60));
@@ -227,7 +259,11 @@ final class WriteLatencyBenchmark {
         run.start();
         final List<WriteSample> samples;
         try {
+            final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
             samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
+            if (diagnose) {
+                WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers));
+            }
         } finally {
             writesDone.set(true);
         }
@@ -245,7 +281,11 @@ final class WriteLatencyBenchmark {
     /** Idle between runs: the same nodes, the replicas still held, no run; each write must wake them. */
     private CaseResult idle(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes,
         final long intervalMs, final boolean[] holding) {
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
+        if (diagnose) {
+            WriteLatencyDiagnostics.print(log, "idle-between-runs", before, WriteLatencyDiagnostics.take(drivers));
+        }
         return report(new CaseResult("idle-between-runs", delayMs, samples, holding, siteOf(nodes.length)), 0);
     }
 

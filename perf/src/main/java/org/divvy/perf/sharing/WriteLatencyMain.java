@@ -30,6 +30,23 @@ import picocli.CommandLine.ParseResult;
  */
 public final class WriteLatencyMain {
     static final String DEFAULT_OUT = "perf/results/write-latency.csv";
+    /**
+     * The nodes' {@code idlePublicationCloseMs} (2 s): 16 nodes share a driver here, and in a run random steals open
+     * streams to every member, each work for the driver in every duty cycle (perf/README.md, "64 replicas: where a
+     * write's time goes").
+     */
+    static final long DEFAULT_IDLE_PUBLICATION_CLOSE_MS = 2_000;
+    /**
+     * How long the busy computation runs before its first write (15 s): the JIT's compiles of the 64 nodes' paths took
+     * 0.2-0.4 of the 2 cores in the writes' first seconds otherwise (--diagnose), beside everything the writes wait for.
+     */
+    static final int DEFAULT_BUSY_WARMUP_S = 15;
+    /**
+     * The relay thread's nice value (-10): it stands for the wide-area links, and at nice 0 it waited for a core behind the
+     * 64 nodes' threads: a datagram left 1.6-25 ms after its release time on average (measured in the relay, perf/README.md
+     * "64 replicas: where a write's time goes"); at -10, 0.4 ms.
+     */
+    static final int DEFAULT_RELAY_NICE = -10;
 
     private WriteLatencyMain() {
     }
@@ -59,8 +76,13 @@ public final class WriteLatencyMain {
         final long idleIntervalMs = parsed.matchedOptionValue("--idle-interval-ms", quick ? 300L : 1500L);
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
         final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
+        final long idlePublicationCloseMs = parsed.matchedOptionValue("--idle-publication-close-ms", DEFAULT_IDLE_PUBLICATION_CLOSE_MS);
+        final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
+        final boolean diagnose = parsed.hasMatchedOption("--diagnose");
+        final int relayNice = parsed.matchedOptionValue("--relay-nice", DEFAULT_RELAY_NICE);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
+            + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
             + "; combining off; busy = SIMULATED leaves of " + leafUs + " us";
         final List<String> rows = new ArrayList<>();
         final List<String> categories = new ArrayList<>();
@@ -69,7 +91,8 @@ public final class WriteLatencyMain {
             out.println("divvy-perf write-latency " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
                 + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
-            final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out);
+            final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out,
+                idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
                     driverPerSite);
@@ -156,6 +179,15 @@ public final class WriteLatencyMain {
         spec.addOption(option("--base-port", int.class, "PORT", "First UDP port of the nodes (default 23000)."));
         spec.addOption(OptionSpec.builder("--driver-per-site").type(boolean.class).arity("0")
             .description("Each site's nodes share a media driver of their own (default: all nodes share one).").build());
+        spec.addOption(option("--idle-publication-close-ms", long.class, "MS",
+            "The nodes' idlePublicationCloseMs: a publication idle this long is closed; 0 never (default "
+                + DEFAULT_IDLE_PUBLICATION_CLOSE_MS + ")."));
+        spec.addOption(option("--busy-warmup-s", int.class, "S", "How long the busy computation runs before its first write (default "
+            + DEFAULT_BUSY_WARMUP_S + "; 0 with --quick)."));
+        spec.addOption(option("--relay-nice", int.class, "N", "The relay thread's nice value, set with renice (below 0 needs root); "
+            + "0 leaves it (default " + DEFAULT_RELAY_NICE + ")."));
+        spec.addOption(OptionSpec.builder("--diagnose").type(boolean.class).arity("0")
+            .description("Print the drivers' counters and each thread group's CPU and run-queue wait around each case (Linux).").build());
         spec.addOption(option("--out", Path.class, "CSV", "CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it."));
         return spec;
     }
