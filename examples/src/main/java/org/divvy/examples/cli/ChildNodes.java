@@ -7,15 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.divvy.DivvyException;
+import org.divvy.transport.DriverDirectories;
 import org.divvy.examples.cli.FaultSchedule.Stop;
 
 /**
@@ -80,6 +84,18 @@ public final class ChildNodes implements AutoCloseable {
      */
     public void start(final int index, final String site, final List<String> command, final Path aeronDir,
         final Map<String, String> environment) {
+        start(index, 1, site, command, aeronDir, environment);
+    }
+
+    /**
+     * As {@link #start(int, String, List, Path, Map)}, for a process that holds local nodes {@code index} to {@code
+     * index + count - 1} ({@code divvy node --nodes count}; {@code aeronDir} null then: its drivers name their own
+     * directories for its pid, which are removed once it is dead). Each node is a child of its own here, with its
+     * own node id (the process's joined lines, in order) and its own line when the process dies; a stop of any of
+     * them stops the process, so all of them.
+     */
+    public void start(final int index, final int count, final String site, final List<String> command,
+        final Path aeronDir, final Map<String, String> environment) {
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         final Process process;
@@ -89,17 +105,24 @@ public final class ChildNodes implements AutoCloseable {
             throw new DivvyException("cannot start local node " + index + " (" + command.get(0) + "): "
                 + e.getMessage());
         }
-        final Child child;
+        final List<Child> started = new ArrayList<>();
         synchronized (this) {
-            child = new Child(index, site, process, aeronDir, phase == Phase.RUNNING);
-            children.add(child);
-        }
-        child.pump = OutputPump.start(process.getInputStream(), "[node " + index + "] ", out, line -> {
-            if (child.nodeId < 0) {
-                WorkerNode.joinedNodeId(line).ifPresent(id -> joined(child, id));
+            for (int k = index; k < index + count; k++) {
+                final Child child = new Child(k, site, process, aeronDir, phase == Phase.RUNNING);
+                child.driversNamedByPid = count > 1;
+                children.add(child);
+                started.add(child);
             }
-        });
-        process.onExit().thenAccept(p -> onExit(child));
+        }
+        final String prefix = count == 1 ? "[node " + index + "] " : "[nodes " + index + "-" + (index + count - 1) + "] ";
+        final OutputPump pump = OutputPump.start(process.getInputStream(), prefix, out, line ->
+            // the process's nodes are alike (one site, one process): its k-th joined line names the k-th
+            WorkerNode.joinedNodeId(line).ifPresent(id -> started.stream().filter(c -> c.nodeId < 0).findFirst()
+                .ifPresent(child -> joined(child, id))));
+        for (final Child child : started) {
+            child.pump = pump;
+            process.onExit().thenAccept(p -> onExit(child));
+        }
     }
 
     /**
@@ -244,15 +267,23 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     private List<String> stop(final Stop stop, final List<Child> candidates, final Consumer<List<String>> announce) {
-        // not those stopped already (a signalled process may live on for a while), nor the dead
-        final List<Child> alive = candidates.stream().filter(c -> !c.stoppedOnPurpose && c.process.isAlive()).toList();
+        // not those stopped already (a signalled process may live on for a while), nor the dead; a node shares its
+        // fate with the others of its process (--nodes-per-process): stopping one stops them all
+        // (the candidates first, so the first name is the node asked for)
+        final List<Child> alive = Stream.concat(candidates.stream(), children.stream()
+                .filter(c -> !candidates.contains(c) && candidates.stream().anyMatch(k -> k.process == c.process)))
+            .filter(c -> !c.stoppedOnPurpose && c.process.isAlive()).toList();
         final List<String> names = alive.stream().map(Child::name).toList();
         if (!alive.isEmpty()) {
             announce.accept(names);
         }
+        final Set<Process> signalled = new HashSet<>();
         for (final Child child : alive) {
             child.stoppedOnPurpose = true;
             child.leaving = stop == Stop.LEAVE;
+            if (!signalled.add(child.process)) {
+                continue; // a process of several nodes gets one signal
+            }
             if (stop == Stop.KILL) {
                 child.process.destroyForcibly(); // SIGKILL on Linux and macOS
             } else {
@@ -514,6 +545,8 @@ public final class ChildNodes implements AutoCloseable {
         boolean endedDuringRun;
         /** A late joiner that had not joined when the computation ended. */
         boolean unjoinedAtEnd;
+        /** It shares its process with other nodes, whose drivers named their directories for the process's pid. */
+        boolean driversNamedByPid;
         /** Guarded by this child: its Aeron directory was deleted. */
         private boolean aeronDirDeleted;
 
@@ -535,8 +568,16 @@ public final class ChildNodes implements AutoCloseable {
             return nodeId >= 0;
         }
 
-        /** Deletes the Aeron directory the dead child left, once. */
+        /**
+         * Deletes the Aeron directory the dead child left, once; a process of several nodes named its drivers'
+         * directories for its pid, which the runtime removes as any dead process's leftovers.
+         */
         synchronized void deleteAeronDir(final PrintStream out) {
+            if (driversNamedByPid && !aeronDirDeleted && !process.isAlive()) {
+                aeronDirDeleted = true;
+                DriverDirectories.removeStale(DriverDirectories.base());
+                return;
+            }
             if (aeronDir == null || aeronDirDeleted || !Files.exists(aeronDir)) {
                 return;
             }

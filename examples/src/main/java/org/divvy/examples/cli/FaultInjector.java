@@ -23,10 +23,13 @@ import org.divvy.examples.cli.FaultSchedule.StopSite;
  * under way is finished first, so no node starts after node 0 ended the computation.
  */
 final class FaultInjector implements AutoCloseable {
-    /** Starts local child node {@code index} in {@code site}; throws {@link DivvyException} if it cannot. */
+    /**
+     * Starts local child nodes {@code index} to {@code index + count - 1} in {@code site}, in one process; throws
+     * {@link DivvyException} if it cannot.
+     */
     @FunctionalInterface
     interface NodeStarter {
-        void start(int index, String site);
+        void start(int index, int count, String site);
     }
 
     /** How long {@link #close()} waits for an event under way (a JVM being started). */
@@ -35,6 +38,8 @@ final class FaultInjector implements AutoCloseable {
     private final List<Event> events;
     private final ChildNodes children;
     private final NodeStarter starter;
+    /** The most nodes one started process holds ({@code --nodes-per-process}). */
+    private final int nodesPerProcess;
     private final PrintStream out;
     /** When the app started running (System.nanoTime): time 0 of the events. */
     private final long startNs;
@@ -47,10 +52,11 @@ final class FaultInjector implements AutoCloseable {
     private int done;
 
     private FaultInjector(final FaultSchedule schedule, final ChildNodes children, final NodeStarter starter,
-        final PrintStream out, final long startNs) {
+        final int nodesPerProcess, final PrintStream out, final long startNs) {
         this.events = schedule.events();
         this.children = children;
         this.starter = starter;
+        this.nodesPerProcess = nodesPerProcess;
         this.out = out;
         this.startNs = startNs;
         if (events.isEmpty()) {
@@ -61,10 +67,14 @@ final class FaultInjector implements AutoCloseable {
         }
     }
 
-    /** Starts doing {@code schedule}, its times counted from now: call it as the app starts running. */
+    /**
+     * Starts doing {@code schedule}, its times counted from now: call it as the app starts running. Nodes a {@code
+     * --join-at} starts go {@code nodesPerProcess} to a process at most.
+     */
     static FaultInjector start(final FaultSchedule schedule, final ChildNodes children, final NodeStarter starter,
-        final PrintStream out) {
-        final FaultInjector injector = new FaultInjector(schedule, children, starter, out, System.nanoTime());
+        final int nodesPerProcess, final PrintStream out) {
+        final FaultInjector injector = new FaultInjector(schedule, children, starter, nodesPerProcess, out,
+            System.nanoTime());
         if (injector.thread != null) {
             injector.thread.start();
         }
@@ -162,10 +172,14 @@ final class FaultInjector implements AutoCloseable {
         final JoinNodes join = (JoinNodes)event;
         final List<String> started = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
-        for (int index = join.firstNode(); index < join.firstNode() + join.count(); index++) {
+        final int end = join.firstNode() + join.count();
+        for (int index = join.firstNode(); index < end; index += nodesPerProcess) {
+            final int count = Math.min(nodesPerProcess, end - index);
             try {
-                starter.start(index, join.site());
-                started.add("node " + index + " (pid " + children.pid(index).orElse(-1L) + ", site " + join.site() + ")");
+                starter.start(index, count, join.site());
+                for (int k = index; k < index + count; k++) {
+                    started.add("node " + k + " (pid " + children.pid(k).orElse(-1L) + ", site " + join.site() + ")");
+                }
             } catch (final DivvyException e) {
                 failed.add(e.getMessage());
             }

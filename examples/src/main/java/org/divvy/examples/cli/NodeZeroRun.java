@@ -160,9 +160,17 @@ final class NodeZeroRun {
                 + (flags.isEmpty() ? "" : " " + String.join(" ", flags)));
         }
         final SiteLayout layout = run.layout();
-        final FaultInjector.NodeStarter startChild = (k, site) -> startChild(children, config, joinAddress, k, site);
-        for (int k = 1; k < layout.nodes(); k++) {
-            startChild.start(k, layout.siteOf(k));
+        final FaultInjector.NodeStarter startChild = (k, count, site) ->
+            startChild(children, config, joinAddress, k, count, site);
+        for (int k = 1; k < layout.nodes(); ) {
+            // consecutive children of one site share a process, up to --nodes-per-process of them
+            final String site = layout.siteOf(k);
+            int count = 1;
+            while (count < run.nodesPerProcess() && k + count < layout.nodes() && layout.siteOf(k + count).equals(site)) {
+                count++;
+            }
+            startChild.start(k, count, site);
+            k += count;
         }
         final int members = layout.nodes() + run.remoteNodes();
         final long joinWaitMs = TimeUnit.SECONDS.toMillis(run.joinWaitSeconds());
@@ -190,7 +198,8 @@ final class NodeZeroRun {
             }
             if (result == null) {
                 // closed (events not yet due cancelled) before the computation ends, so no node starts after it
-                try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild, out)) {
+                try (FaultInjector faults = FaultInjector.start(run.faults(), children, startChild,
+                    run.nodesPerProcess(), out)) {
                     result = solveWithinTimeout(node, problem, members, children);
                 }
             }
@@ -209,25 +218,30 @@ final class NodeZeroRun {
     }
 
     /**
-     * Starts local child node {@code k} in {@code site}: {@code divvy node --join joinAddress} with node 0's
-     * settings, its own site and Aeron directory, and the cluster secret in its environment. Throws
-     * {@link DivvyException} if its JVM cannot start.
+     * Starts local child nodes {@code k} to {@code k + count - 1} in {@code site}, in one process: {@code divvy node
+     * --join joinAddress} with node 0's settings, its own site and ({@code --nodes count} if several) the cluster
+     * secret in its environment. Throws {@link DivvyException} if its JVM cannot start.
      */
     private void startChild(final ChildNodes children, final NodeConfig config, final String joinAddress, final int k,
-        final String site) {
+        final int count, final String site) {
         final List<String> args = new ArrayList<>(List.of("node", "--join", joinAddress, "--site", site,
             "--workers", String.valueOf(config.workers())));
+        if (count > 1) {
+            args.addAll(List.of("--nodes", String.valueOf(count)));
+        }
         args.addAll(NodeSettingOptions.flags(config, CHILD_SETTINGS));
-        // named so that the launcher removes it after the child died, and any node start (DriverDirectories)
-        // once both are dead
-        final Path aeronDir = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
+        // A process of one node gets a directory named so that the launcher removes it after the child died, and
+        // any node start (DriverDirectories) once both are dead. The drivers of a process of several nodes each
+        // need their own: they name them for the child's pid (DriverDirectories), removed once it is dead.
+        final Path aeronDir = count > 1 ? null : Path.of(CommonContext.AERON_DIR_PROP_DEFAULT + "-divvy-"
             + ProcessHandle.current().pid() + "-node" + k);
+        final List<String> jvmOptions = aeronDir == null ? List.of()
+            : List.of("-D" + CommonContext.AERON_DIR_PROP_NAME + "=" + aeronDir);
         // The secret goes in the child's environment, never on its command line (ps shows that); a secret
         // file is passed as its path with the other settings.
         final Map<String, String> environment = config.secretFile() != null ? Map.of()
             : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
-        children.start(k, site, childCommand.command(List.of("-D" + CommonContext.AERON_DIR_PROP_NAME
-            + "=" + aeronDir), args), aeronDir, environment);
+        children.start(k, count, site, childCommand.command(jvmOptions, args), aeronDir, environment);
     }
 
     /**

@@ -77,6 +77,12 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
             + "to --nodes (default: all in one site)")
     String sites;
 
+    @Option(names = "--nodes-per-process", paramLabel = "K",
+        description = "local child nodes per JVM: consecutive children of one site share a process, K at most "
+            + "(each its own node, endpoint and media driver), so many nodes fit a small machine and a killed "
+            + "process is a crash of all its nodes at once; node 0 stays alone (default: ${DEFAULT-VALUE})")
+    int nodesPerProcess = 1;
+
     @Option(names = "--await", paramLabel = "R",
         description = "also wait for R remote nodes (divvy node --join <this address>) before running "
             + "(default: ${DEFAULT-VALUE})")
@@ -186,6 +192,11 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         return faults;
     }
 
+    /** The most local child nodes in one JVM ({@code --nodes-per-process}). */
+    public int nodesPerProcess() {
+        return nodesPerProcess;
+    }
+
     public int remoteNodes() {
         return remoteNodes;
     }
@@ -211,6 +222,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     public void validate() {
         Options.inRange("--nodes", nodes, 1, 1024);
         final SiteLayout layout = layout();
+        Options.inRange("--nodes-per-process", nodesPerProcess, 1, 1024);
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);

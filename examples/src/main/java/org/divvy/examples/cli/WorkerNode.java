@@ -1,7 +1,10 @@
 package org.divvy.examples.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,13 +42,53 @@ final class WorkerNode {
     }
 
     int execute(final PrintStream out, final PrintStream err) {
-        final DivvyNode node;
+        final int count = command.nodesInProcess();
+        if (count == 1) {
+            final DivvyNode node = start(err);
+            return node == null ? 1 : work(node, out, err);
+        }
+        // Several nodes in this process (divvy run --nodes-per-process): each its own DivvyNode, endpoint and
+        // embedded driver, joined one after the other, then each living its own life on a thread of its own (the
+        // registry may order one out alone). A SIGKILL of the process is the crash of all of them at once.
+        final List<DivvyNode> nodes = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            final DivvyNode node = start(err);
+            if (node == null) {
+                nodes.forEach(started -> Deadlines.bounded("divvy node id " + started.nodeId() + ": leaving",
+                    started::close, CLOSE_TIMEOUT_MS, err));
+                return 1;
+            }
+            nodes.add(node);
+        }
+        final List<CompletableFuture<Integer>> codes = new ArrayList<>();
+        for (final DivvyNode node : nodes) {
+            final CompletableFuture<Integer> code = new CompletableFuture<>();
+            final Thread life = new Thread(() -> {
+                int exit = 1; // unless work returns: an unexpected exception is a failed node, never a hang here
+                try {
+                    exit = work(node, out, err);
+                } finally {
+                    code.complete(exit);
+                }
+            }, "divvy-node-" + node.nodeId());
+            life.start();
+            codes.add(code);
+        }
+        return codes.stream().mapToInt(CompletableFuture::join).max().orElse(0);
+    }
+
+    /** Starts and joins one node; null (said on {@code err}) if it cannot join. */
+    private DivvyNode start(final PrintStream err) {
         try {
-            node = DivvyNode.start(command.nodeConfig());
+            return DivvyNode.start(command.nodeConfig());
         } catch (final DivvyException e) {
             err.println("divvy node: cannot join " + command.join() + ": " + e.getMessage());
-            return 1;
+            return null;
         }
+    }
+
+    /** One joined node's life: works until the computation ends (or it leaves), prints its statistics, closes. */
+    private int work(final DivvyNode node, final PrintStream out, final PrintStream err) {
         final int id = node.nodeId();
         final AtomicBoolean ended = new AtomicBoolean();
         final AtomicBoolean leaving = new AtomicBoolean();

@@ -174,6 +174,47 @@ class ChildNodesTest {
             "A", 1, "127.0.0.1:1") + "'; sleep 30 & wait");
     }
 
+    /**
+     * A process of several nodes ({@code divvy run --nodes-per-process}): each node is named by its own index and the
+     * node id of the process's joined lines in order; killing one of them kills the process, so all of them, each
+     * announced (the one asked for first) and each told to the registry as dead.
+     */
+    @Test
+    void shouldTreatTheNodesOfOneProcessAsOneFateNamedOneByOne() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
+            children.start(1, "A", nodeUntilEnd("true"));
+            children.start(2, 3, "B", List.of("sh", "-c", "echo '" + WorkerNode.joinedLine(7, "127.0.0.1:7", "B", 1,
+                "127.0.0.1:1") + "'; echo '" + WorkerNode.joinedLine(5, "127.0.0.1:5", "B", 1, "127.0.0.1:1") + "'; echo '"
+                + WorkerNode.joinedLine(9, "127.0.0.1:9", "B", 1, "127.0.0.1:1") + "'; exec sleep 30"), null,
+                java.util.Map.of());
+            awaitOutput("[nodes 2-4] node id 9");
+            children.awaitNodeIds(10_000);
+            final long pid = children.pid(2).orElseThrow();
+            assertEquals(Optional.of(pid), children.pid(4), "one process");
+            assertEquals(Optional.of("node 3 (pid " + pid + ", site B, node id 5)"), children.nameOfNodeId(5));
+            assertEquals(Optional.of("node 3 (pid " + pid + ", site B, node id 5)"), children.expectedMaster(),
+                "the lowest node id");
+            children.startRun();
+            final List<List<String>> announced = new java.util.ArrayList<>();
+            assertEquals(Optional.of("node 3 (pid " + pid + ", site B, node id 5)"),
+                children.killExpectedMaster(announced::add));
+            assertEquals(List.of(List.of("node 3 (pid " + pid + ", site B, node id 5)",
+                "node 2 (pid " + pid + ", site B, node id 7)", "node 4 (pid " + pid + ", site B, node id 9)")), announced,
+                "the master first, then the nodes that share its process");
+            assertEquals(List.of(), children.killSite("B", announced::add), "killed already");
+            Await.within(Duration.ofSeconds(10)).until(() -> told.size() == 3, () -> "told " + told);
+            assertEquals(java.util.Set.of("7 died", "5 died", "9 died"), java.util.Set.copyOf(told));
+            awaitOutput("node 4 (pid " + pid + ", site B, node id 9) died with SIGKILL (exit 137)");
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+            assertEquals("all 2 surviving local nodes ended with exit code 0; nodes 2, 3 and 4 died during the run",
+                children.summary(0));
+        }
+    }
+
     @Test
     void shouldTellTheRegistryALeaverLeftButALeaverThatCrashedDied() throws Exception {
         try (ChildNodes children = new ChildNodes(out)) {

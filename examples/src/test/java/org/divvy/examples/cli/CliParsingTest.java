@@ -84,6 +84,14 @@ class CliParsingTest {
     }
 
     @Test
+    void shouldRejectNodesPerProcessThatCannotWork() {
+        assertEquals("--nodes-per-process=0, must be in [1, 1024]", usageError("run", "--nodes-per-process", "0", "fib"));
+        assertEquals("--nodes=0, must be in [1, 1024]", usageError("node", "--join", "h:1", "--nodes", "0"));
+        assertEquals("--port 40001 with --nodes 2: the nodes of one process cannot share a port; leave --port at 0 "
+            + "(any free port)", usageError("node", "--join", "h:1", "--nodes", "2", "--port", "40001"));
+    }
+
+    @Test
     void shouldCheckNodeSettingFlagsWithTheTableAndNameTheFlag() {
         assertEquals("--join=10.0.0.5, must be HOST:PORT with a port in [1, 65535], e.g. 192.168.1.10:40123",
             usageError("node", "--join", "10.0.0.5"));

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,7 +46,7 @@ class FaultInjectorTest {
             children.startRun();
             final long startNs = System.nanoTime();
             try (FaultInjector injector = FaultInjector.start(schedule, children,
-                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                (index, count, site) -> children.start(index, count, site, SLEEPER, null, Map.of()), 1, out)) {
                 final Matcher started = awaitOutput(Pattern.compile(
                     "divvy run: t=(\\d+\\.\\d\\d) s: started node 2 \\(pid (\\d+), site B\\) as --join-at 0.2 asked; it joins "
                         + "the running computation\n"));
@@ -74,7 +75,7 @@ class FaultInjectorTest {
             children.start(2, "B", SLEEPER);
             children.startRun();
             try (FaultInjector injector = FaultInjector.start(schedule, children,
-                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                (index, count, site) -> children.start(index, count, site, SLEEPER, null, Map.of()), 1, out)) {
                 awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed node 1 \\(pid \\d+, site B\\), node 2 \\(pid \\d+, site B\\) "
                     + "as --kill-site B@0.1 asked\n"));
             }
@@ -107,7 +108,7 @@ class FaultInjectorTest {
             assertEquals(children.expectedMaster(), children.nameOfNodeId(1));
             children.startRun();
             try (FaultInjector injector = FaultInjector.start(schedule, children,
-                (index, site) -> children.start(index, site, SLEEPER), out)) {
+                (index, count, site) -> children.start(index, count, site, SLEEPER, null, Map.of()), 1, out)) {
                 awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed the master, node 2 \\(pid \\d+, site B, node id 1\\), "
                     + "as --kill-at master@0.2 asked\n"));
                 awaitOutput(Pattern.compile("t=\\d+\\.\\d\\d s: killed the master, node 1 \\(pid \\d+, site B, node id 2\\), "
@@ -122,9 +123,9 @@ class FaultInjectorTest {
     @Test
     void shouldDoNothingWithoutFaults() {
         try (ChildNodes children = new ChildNodes(out);
-            FaultInjector injector = FaultInjector.start(FaultSchedule.NONE, children, (index, site) -> {
+            FaultInjector injector = FaultInjector.start(FaultSchedule.NONE, children, (index, count, site) -> {
                 throw new AssertionError("no node to start");
-            }, out)) {
+            }, 1, out)) {
             assertEquals(0, children.size());
         }
         assertEquals("", out());

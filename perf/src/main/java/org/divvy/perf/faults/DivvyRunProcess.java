@@ -58,7 +58,8 @@ final class DivvyRunProcess {
      * site to kill cannot be found.
      */
     static Result run(final String lockFile, final List<String> divvyArgs, final Scenario.Fault fault, final double stopAtS,
-        final int sites, final int nodesPerSite, final double deadlineS) throws IOException, InterruptedException {
+        final int sites, final int nodesPerSite, final int processesPerSite, final double deadlineS)
+        throws IOException, InterruptedException {
         final List<String> command = new ArrayList<>();
         if (lockFile != null) { // flock(1) runs the launcher as its child and holds the lock while it runs
             command.addAll(List.of("flock", lockFile));
@@ -126,9 +127,9 @@ final class DivvyRunProcess {
                 final long killNs = startedNs[0] + (long)(stopAtS * 1e9);
                 final String site = siteToKill(fault, masterSite[0], sites);
                 final List<ProcessHandle> victims = nodesOfSite(process, site); // found before the kill time: it is exact
-                if (victims.size() != nodesPerSite) {
+                if (victims.size() != processesPerSite) {
                     throw new IllegalStateException("site " + site + ": found " + victims.size()
-                        + " node processes, expected " + nodesPerSite);
+                        + " node processes, expected " + processesPerSite);
                 }
                 long leftNs;
                 while ((leftNs = killNs - System.nanoTime()) > 0 && process.isAlive()) {
@@ -150,10 +151,10 @@ final class DivvyRunProcess {
                     }
                     killedNs = System.nanoTime();
                     killedAt = (System.nanoTime() - startedNs[0]) / 1e9;
-                    killed = victims.size();
+                    killed = nodesPerSite; // every node of the site: the victims are its processes
                     synchronized (lines) {
                         stamped.add(String.format(java.util.Locale.ROOT, "%7.2f ", (System.nanoTime() - launchedNs) / 1e9) + String.format(java.util.Locale.ROOT,
-                            "faults harness: t=%.2f s: %s site %s (%d nodes, pids %s)%s", killedAt,
+                            "faults harness: t=%.2f s: %s site %s (%d nodes, process pids %s)%s", killedAt,
                             fault.kills() ? "SIGKILLed" : "SIGTERMed (a graceful leave)", killedSite, killed, victims.stream().map(ProcessHandle::pid).toList(),
                             killedSite.equals(masterSite[0]) ? ", the master's site" : ", not the master's site"));
                     }

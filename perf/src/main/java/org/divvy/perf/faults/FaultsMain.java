@@ -54,7 +54,12 @@ public final class FaultsMain {
     /** The settings of one invocation. */
     record Settings(boolean quick, int rounds, Path out, int nodesPerSite, int fibN, int threshold, int leafUs,
         long heartbeatPauseMs, double killFraction, double killAtS, double migrationLeadS, List<Scenario> scenarios,
-        String lockFile, List<String> app) {
+        String lockFile, List<String> app, boolean sitePerProcess) {
+
+        /** Node processes per site: one with {@code --site-per-process}, else one per node. */
+        int processesPerSite() {
+            return sitePerProcess ? 1 : nodesPerSite;
+        }
 
         /**
          * The app and its arguments as {@code divvy run} takes them: {@code --app} when given (another tree shape,
@@ -92,6 +97,9 @@ public final class FaultsMain {
             }
             if (quick) { // a smoke test: JVMs that start faster (C1 only) matter more than their speed
                 args.addAll(QUICK_CHILD_JVM);
+            }
+            if (sitePerProcess && nodesPerSite > 1) { // a site's nodes in one JVM, SIGKILLed together
+                args.addAll(List.of("--nodes-per-process", String.valueOf(nodesPerSite)));
             }
             if (scenario.fault().joinsNewSite()) {
                 args.addAll(List.of("--join-at", String.format(Locale.ROOT, "%.2fx%d@%s", stopAtS, nodesPerSite,
@@ -156,6 +164,7 @@ public final class FaultsMain {
         return "usage: java -jar divvy-perf.jar faults [--quick] [--rounds N] [--out FILE.csv] [--nodes-per-site K]\n"
             + "         [--fib-n N] [--threshold T] [--leaf-us US] [--heartbeat-pause-ms MS] [--kill-fraction F | --kill-at-s S]\n"
             + "         [--migration-lead-s S] [--app 'APP ARGS...' (instead of fib; must simulate its leaves)]\n"
+            + "         [--site-per-process (each site's nodes in one JVM, killed together: big sites on few cores)]\n"
             + "         [--only id,id,...] [--lock FILE (each run under flock FILE)]   scenarios: " + Scenario.all().stream().map(Scenario::id).toList();
     }
 
@@ -163,6 +172,7 @@ public final class FaultsMain {
     static Settings parse(final String[] args) {
         final Map<String, String> given = new LinkedHashMap<>();
         boolean quick = false;
+        boolean sitePerProcess = false;
         for (int i = 0; i < args.length; i++) {
             final String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -170,6 +180,10 @@ public final class FaultsMain {
             }
             if (a.equals("--quick")) {
                 quick = true;
+                continue;
+            }
+            if (a.equals("--site-per-process")) {
+                sitePerProcess = true;
                 continue;
             }
             if (!List.of("--rounds", "--out", "--nodes-per-site", "--fib-n", "--threshold", "--leaf-us",
@@ -213,7 +227,7 @@ public final class FaultsMain {
             }
         }
         return new Settings(quick, rounds, Path.of(given.getOrDefault("--out", DEFAULT_OUT)), perSite, fibN, threshold,
-            leafUs, pauseMs, fraction, killAtS, leadS, scenarios, given.get("--lock"), app);
+            leafUs, pauseMs, fraction, killAtS, leadS, scenarios, given.get("--lock"), app, sitePerProcess);
     }
 
     private static int positive(final Map<String, String> given, final String option, final int fallback) {
@@ -253,9 +267,10 @@ public final class FaultsMain {
                 "fib(%d), threshold %d: %d leaves, each parks %d us (%.1f s of simulated work)", s.fibN(), s.threshold(),
                 s.leaves(), s.leafUs(), s.leaves() * s.leafUs() / 1e6);
             out.printf(Locale.ROOT, "%s: %s; "
-                + "1 worker per node; node 0 (registry, submitter, works too) alone in site R, %d node(s) per site A-D; "
+                + "1 worker per node; node 0 (registry, submitter, works too) alone in site R, %d node(s) per site A-D%s; "
                 + "loopback between sites (no WAN relay); acceptable heartbeat pause %d ms (all scenarios)%n",
-                SIMULATED, work, s.nodesPerSite(), s.heartbeatPauseMs());
+                SIMULATED, work, s.nodesPerSite(), s.sitePerProcess() ? ", each site one JVM (--nodes-per-process)" : "",
+                s.heartbeatPauseMs());
             for (final Scenario scenario : s.scenarios()) {
                 samples.put(scenario, new ArrayList<>());
                 out.println("  scenario " + scenario.id() + ": " + scenario.description());
@@ -294,7 +309,7 @@ public final class FaultsMain {
             for (int attempt = 1; attempt <= 1 + OUTSIDE_SIGNAL_RETRIES; attempt++) {
                 result = DivvyRunProcess.run(s.lockFile(), s.divvyArgs(scenario, timeout, killAtS), scenario.fault(),
                     s.stopAtS(scenario.fault(), killAtS),
-                    scenario.sites(), s.nodesPerSite(), deadlineS);
+                    scenario.sites(), s.nodesPerSite(), s.processesPerSite(), deadlineS);
                 if (!result.lines().stream().anyMatch(l -> l.contains(OUTSIDE_SIGNAL))) {
                     break;
                 }

@@ -1,6 +1,7 @@
 package org.divvy.perf.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,19 @@ class FaultsSettingsTest {
         final List<String> args = FaultsMain.parse(new String[0]).divvyArgs(Scenario.named("4sites"), 100, Double.NaN);
         assertEquals(List.of("fib", "-n", "35", "--threshold", "16", "--simulate-leaf-us", "20000", "--progress-seconds", "0"),
             args.subList(args.size() - 9, args.size()));
+    }
+
+    @Test
+    void shouldPutEachSiteInOneProcessWhenAsked() {
+        final FaultsMain.Settings s = FaultsMain.parse(new String[] {"--nodes-per-site", "8", "--site-per-process"});
+        final List<String> args = s.divvyArgs(Scenario.named("kill-site"), 100, 20);
+        final int at = args.indexOf("--nodes-per-process");
+        assertTrue(at > 0 && args.get(at + 1).equals("8"), String.join(" ", args));
+        assertTrue(args.containsAll(List.of("--nodes", "33", "--sites", "R:1,A:8,B:8,C:8,D:8")), String.join(" ", args));
+        assertEquals(1, s.processesPerSite(), "the harness kills one process per site");
+        final FaultsMain.Settings apart = FaultsMain.parse(new String[] {"--nodes-per-site", "8"});
+        assertFalse(apart.divvyArgs(Scenario.named("kill-site"), 100, 20).contains("--nodes-per-process"));
+        assertEquals(8, apart.processesPerSite());
     }
 
     @Test
