@@ -9,6 +9,7 @@ import static org.divvy.SettingCheck.inRange;
 import static org.divvy.SettingCheck.label;
 import static org.divvy.SettingCheck.powerOfTwoIn;
 import static org.divvy.SettingCheck.routes;
+import static org.divvy.SettingCheck.zeroOrAtLeast;
 import static org.divvy.SettingType.BOOLEAN;
 import static org.divvy.SettingType.INT;
 import static org.divvy.SettingType.LONG;
@@ -321,13 +322,16 @@ public final class NodeSettings {
      * back every 200 ms): random stealing reaches every member in time, so without it a run builds the full mesh of
      * n(n-1) streams, and 64 nodes sharing four drivers on one 2-core machine stalled their drivers for
      * hundreds of ms (perf/README.md, "64 replicas: where a write's time goes"). Set it when many nodes share a driver
-     * or a machine. Each reopened stream leaves one last-sequence entry (16 bytes) in the peer's authenticator for the
-     * run key's life: replay protection forgets no stream.
+     * or a machine. Off by default because a closed stream gives up its own loss check: the time counts only while the
+     * publication stays connected, so the peer heard the stream's end for that long (see {@code Link.closeIfIdle}).
+     * Each reopened stream also leaves one last-sequence entry (about 25 bytes) in the peer's authenticator for the
+     * run key's life, which is the registry's: replay protection forgets no stream, so a node whose links reopen
+     * every few seconds grows that table by about a megabyte an hour.
      * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
      */
     public static final Setting<Long> IDLE_PUBLICATION_CLOSE_MS = Setting.network("idlePublicationCloseMs", LONG, 0L,
-        atLeast(0, "0 never closes one"),
-        "a peer's publication that took nothing for this long is closed (a later frame opens a new one, one round trip); 0 = never");
+        zeroOrAtLeast(1_000, "0 never closes one; a shorter idle time would not prove the peer had the stream's end"),
+        "a peer's publication that took nothing for this long, connected all the while, is closed (a later frame opens a new one, one round trip); 0 = never");
 
     /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.

@@ -28,6 +28,12 @@ interface SettingCheck<T> {
         return value -> value.longValue() >= min ? null : "must be >= " + min + (why == null ? "" : " (" + why + ")");
     }
 
+    /** {@code value == 0 || value >= min}; {@code why} says where the bound comes from. */
+    static <N extends Number> SettingCheck<N> zeroOrAtLeast(final long min, final String why) {
+        return value -> value.longValue() == 0 || value.longValue() >= min ? null
+            : "must be 0 or >= " + min + " (" + why + ")";
+    }
+
     /** {@code min <= value <= max}. */
     static <N extends Number> SettingCheck<N> inRange(final long min, final long max) {
         return value -> value.longValue() >= min && value.longValue() <= max ? null

@@ -270,30 +270,34 @@ final class Link {
     }
 
     /**
-     * Closes the publication if it took nothing for {@code idleNs} and nothing waits for it (the link stays; a later
-     * send opens a new publication, a new stream the peer's authenticator starts afresh). Called once per duty cycle with
-     * the cycle's clock. What it took before is not lost: Aeron's close sends what the term still holds before the
-     * publication goes, and an idle period of a second or more is many status messages after the peer had all of it.
+     * Closes the publication if it took nothing for {@code idleNs}, nothing waits for it, and it stayed connected all
+     * that time (the link stays; a later send opens a new publication, a new stream the peer's authenticator starts
+     * afresh). Called once per duty cycle with the cycle's clock. Why what it took is not lost: the idle time counts
+     * only while the peer's status messages keep the publication connected and no probe waits (a disconnection, or
+     * its probe still to send, starts it again), so the peer's driver was alive and heard the sender's heartbeats,
+     * which carry the stream's end, for {@code idleNs} (at least a second: {@code idlePublicationCloseMs}); a gap at
+     * the tail would have been NAKed and sent again in that time, and Aeron's close still sends what the term holds and
+     * lingers for retransmits. A closed stream's own loss check (the probe after a reconnect) is what that gives up.
      * Returns 1 if it closed one.
      */
     int closeIfIdle(final long nowNs, final long idleNs) {
         if (publication == null || hasQueued() || headChunksSent != 0) {
             return 0;
         }
-        if (tookSinceIdleCheck) {
+        if (tookSinceIdleCheck || probePending || !publication.isConnected()) {
             tookSinceIdleCheck = false;
-            lastActiveNs = nowNs;
+            lastActiveNs = nowNs; // idle, and connected, from now
             return 0;
         }
         if (nowNs - lastActiveNs < idleNs) {
             return 0;
         }
-        publication.close();
-        publication = null;
+        final ExclusivePublication closing = publication;
+        publication = null; // detached first: a close that throws (a driver timeout) leaves no closed publication here
         publicationTookMessages = false;
         wasConnected = false;
-        probePending = false;
         TrafficCounters.add(traffic.publicationsClosedIdle, 1);
+        closing.close();
         return 1;
     }
 

@@ -147,7 +147,7 @@ class AeronTransportTest {
     @Test
     void shouldCloseAnIdlePublicationAndDeliverTheNextFrameOnANewOne() throws InterruptedException {
         final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
-            .termLengthBytes(64 * 1024).idlePublicationCloseMs(200).build();
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build(); // the shortest allowed
         try (Node a = new Node(closing); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
             final int link = a.transport.linkTo(b.transport.endpoint());
             final byte[] first = stealReply(16, 31);
@@ -182,7 +182,7 @@ class AeronTransportTest {
             final byte[] first = stealReply(16, 41);
             assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
             awaitWhileStepping(() -> b.received.size() == 1, a, b);
-            final long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            final long untilNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500); // past the shortest idle close
             awaitWhileStepping(() -> System.nanoTime() - untilNs > 0, a, b);
             assertTrue(a.transport.isConnected(link));
             assertEquals(0, a.transport.traffic().publicationsClosedIdle.get());

@@ -81,7 +81,9 @@ final class WriteLatencyDiagnostics {
     /**
      * Sets the nice value of this JVM's relay thread ({@code wan-relay}) to {@code nice} with {@code renice} (Linux; below 0
      * needs root): the relay stands for the wide-area links, and at the default it waited for a core behind 64 nodes'
-     * agents and workers (a datagram left 1.6-25 ms after its release time on average, perf/README.md). Says what it did.
+     * agents and workers (a datagram left 1.6-25 ms after its release time on average, perf/README.md). Says what it did;
+     * throws {@link IllegalStateException} if it could not (the results would be labelled with a nice value they did not
+     * have).
      */
     static void reniceRelay(final PrintStream log, final int nice) {
         final File[] tasks = new File("/proc/self/task").listFiles();
@@ -95,19 +97,23 @@ final class WriteLatencyDiagnostics {
                 // the thread ended between the listing and the read
             }
         }
+        final String fix = "; run as root for a nice value below 0, or pass --relay-nice 0";
         if (tid == null) {
-            log.println("  relay thread not found: its nice value is left as it is");
-            return;
+            throw new IllegalStateException("--relay-nice " + nice + ": the relay thread (wan-relay) was not found" + fix);
         }
         try {
             final Process renice = new ProcessBuilder("renice", "-n", Integer.toString(nice), "-p", tid).redirectErrorStream(true).start();
             final String output = new String(renice.getInputStream().readAllBytes()).trim();
             final int exit = renice.waitFor();
-            log.println(exit == 0 ? "  relay thread at nice " + nice : "  relay thread's nice not set (renice exit " + exit + ": " + output + ")");
+            if (exit != 0) {
+                throw new IllegalStateException("--relay-nice " + nice + ": renice exited " + exit + " (" + output + ")" + fix);
+            }
+            log.println("  relay thread at nice " + nice);
         } catch (final IOException e) {
-            log.println("  relay thread's nice not set: " + e.getMessage());
+            throw new IllegalStateException("--relay-nice " + nice + ": renice could not run (" + e.getMessage() + ")" + fix, e);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("--relay-nice " + nice + ": interrupted while setting it", e);
         }
     }
 

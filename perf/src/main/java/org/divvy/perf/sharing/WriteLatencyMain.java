@@ -79,7 +79,7 @@ public final class WriteLatencyMain {
         final long idlePublicationCloseMs = parsed.matchedOptionValue("--idle-publication-close-ms", DEFAULT_IDLE_PUBLICATION_CLOSE_MS);
         final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
         final boolean diagnose = parsed.hasMatchedOption("--diagnose");
-        final int relayNice = parsed.matchedOptionValue("--relay-nice", DEFAULT_RELAY_NICE);
+        final int relayNice = parsed.matchedOptionValue("--relay-nice", quick ? 0 : DEFAULT_RELAY_NICE);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
             + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
@@ -185,7 +185,7 @@ public final class WriteLatencyMain {
         spec.addOption(option("--busy-warmup-s", int.class, "S", "How long the busy computation runs before its first write (default "
             + DEFAULT_BUSY_WARMUP_S + "; 0 with --quick)."));
         spec.addOption(option("--relay-nice", int.class, "N", "The relay thread's nice value, set with renice (below 0 needs root); "
-            + "0 leaves it (default " + DEFAULT_RELAY_NICE + ")."));
+            + "0 leaves it (default " + DEFAULT_RELAY_NICE + "; 0 with --quick). A value it cannot set stops the run."));
         spec.addOption(OptionSpec.builder("--diagnose").type(boolean.class).arity("0")
             .description("Print the drivers' counters and each thread group's CPU and run-queue wait around each case (Linux).").build());
         spec.addOption(option("--out", Path.class, "CSV", "CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it."));
