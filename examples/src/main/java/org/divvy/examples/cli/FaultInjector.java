@@ -147,7 +147,7 @@ final class FaultInjector implements AutoCloseable {
     /** Does {@code event} and prints what happened. A kill is printed just before it, so before the death it causes. */
     private void perform(final Event event) {
         if (event instanceof StopNode stop) {
-            if (children.stop(stop.stop(), stop.node(), names -> report(done(stop.stop()) + " " + names.get(0) + " as "
+            if (children.stop(stop.stop(), stop.node(), names -> report(done(stop.stop()) + " " + String.join(", ", names) + " as "
                 + stop.request() + " asked")).isEmpty()) {
                 report(stop.request() + ": node " + stop.node() + " is not running (already dead or gone); nothing to "
                     + "stop");
@@ -156,7 +156,7 @@ final class FaultInjector implements AutoCloseable {
         }
         if (event instanceof StopMaster stop) {
             if (children.stopExpectedMaster(stop.stop(), names -> report(done(stop.stop()) + " the master, "
-                + names.get(0) + ", as " + stop.request() + " asked")).isEmpty()) {
+                + String.join(", ", names) + ", as " + stop.request() + " asked")).isEmpty()) {
                 report(stop.request() + ": no joined local child is alive, so node 0 is (or will be) the master; "
                     + "nothing to stop");
             }
