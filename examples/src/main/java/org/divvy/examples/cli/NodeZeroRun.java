@@ -241,7 +241,9 @@ final class NodeZeroRun {
         // file is passed as its path with the other settings.
         final Map<String, String> environment = config.secretFile() != null ? Map.of()
             : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
-        children.start(k, count, site, childCommand.command(jvmOptions, args), aeronDir, environment);
+        // a process of several nodes: the default largest heap (and the collector that follows it) is per node
+        final ChildCommand command = count == 1 ? childCommand : childCommand.withJvmOptions(run.childJvmOptions(count));
+        children.start(k, count, site, command.command(jvmOptions, args), aeronDir, environment);
     }
 
     /**
