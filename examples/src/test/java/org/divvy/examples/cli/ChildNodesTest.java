@@ -184,7 +184,9 @@ class ChildNodesTest {
         try (ChildNodes children = new ChildNodes(out)) {
             final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
             children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
-            children.start(1, "A", nodeUntilEnd("true"));
+            // joined, as node id 20: awaitNodeIds need not wait for it
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(20, "127.0.0.1:20", "A", 1, "127.0.0.1:1")
+                + "'"));
             children.start(2, 3, "B", List.of("sh", "-c", "echo '" + WorkerNode.joinedLine(7, "127.0.0.1:7", "B", 1,
                 "127.0.0.1:1") + "'; echo '" + WorkerNode.joinedLine(5, "127.0.0.1:5", "B", 1, "127.0.0.1:1") + "'; echo '"
                 + WorkerNode.joinedLine(9, "127.0.0.1:9", "B", 1, "127.0.0.1:1") + "'; exec sleep 30"), null,
@@ -225,7 +227,9 @@ class ChildNodesTest {
         try (ChildNodes children = new ChildNodes(out)) {
             final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
             children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
-            children.start(1, "A", nodeUntilEnd("true"));
+            // joined, as node id 20: awaitNodeIds need not wait for it
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(20, "127.0.0.1:20", "A", 1, "127.0.0.1:1")
+                + "'"));
             final String joined = "echo '" + WorkerNode.joinedLine(7, "127.0.0.1:7", "B", 1, "127.0.0.1:1") + "'; echo '"
                 + WorkerNode.joinedLine(5, "127.0.0.1:5", "B", 1, "127.0.0.1:1") + "'; echo '"
                 + WorkerNode.joinedLine(9, "127.0.0.1:9", "B", 1, "127.0.0.1:1") + "'";

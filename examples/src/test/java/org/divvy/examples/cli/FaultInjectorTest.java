@@ -170,4 +170,14 @@ class FaultInjectorTest {
             assertEquals(java.util.Optional.empty(), children.expectedMaster());
         }
     }
+
+    /** Consecutive nodes of one site share a process, K at most; a new site starts a new process. */
+    @Test
+    void shouldSplitNodesIntoProcessesOfOneSite() {
+        final SiteLayout layout = SiteLayout.parse("A:3,B:5,C:1", 9);
+        assertEquals(List.of("1+2", "3+3", "6+2", "8+1"), FaultInjector.NodeStarter.processes(1, 9, 3, layout::siteOf)
+            .stream().map(p -> p[0] + "+" + p[1]).toList());
+        assertEquals(List.of("9+2", "11+1"), FaultInjector.NodeStarter.processes(9, 12, 2, k -> "E").stream()
+            .map(p -> p[0] + "+" + p[1]).toList());
+    }
 }
