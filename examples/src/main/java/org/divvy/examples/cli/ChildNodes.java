@@ -32,7 +32,9 @@ import org.divvy.examples.cli.FaultSchedule.Stop;
  * leaves it out of the exit codes {@link #awaitExits} checks at the end. {@link #close()} ends every child
  * still alive, by its own process handle (never by name), and deletes the Aeron directories left behind.
  * A child is named by its launch index and, once it printed that it joined, by the runtime's node id too
- * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id.
+ * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id. A node of a process of several
+ * ({@code --nodes-per-process}) may end alone while its process lives on: its own end line ({@link WorkerNode#endedLine})
+ * then stands for its exit, during the run (reported, survived) and at the end (its code, not the process's, judged).
  *
  * <p>A child started while the run is under way ({@code --join-at}) is a late joiner. One that has not
  * joined when the computation ends may never hear that it ended (it joins after node 0's TERMINATE), so
