@@ -29,6 +29,11 @@ public record ChildCommand(String javaExecutable, List<String> jvmOptions, Strin
             System.getProperty("java.class.path"));
     }
 
+    /** The same java binary and class path with {@code options} in place of the JVM options. */
+    public ChildCommand withJvmOptions(final List<String> options) {
+        return new ChildCommand(javaExecutable, options, classPath);
+    }
+
     /** The full command of a child that runs {@code divvy} with {@code divvyArgs} (e.g. {@code node --join ...}). */
     public List<String> command(final List<String> divvyArgs) {
         return command(List.of(), divvyArgs);

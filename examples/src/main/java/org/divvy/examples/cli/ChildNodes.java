@@ -32,7 +32,9 @@ import org.divvy.examples.cli.FaultSchedule.Stop;
  * leaves it out of the exit codes {@link #awaitExits} checks at the end. {@link #close()} ends every child
  * still alive, by its own process handle (never by name), and deletes the Aeron directories left behind.
  * A child is named by its launch index and, once it printed that it joined, by the runtime's node id too
- * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id.
+ * ({@code node 2 (pid 1234, site A, node id 1)}), since the nodes' own logs use the id. A node of a process of several
+ * ({@code --nodes-per-process}) may end alone while its process lives on: its own end line ({@link WorkerNode#endedLine})
+ * then stands for its exit, during the run (reported, survived) and at the end (its code, not the process's, judged).
  *
  * <p>A child started while the run is under way ({@code --join-at}) is a late joiner. One that has not
  * joined when the computation ends may never hear that it ended (it joins after node 0's TERMINATE), so
@@ -115,10 +117,17 @@ public final class ChildNodes implements AutoCloseable {
             }
         }
         final String prefix = count == 1 ? "[node " + index + "] " : "[nodes " + index + "-" + (index + count - 1) + "] ";
-        final OutputPump pump = OutputPump.start(process.getInputStream(), prefix, out, line ->
+        final OutputPump pump = OutputPump.start(process.getInputStream(), prefix, out, line -> {
             // the process's nodes are alike (one site, one process): its k-th joined line names the k-th
             WorkerNode.joinedNodeId(line).ifPresent(id -> started.stream().filter(c -> c.nodeId < 0).findFirst()
-                .ifPresent(child -> joined(child, id))));
+                .ifPresent(child -> joined(child, id)));
+            // a node of a process of several ends alone (declared dead, ordered out) or with the computation
+            final int[] ended = count > 1 ? WorkerNode.endedNodeAndCode(line) : null;
+            if (ended != null) {
+                started.stream().filter(c -> c.nodeId == ended[0]).findFirst()
+                    .ifPresent(child -> onNodeEnded(child, ended[1]));
+            }
+        });
         for (final Child child : started) {
             child.pump = pump;
             process.onExit().thenAccept(p -> onExit(child));
@@ -192,8 +201,7 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     private Optional<Child> expectedMasterChild() {
-        return children.stream().filter(c -> c.joined() && !c.stoppedOnPurpose && c.process.isAlive())
-            .min(Comparator.comparingInt(c -> c.nodeId));
+        return children.stream().filter(ChildNodes::isLive).min(Comparator.comparingInt(c -> c.nodeId));
     }
 
     /** Completes with a message naming the first child that exited before {@link #startRun()}. */
@@ -270,9 +278,12 @@ public final class ChildNodes implements AutoCloseable {
         // not those stopped already (a signalled process may live on for a while), nor the dead; a node shares its
         // fate with the others of its process (--nodes-per-process): stopping one stops them all
         // (the candidates first, so the first name is the node asked for)
-        final List<Child> alive = Stream.concat(candidates.stream(), children.stream()
-                .filter(c -> !candidates.contains(c) && candidates.stream().anyMatch(k -> k.process == c.process)))
-            .filter(c -> !c.stoppedOnPurpose && c.process.isAlive()).toList();
+        final List<Child> asked = candidates.stream().filter(c -> !c.stoppedOnPurpose && !c.ended() && c.process.isAlive())
+            .toList();
+        final List<Child> alive = Stream.concat(asked.stream(), children.stream()
+                .filter(c -> !asked.contains(c) && asked.stream().anyMatch(k -> k.process == c.process)
+                    && !c.stoppedOnPurpose && !c.ended()))
+            .toList();
         final List<String> names = alive.stream().map(Child::name).toList();
         if (!alive.isEmpty()) {
             announce.accept(names);
@@ -320,7 +331,7 @@ public final class ChildNodes implements AutoCloseable {
                 continue;
             }
             if (unjoined) {
-                if (exited && child.process.exitValue() == expectedCode) {
+                if (exited && exitCode(child) == expectedCode) {
                     joinedAtTheEnd(child); // it joined in time to hear the end after all
                     continue;
                 }
@@ -341,7 +352,7 @@ public final class ChildNodes implements AutoCloseable {
                 continue;
             }
             child.pump.awaitEnd(1000);
-            final int code = child.process.exitValue();
+            final int code = exitCode(child);
             if (code != expectedCode) {
                 problems.add("local " + child.name() + " exited with " + describeExit(code) + ", expected " + expectedCode);
             }
@@ -468,6 +479,14 @@ public final class ChildNodes implements AutoCloseable {
     }
 
     private void onExit(final Child child) {
+        if (child.driversNamedByPid) {
+            // one of several nodes of the process: its own end line, if any, comes first (the node ended by itself)
+            child.pump.awaitEnd(1000);
+            if (endedByItself(child)) {
+                child.deleteAeronDir(out);
+                return;
+            }
+        }
         // Its node id may still be in the output not yet copied: told at once if known, else once the pump ended.
         final boolean told = tellExitDuringRun(child);
         child.pump.awaitEnd(1000);
@@ -490,13 +509,64 @@ public final class ChildNodes implements AutoCloseable {
                 return;
             }
             // under the lock, so after the line of the kill that caused it
-            out.println("divvy run: " + child.name() + (child.leaving
-                ? " left (" + describeDeath(child.process.exitValue()) + "); the run goes on, the other nodes reuse what "
-                    + "it handed over and redo the rest"
-                : " died with " + describeDeath(child.process.exitValue())
-                    + "; the run goes on, the other nodes recover its work"));
+            printEndDuringRun(child);
         }
         child.deleteAeronDir(out);
+    }
+
+    /** Under the lock: the line of a child that ended while the run was under way. */
+    private void printEndDuringRun(final Child child) {
+        out.println("divvy run: " + child.name() + (child.leaving
+            ? " left (" + describeDeath(exitCode(child)) + "); the run goes on, the other nodes reuse what "
+                + "it handed over and redo the rest"
+            : " died with " + describeDeath(exitCode(child)) + "; the run goes on, the other nodes recover its work"));
+    }
+
+    /**
+     * One node of a process of several printed that it ended ({@link WorkerNode#endedLine}), with {@code code}: before
+     * the run, the run cannot start; during it, the node ended alone (the registry declared it dead, or ordered it out)
+     * and the run survives it, as a process's death; at the end, its code is what {@link #awaitExits} judges. A node
+     * this launcher stopped on purpose is judged by its process's exit, as any.
+     */
+    private void onNodeEnded(final Child child, final int code) {
+        final boolean tell;
+        synchronized (this) {
+            if (child.stoppedOnPurpose || child.ended()) {
+                return;
+            }
+            child.endCode = code;
+            tell = phase == Phase.RUNNING;
+            switch (phase) {
+                case JOINING -> death.complete("local " + child.name() + " ended with " + describeExit(code)
+                    + " before the computation ended");
+                case RUNNING -> {
+                    child.endedDuringRun = true;
+                    child.leaving = code == 0; // it left on the registry's order (divvy leave)
+                    printEndDuringRun(child);
+                }
+                case ENDING -> {
+                    // its end with the computation's: awaitExits judges its code
+                }
+            }
+        }
+        if (tell) {
+            exitedDuringRun.exited(child.nodeId, code == 0);
+        }
+    }
+
+    /** Whether the child is a joined node alive and not stopped: one the registry may give a root to. */
+    private static boolean isLive(final Child child) {
+        return child.joined() && !child.stoppedOnPurpose && !child.ended() && child.process.isAlive();
+    }
+
+    private synchronized boolean endedByItself(final Child child) {
+        return child.ended();
+    }
+
+    /** The child's exit code: its own end line's, if it printed one, else its process's (which has exited). */
+    private static int exitCode(final Child child) {
+        final int code = child.endCode;
+        return code >= 0 ? code : child.process.exitValue();
     }
 
     /**
@@ -505,7 +575,7 @@ public final class ChildNodes implements AutoCloseable {
      * child asked to leave that ended any other way (killed, crashed while leaving) died.
      */
     private boolean leftGracefully(final Child child) {
-        final int code = child.process.exitValue();
+        final int code = exitCode(child);
         return code == 0 || (child.leaving && code == SIGNAL_EXIT_BASE + 15);
     }
 
@@ -545,6 +615,11 @@ public final class ChildNodes implements AutoCloseable {
         boolean endedDuringRun;
         /** A late joiner that had not joined when the computation ended. */
         boolean unjoinedAtEnd;
+        /**
+         * The exit code its own end line gave ({@link WorkerNode#endedLine}, a node of a process of several that ended
+         * by itself), -1 if none. Written under the {@link ChildNodes}' lock.
+         */
+        volatile int endCode = -1;
         /** It shares its process with other nodes, whose drivers named their directories for the process's pid. */
         boolean driversNamedByPid;
         /** Guarded by this child: its Aeron directory was deleted. */
@@ -566,6 +641,11 @@ public final class ChildNodes implements AutoCloseable {
 
         boolean joined() {
             return nodeId >= 0;
+        }
+
+        /** It printed its end line: the node ended though its process may live on. */
+        boolean ended() {
+            return endCode >= 0;
         }
 
         /**

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import org.divvy.DivvyException;
 import org.divvy.examples.cli.FaultSchedule.Event;
@@ -30,6 +31,25 @@ final class FaultInjector implements AutoCloseable {
     @FunctionalInterface
     interface NodeStarter {
         void start(int index, int count, String site);
+
+        /**
+         * Local nodes {@code first} to {@code end - 1} split into the processes that hold them: consecutive nodes of
+         * one site ({@code siteOf}), {@code nodesPerProcess} at most; each as its first node and its count.
+         */
+        static List<int[]> processes(final int first, final int end, final int nodesPerProcess,
+            final IntFunction<String> siteOf) {
+            final List<int[]> processes = new ArrayList<>();
+            for (int k = first; k < end; ) {
+                final String site = siteOf.apply(k);
+                int count = 1;
+                while (count < nodesPerProcess && k + count < end && siteOf.apply(k + count).equals(site)) {
+                    count++;
+                }
+                processes.add(new int[] {k, count});
+                k += count;
+            }
+            return processes;
+        }
     }
 
     /** How long {@link #close()} waits for an event under way (a JVM being started). */
@@ -147,7 +167,7 @@ final class FaultInjector implements AutoCloseable {
     /** Does {@code event} and prints what happened. A kill is printed just before it, so before the death it causes. */
     private void perform(final Event event) {
         if (event instanceof StopNode stop) {
-            if (children.stop(stop.stop(), stop.node(), names -> report(done(stop.stop()) + " " + names.get(0) + " as "
+            if (children.stop(stop.stop(), stop.node(), names -> report(done(stop.stop()) + " " + String.join(", ", names) + " as "
                 + stop.request() + " asked")).isEmpty()) {
                 report(stop.request() + ": node " + stop.node() + " is not running (already dead or gone); nothing to "
                     + "stop");
@@ -156,7 +176,7 @@ final class FaultInjector implements AutoCloseable {
         }
         if (event instanceof StopMaster stop) {
             if (children.stopExpectedMaster(stop.stop(), names -> report(done(stop.stop()) + " the master, "
-                + names.get(0) + ", as " + stop.request() + " asked")).isEmpty()) {
+                + String.join(", ", names) + ", as " + stop.request() + " asked")).isEmpty()) {
                 report(stop.request() + ": no joined local child is alive, so node 0 is (or will be) the master; "
                     + "nothing to stop");
             }
@@ -172,9 +192,10 @@ final class FaultInjector implements AutoCloseable {
         final JoinNodes join = (JoinNodes)event;
         final List<String> started = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
-        final int end = join.firstNode() + join.count();
-        for (int index = join.firstNode(); index < end; index += nodesPerProcess) {
-            final int count = Math.min(nodesPerProcess, end - index);
+        for (final int[] process : NodeStarter.processes(join.firstNode(), join.firstNode() + join.count(),
+            nodesPerProcess, k -> join.site())) {
+            final int index = process[0];
+            final int count = process[1];
             try {
                 starter.start(index, count, join.site());
                 for (int k = index; k < index + count; k++) {

@@ -24,15 +24,30 @@ public final class NodeJvmOptions {
     static final String START_HEAP = "-Xms16m";
     /** Children's largest heap unless chosen: dozens of nodes fit in memory, a 10M-int mergesort's arrays too. */
     static final String CHILD_MAX_HEAP = "-Xmx512m";
+    /** {@link #CHILD_MAX_HEAP} in MiB: a process of K nodes gets K times it unless chosen. */
+    private static final long CHILD_MAX_HEAP_MIB = 512;
 
     private NodeJvmOptions() {
     }
 
     /** A child's options: {@code chosen} and, before them, the defaults for what {@code chosen} leaves open. */
     public static List<String> ofChild(final List<String> chosen) {
+        return ofChild(chosen, 1);
+    }
+
+    /**
+     * The options of a child process of {@code nodes} nodes ({@code divvy node --nodes}): as {@link #ofChild(List)},
+     * but the default largest heap is {@link #CHILD_MAX_HEAP} per node ({@code -Xmx1536m} for 3), and the default
+     * collector follows that size. A largest heap in {@code chosen} is the whole process's.
+     */
+    public static List<String> ofChild(final List<String> chosen, final int nodes) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes in a process: " + nodes);
+        }
+        final String defaultMaxHeap = nodes == 1 ? CHILD_MAX_HEAP : "-Xmx" + (CHILD_MAX_HEAP_MIB * nodes) + "m";
         final List<String> options = new ArrayList<>();
         final boolean maxHeapChosen = chosen.stream().anyMatch(NodeJvmOptions::isMaxHeap);
-        final OptionalLong maxHeap = maxHeapChosen ? maxHeapBytes(chosen) : maxHeapBytes(List.of(CHILD_MAX_HEAP));
+        final OptionalLong maxHeap = maxHeapChosen ? maxHeapBytes(chosen) : maxHeapBytes(List.of(defaultMaxHeap));
         if (chosen.stream().noneMatch(NodeJvmOptions::isCollector)) {
             // a largest heap set some other way (a percentage of the memory) is left to the JVM's choice
             maxHeap.ifPresent(bytes -> options.add(bytes <= SERIAL_MAX_HEAP_BYTES ? SERIAL : G1));
@@ -41,7 +56,7 @@ public final class NodeJvmOptions {
             options.add(START_HEAP);
         }
         if (!maxHeapChosen) {
-            options.add(CHILD_MAX_HEAP);
+            options.add(defaultMaxHeap);
         }
         options.addAll(chosen);
         return List.copyOf(options);

@@ -162,15 +162,10 @@ final class NodeZeroRun {
         final SiteLayout layout = run.layout();
         final FaultInjector.NodeStarter startChild = (k, count, site) ->
             startChild(children, config, joinAddress, k, count, site);
-        for (int k = 1; k < layout.nodes(); ) {
-            // consecutive children of one site share a process, up to --nodes-per-process of them
-            final String site = layout.siteOf(k);
-            int count = 1;
-            while (count < run.nodesPerProcess() && k + count < layout.nodes() && layout.siteOf(k + count).equals(site)) {
-                count++;
-            }
-            startChild.start(k, count, site);
-            k += count;
+        // consecutive children of one site share a process, up to --nodes-per-process of them
+        for (final int[] process : FaultInjector.NodeStarter.processes(1, layout.nodes(), run.nodesPerProcess(),
+            layout::siteOf)) {
+            startChild.start(process[0], process[1], layout.siteOf(process[0]));
         }
         final int members = layout.nodes() + run.remoteNodes();
         final long joinWaitMs = TimeUnit.SECONDS.toMillis(run.joinWaitSeconds());
@@ -241,7 +236,9 @@ final class NodeZeroRun {
         // file is passed as its path with the other settings.
         final Map<String, String> environment = config.secretFile() != null ? Map.of()
             : Map.of(ClusterSecret.ENVIRONMENT_VARIABLE, config.clusterSecret().text());
-        children.start(k, count, site, childCommand.command(jvmOptions, args), aeronDir, environment);
+        // a process of several nodes: the default largest heap (and the collector that follows it) is per node
+        final ChildCommand command = count == 1 ? childCommand : childCommand.withJvmOptions(run.childJvmOptions(count));
+        children.start(k, count, site, command.command(jvmOptions, args), aeronDir, environment);
     }
 
     /**

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.aeron.CommonContext;
+
 import org.divvy.NodeConfig;
 import org.divvy.NodeSettings;
 import org.divvy.examples.ExampleApp;
@@ -106,7 +108,8 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     @Option(names = "--jvm-opt", paramLabel = "OPT",
         description = "a JVM option of each child node, repeatable; defaults -XX:+UseSerialGC -Xms16m -Xmx512m, "
             + "each replaced by an option that chooses the same (a collector, -Xms, -Xmx); with -Xmx above 1g the "
-            + "default collector is G1")
+            + "default collector is G1; with --nodes-per-process K the default -Xmx is K times 512m and a chosen one is "
+            + "the whole process's")
     List<String> childJvmOptions = new ArrayList<>();
 
     @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",
@@ -215,14 +218,27 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
     }
 
     public List<String> childJvmOptions() {
-        return NodeJvmOptions.ofChild(childJvmOptions);
+        return childJvmOptions(1);
+    }
+
+    /**
+     * The JVM options of a child process of {@code nodes} nodes: the default largest heap is per node, a chosen one
+     * ({@code --jvm-opt=-Xmx...}) the whole process's ({@link NodeJvmOptions#ofChild(List, int)}).
+     */
+    public List<String> childJvmOptions(final int nodes) {
+        return NodeJvmOptions.ofChild(childJvmOptions, nodes);
     }
 
     @Override
     public void validate() {
-        Options.inRange("--nodes", nodes, 1, 1024);
+        Options.inRange("--nodes", nodes, 1, FaultSchedule.MAX_LOCAL_NODES);
         final SiteLayout layout = layout();
-        Options.inRange("--nodes-per-process", nodesPerProcess, 1, 1024);
+        Options.inRange("--nodes-per-process", nodesPerProcess, 1, FaultSchedule.MAX_LOCAL_NODES);
+        if (nodesPerProcess > 1
+            && childJvmOptions.stream().anyMatch(o -> o.startsWith("-D" + CommonContext.AERON_DIR_PROP_NAME + "="))) {
+            throw new IllegalArgumentException("--jvm-opt=-D" + CommonContext.AERON_DIR_PROP_NAME + " with --nodes-per-process "
+                + nodesPerProcess + ": the nodes of one process each need a directory of their own; leave it unset");
+        }
         Options.inRange("--await", remoteNodes, 0, 1024);
         Options.atLeast("--join-wait-seconds", joinWaitSeconds, 1);
         Options.atLeast("--timeout-seconds", timeoutSeconds, 0);

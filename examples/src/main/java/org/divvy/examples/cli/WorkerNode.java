@@ -20,6 +20,8 @@ import org.divvy.DivvyNode;
 final class WorkerNode {
     /** The line {@link #joinedLine} prints; {@code divvy run} watches for it: a child has joined, under this node id. */
     private static final Pattern JOINED_LINE = Pattern.compile("node id (\\d+) \\(.*\\) joined \\S+");
+    /** The line {@link #endedLine} prints. */
+    private static final Pattern ENDED_LINE = Pattern.compile("node id (\\d+) ended: exit (\\d+)");
     /** How long leaving may take before the process exits anyway (above the scheduler's own 10 s bound). */
     private static final long CLOSE_TIMEOUT_MS = 15_000;
 
@@ -41,88 +43,130 @@ final class WorkerNode {
         return matcher.matches() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
     }
 
+    /**
+     * {@code node id 3 ended: exit 0}: printed by each node of a process of several nodes when its life ended (the
+     * computation ended, the registry declared it dead, it left on the registry's order), but not when it left on
+     * SIGTERM (the process's exit says that). {@code divvy run} judges each node of such a process by its line.
+     */
+    static String endedLine(final int id, final int code) {
+        return "node id " + id + " ended: exit " + code;
+    }
+
+    /** The node id and exit code an {@link #endedLine} gives; null if {@code line} is none. */
+    static int[] endedNodeAndCode(final String line) {
+        final Matcher matcher = ENDED_LINE.matcher(line);
+        return matcher.matches() ? new int[] {Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2))}
+            : null;
+    }
+
     int execute(final PrintStream out, final PrintStream err) {
         final int count = command.nodesInProcess();
         if (count == 1) {
             final DivvyNode node = start(err);
-            return node == null ? 1 : work(node, out, err);
+            return node == null ? 1 : new Life(node, out).work(out, err);
         }
         // Several nodes in this process (divvy run --nodes-per-process): each its own DivvyNode, endpoint and
-        // embedded driver, joined one after the other, then each living its own life on a thread of its own (the
-        // registry may order one out alone). A SIGKILL of the process is the crash of all of them at once.
-        final List<DivvyNode> nodes = new ArrayList<>();
+        // embedded driver, joined one after the other (each says so and leaves on SIGTERM from the moment it
+        // joined), then each living its own life on a thread of its own (the registry may order one out alone,
+        // or declare one dead: its end line says so). A SIGKILL of the process is the crash of all of them at once.
+        final List<Life> lives = new ArrayList<>();
         for (int k = 0; k < count; k++) {
             final DivvyNode node = start(err);
             if (node == null) {
-                nodes.forEach(started -> Deadlines.bounded("divvy node id " + started.nodeId() + ": leaving",
-                    started::close, CLOSE_TIMEOUT_MS, err));
+                lives.forEach(life -> life.abandon(err));
                 return 1;
             }
-            nodes.add(node);
+            lives.add(new Life(node, out));
         }
         final List<CompletableFuture<Integer>> codes = new ArrayList<>();
-        for (final DivvyNode node : nodes) {
+        for (final Life life : lives) {
             final CompletableFuture<Integer> code = new CompletableFuture<>();
-            final Thread life = new Thread(() -> {
+            final Thread thread = new Thread(() -> {
                 int exit = 1; // unless work returns: an unexpected exception is a failed node, never a hang here
                 try {
-                    exit = work(node, out, err);
+                    exit = life.work(out, err);
                 } finally {
+                    if (!life.leaving.get()) {
+                        out.println(endedLine(life.id, exit));
+                        out.flush();
+                    }
                     code.complete(exit);
                 }
-            }, "divvy-node-" + node.nodeId());
-            life.start();
+            }, "divvy-node-" + life.id);
+            thread.start();
             codes.add(code);
         }
         return codes.stream().mapToInt(CompletableFuture::join).max().orElse(0);
     }
 
-    /** Starts and joins one node; null (said on {@code err}) if it cannot join. */
+    /** Starts and joins one node; null (said on {@code err}) if it cannot join, for whatever reason. */
     private DivvyNode start(final PrintStream err) {
         try {
             return DivvyNode.start(command.nodeConfig());
         } catch (final DivvyException e) {
             err.println("divvy node: cannot join " + command.join() + ": " + e.getMessage());
             return null;
+        } catch (final RuntimeException e) {
+            err.println("divvy node: cannot join " + command.join() + ": " + e);
+            return null;
         }
     }
 
-    /** One joined node's life: works until the computation ends (or it leaves), prints its statistics, closes. */
-    private int work(final DivvyNode node, final PrintStream out, final PrintStream err) {
-        final int id = node.nodeId();
+    /**
+     * One joined node: from its construction on (right after it joined) its line that it joined is printed and
+     * SIGTERM makes it leave gracefully; {@link #work} is its life.
+     */
+    private final class Life {
+        final DivvyNode node;
+        final int id;
         final AtomicBoolean ended = new AtomicBoolean();
+        /** SIGTERM (or Ctrl-C) came: the exit hook leaves, so the end of {@link #work} is no end of its own. */
         final AtomicBoolean leaving = new AtomicBoolean();
-        final Thread leaveOnExit = new Thread(() -> {
-            leaving.set(true);
-            reportLeaveOnExit(node, id, ended, out);
-        }, "divvy-node-leave-report");
-        Runtime.getRuntime().addShutdownHook(leaveOnExit);
-        try {
+
+        Life(final DivvyNode node, final PrintStream out) {
+            this.node = node;
+            this.id = node.nodeId();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                leaving.set(true);
+                reportLeaveOnExit(node, id, ended, out);
+            }, "divvy-node-leave-report"));
             out.println(joinedLine(id, node.endpoint(), command.site(), command.workers(), command.join()));
-            final int code = node.awaitTermination();
+        }
+
+        /** A node started before another of its process could not: it leaves, and its exit hook says nothing. */
+        void abandon(final PrintStream err) {
             ended.set(true);
-            if (node.isLeaveOrdered()) {
-                // the leave the registry ordered is under way: wait for it, bounded like any close
-                Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err);
-                out.println("node id " + id + " left the running computation (divvy leave): handed "
-                    + node.networkStatistics().recovery().resultsHandedOver()
-                    + " finished result(s) over to a staying node");
-                return 0;
-            }
-            out.println("node id " + id + ": the computation ended with exit code " + code);
-            out.println("node id " + id + " jobs since it joined: " + node.jobCounts());
-            out.print("node id " + id + " since it joined: " + node.networkStatistics());
-            return code;
-        } catch (final DivvyException e) {
-            if (!leaving.get()) { // not the end of a wait that leaving on exit cut short
-                err.println("divvy node id " + id + ": " + e.getMessage());
-            }
-            return 1;
-        } finally {
-            ended.set(true); // from here on an exit is no leave mid-run: the exit hook says nothing
-            if (!Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err)) {
-                err.println("divvy node id " + id + ": still leaving after " + CLOSE_TIMEOUT_MS
-                    + " ms; exiting anyway");
+            Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err);
+        }
+
+        /** Works until the computation ends (or the node leaves), prints its statistics, closes. */
+        int work(final PrintStream out, final PrintStream err) {
+            try {
+                final int code = node.awaitTermination();
+                ended.set(true);
+                if (node.isLeaveOrdered()) {
+                    // the leave the registry ordered is under way: wait for it, bounded like any close
+                    Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err);
+                    out.println("node id " + id + " left the running computation (divvy leave): handed "
+                        + node.networkStatistics().recovery().resultsHandedOver()
+                        + " finished result(s) over to a staying node");
+                    return 0;
+                }
+                out.println("node id " + id + ": the computation ended with exit code " + code);
+                out.println("node id " + id + " jobs since it joined: " + node.jobCounts());
+                out.print("node id " + id + " since it joined: " + node.networkStatistics());
+                return code;
+            } catch (final DivvyException e) {
+                if (!leaving.get()) { // not the end of a wait that leaving on exit cut short
+                    err.println("divvy node id " + id + ": " + e.getMessage());
+                }
+                return 1;
+            } finally {
+                ended.set(true); // from here on an exit is no leave mid-run: the exit hook says nothing
+                if (!Deadlines.bounded("divvy node id " + id + ": leaving", node::close, CLOSE_TIMEOUT_MS, err)) {
+                    err.println("divvy node id " + id + ": still leaving after " + CLOSE_TIMEOUT_MS
+                        + " ms; exiting anyway");
+                }
             }
         }
     }

@@ -184,7 +184,9 @@ class ChildNodesTest {
         try (ChildNodes children = new ChildNodes(out)) {
             final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
             children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
-            children.start(1, "A", nodeUntilEnd("true"));
+            // joined, as node id 20: awaitNodeIds need not wait for it
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(20, "127.0.0.1:20", "A", 1, "127.0.0.1:1")
+                + "'"));
             children.start(2, 3, "B", List.of("sh", "-c", "echo '" + WorkerNode.joinedLine(7, "127.0.0.1:7", "B", 1,
                 "127.0.0.1:1") + "'; echo '" + WorkerNode.joinedLine(5, "127.0.0.1:5", "B", 1, "127.0.0.1:1") + "'; echo '"
                 + WorkerNode.joinedLine(9, "127.0.0.1:9", "B", 1, "127.0.0.1:1") + "'; exec sleep 30"), null,
@@ -213,6 +215,55 @@ class ChildNodesTest {
             assertEquals("all 2 surviving local nodes ended with exit code 0; nodes 2, 3 and 4 died during the run",
                 children.summary(0));
         }
+    }
+
+    /**
+     * A node of a process of several that ends alone while the run goes on (the registry declared it dead) is a death
+     * the run survives, reported by its own end line and told to the registry; its mates live on and are judged by
+     * their own end lines at the end, not by the process's exit code (the highest of its nodes').
+     */
+    @Test
+    void shouldSurviveANodeThatEndsAloneInsideASharedProcessAndJudgeItsMatesByTheirOwnCodes() throws Exception {
+        try (ChildNodes children = new ChildNodes(out)) {
+            final List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            children.onExitDuringRun((id, afterLeaving) -> told.add(id + (afterLeaving ? " left" : " died")));
+            // joined, as node id 20: awaitNodeIds need not wait for it
+            children.start(1, "A", nodeUntilEnd("echo '" + WorkerNode.joinedLine(20, "127.0.0.1:20", "A", 1, "127.0.0.1:1")
+                + "'"));
+            final String joined = "echo '" + WorkerNode.joinedLine(7, "127.0.0.1:7", "B", 1, "127.0.0.1:1") + "'; echo '"
+                + WorkerNode.joinedLine(5, "127.0.0.1:5", "B", 1, "127.0.0.1:1") + "'; echo '"
+                + WorkerNode.joinedLine(9, "127.0.0.1:9", "B", 1, "127.0.0.1:1") + "'";
+            children.start(2, 3, "B", List.of("sh", "-c", joined + "; while [ ! -e '" + dir.resolve("drop")
+                + "' ]; do sleep 0.05; done; echo '" + WorkerNode.endedLine(5, 1) + "'; while [ ! -e '" + dir.resolve("end")
+                + "' ]; do sleep 0.05; done; echo '" + WorkerNode.endedLine(7, 0) + "'; echo '" + WorkerNode.endedLine(9, 0)
+                + "'; exit 1"), null, java.util.Map.of());
+            children.awaitNodeIds(10_000);
+            final long pid = children.pid(2).orElseThrow();
+            children.startRun();
+            Files.createFile(dir.resolve("drop"));
+            awaitOutput("divvy run: node 3 (pid " + pid + ", site B, node id 5) died with exit code 1; the run goes on");
+            Await.within(Duration.ofSeconds(10)).until(() -> told.size() == 1, () -> "told " + told);
+            assertEquals(List.of("5 died"), told);
+            assertEquals(Optional.of("node 2 (pid " + pid + ", site B, node id 7)"), children.expectedMaster(),
+                "the ended node is no master any more");
+            assertEquals(Optional.empty(), children.stop(FaultSchedule.Stop.KILL, 3, names -> { }), "ended already");
+            assertTrue(children.pid(2).flatMap(ProcessHandle::of).orElseThrow().isAlive(), "its mates live on");
+            children.expectExits();
+            endNodes();
+            assertEquals(List.of(), children.awaitExits(0, 10_000));
+            assertEquals("all 4 surviving local nodes ended with exit code 0; node 3 died during the run",
+                children.summary(0));
+            assertEquals(List.of("5 died"), told, "the process's exit tells nothing more");
+        }
+    }
+
+    /** The line a node of a process of several ends with, and what it gives. */
+    @Test
+    void shouldReadTheEndLineOfANode() {
+        assertEquals("node id 5 ended: exit 1", WorkerNode.endedLine(5, 1));
+        assertEquals(List.of(5, 1), java.util.Arrays.stream(WorkerNode.endedNodeAndCode(WorkerNode.endedLine(5, 1)))
+            .boxed().toList());
+        assertEquals(null, WorkerNode.endedNodeAndCode("node id 5: the computation ended with exit code 0"));
     }
 
     @Test

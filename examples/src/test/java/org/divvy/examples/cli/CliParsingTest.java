@@ -89,6 +89,11 @@ class CliParsingTest {
         assertEquals("--nodes=0, must be in [1, 1024]", usageError("node", "--join", "h:1", "--nodes", "0"));
         assertEquals("--port 40001 with --nodes 2: the nodes of one process cannot share a port; leave --port at 0 "
             + "(any free port)", usageError("node", "--join", "h:1", "--nodes", "2", "--port", "40001"));
+        assertEquals("--jvm-opt=-Daeron.dir with --nodes-per-process 2: the nodes of one process each need a directory "
+            + "of their own; leave it unset",
+            usageError("run", "--nodes", "3", "--nodes-per-process", "2", "--jvm-opt=-Daeron.dir=/dev/shm/x", "fib"));
+        assertInstanceOf(RunCommand.class, Launcher.parse("run", "--nodes", "3", "--jvm-opt=-Daeron.dir=/dev/shm/x", "fib")
+            .command(), "one node a process: its own directory");
     }
 
     @Test

@@ -130,4 +130,54 @@ class FaultInjectorTest {
         }
         assertEquals("", out());
     }
+
+    /** A process of several nodes that say they joined as {@code nodeIds}, in order, then sleep. */
+    private static List<String> joinedSleepers(final String site, final int... nodeIds) {
+        final StringBuilder script = new StringBuilder();
+        for (final int id : nodeIds) {
+            script.append("echo '").append(WorkerNode.joinedLine(id, "127.0.0.1:" + id, site, 1, "127.0.0.1:2"))
+                .append("'; ");
+        }
+        return List.of("sh", "-c", script + "exec sleep 30");
+    }
+
+    /**
+     * With several nodes in a process, {@code --kill-at K@S}, {@code --leave-at K@S} and {@code master@S} stop the
+     * process, so all its nodes, and the line names every one of them, the one asked for first.
+     */
+    @Test
+    void shouldNameEveryNodeOfTheProcessItStops() throws Exception {
+        final FaultSchedule schedule = FaultSchedule.parse(List.of("2@0.2", "master@0.6"), List.of(), List.of("5@0.4"),
+            List.of(), List.of(), SiteLayout.parse("A:1,B:3,C:2,D:2", 8), 0);
+        try (ChildNodes children = new ChildNodes(out)) {
+            children.start(1, 3, "B", joinedSleepers("B", 11, 12, 13), null, Map.of());
+            children.start(4, 2, "C", joinedSleepers("C", 14, 15), null, Map.of());
+            children.start(6, 2, "D", joinedSleepers("D", 16, 17), null, Map.of());
+            children.awaitNodeIds(10_000);
+            final long b = children.pid(1).orElseThrow();
+            final long c = children.pid(4).orElseThrow();
+            final long d = children.pid(6).orElseThrow();
+            children.startRun();
+            try (FaultInjector injector = FaultInjector.start(schedule, children,
+                (index, count, site) -> children.start(index, count, site, SLEEPER, null, Map.of()), 3, out)) {
+                awaitOutput(Pattern.compile(Pattern.quote("killed node 2 (pid " + b + ", site B, node id 12), node 1 (pid "
+                    + b + ", site B, node id 11), node 3 (pid " + b + ", site B, node id 13) as --kill-at 2@0.2 asked") + "\n"));
+                awaitOutput(Pattern.compile(Pattern.quote("asked to leave (SIGTERM) node 5 (pid " + c + ", site C, node id "
+                    + "15), node 4 (pid " + c + ", site C, node id 14) as --leave-at 5@0.4 asked") + "\n"));
+                awaitOutput(Pattern.compile(Pattern.quote("killed the master, node 6 (pid " + d + ", site D, node id 16), "
+                    + "node 7 (pid " + d + ", site D, node id 17), as --kill-at master@0.6 asked") + "\n"));
+            }
+            assertEquals(java.util.Optional.empty(), children.expectedMaster());
+        }
+    }
+
+    /** Consecutive nodes of one site share a process, K at most; a new site starts a new process. */
+    @Test
+    void shouldSplitNodesIntoProcessesOfOneSite() {
+        final SiteLayout layout = SiteLayout.parse("A:3,B:5,C:1", 9);
+        assertEquals(List.of("1+2", "3+3", "6+2", "8+1"), FaultInjector.NodeStarter.processes(1, 9, 3, layout::siteOf)
+            .stream().map(p -> p[0] + "+" + p[1]).toList());
+        assertEquals(List.of("9+2", "11+1"), FaultInjector.NodeStarter.processes(9, 12, 2, k -> "E").stream()
+            .map(p -> p[0] + "+" + p[1]).toList());
+    }
 }

@@ -29,6 +29,24 @@ class NodeJvmOptionsTest {
         assertEquals(NodeJvmOptions.ofChild(List.of()), RunCommand.DEFAULT_CHILD_JVM_OPTIONS);
     }
 
+    /**
+     * A child process of K nodes ({@code --nodes-per-process}) gets the default largest heap K times, and the
+     * collector that size calls for; a largest heap the user chose is the whole process's.
+     */
+    @Test
+    void shouldScaleTheDefaultHeapOfAProcessByItsNodes() {
+        assertEquals(NodeJvmOptions.ofChild(List.of()), NodeJvmOptions.ofChild(List.of(), 1));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1024m"), NodeJvmOptions.ofChild(List.of(), 2));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m"), NodeJvmOptions.ofChild(List.of(), 8));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), NodeJvmOptions.ofChild(List.of("-Xmx1g"), 8));
+        assertEquals(List.of("-Xms16m", "-Xmx4096m", "-XX:+UseParallelGC"),
+            NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"), 8));
+        final RunCommand run = (RunCommand)org.divvy.examples.Launcher.parse("run", "--nodes", "9", "--nodes-per-process",
+            "4", "--jvm-opt=-Xlog:gc", "fib").command();
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2048m", "-Xlog:gc"), run.childJvmOptions(4));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), run.childJvmOptions(1));
+    }
+
     @Test
     void shouldReplaceOnlyTheDefaultsAnOptionChooses() {
         // before: any --jvm-opt dropped every default, so -Xlog:gc alone gave a child G1 and a quarter of the memory

@@ -42,4 +42,34 @@ class NodesPerProcessRunTest {
         assertTrue(output.contains("divvy run: all 3 surviving local nodes ended with exit code 0; nodes 3 and 4 died "
             + "during the run"), output);
     }
+
+    /**
+     * One node of a process of several ends alone while its mates work on ({@code divvy leave} of its node id through
+     * the registry): its end line makes the launcher report it at once as left, and at the end each node is judged by
+     * its own end line, so the run passes and counts it apart.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void shouldReportANodeThatEndsAloneInsideASharedProcessAndStillPass() throws Exception {
+        final LauncherProcess run = launchers.run(Launchers.NQUEENS_16, "--nodes", "4", "--nodes-per-process", "3",
+            "--workers", "1", "--timeout-seconds", "120");
+        final Matcher registry = run.awaitMatch(Pattern.compile("divvy run: local node 0 \\(this process, pid \\d+, site "
+            + "default\\) at (\\S+), hosting the registry"), 90);
+        run.awaitMatch(Pattern.compile("divvy run: the registry gives the root to node \\d \\(pid \\d+, site default, "
+            + "node id 1\\)"), 90);
+        Thread.sleep(2000); // well into the run
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        final int leaveExit = org.divvy.examples.Launcher.execute(new String[] {"leave", "--join", registry.group(1), "2"},
+            new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+            new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(0, leaveExit, out.toString(java.nio.charset.StandardCharsets.UTF_8));
+        run.awaitMatch(Pattern.compile("\\[nodes 1-3\\] node id 2 left the running computation \\(divvy leave\\)"), 30);
+        final Matcher left = run.awaitMatch(Pattern.compile("divvy run: node (\\d) \\(pid \\d+, site default, node id 2\\) "
+            + "left \\(exit code 0\\); the run goes on"), 30);
+        final String output = run.awaitPassed(Launchers.NQUEENS_16_ANSWER, 150);
+        assertEquals(3, Pattern.compile("\\[nodes 1-3\\] node id \\d+ ended: exit 0").matcher(output).results().count(),
+            output);
+        assertTrue(output.contains("divvy run: all 3 remaining local nodes ended with exit code 0; node " + left.group(1)
+            + " left during the run"), output);
+    }
 }
