@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -97,7 +98,7 @@ final class NodeRun {
         // the reported run: from the last warm-up run's end (or the start, without one) to its wall time line
         final OtherCpu[] runStart = {OtherCpu.start()};
         final double[] otherCores = {Double.NaN};
-        final long[] compilerStartNs = {CompilerCpu.nsOf(process.toHandle())};
+        final AtomicReference<Map<String, Long>> compilerStart = new AtomicReference<>(CompilerCpu.threadsOf(process.toHandle()));
         final double[] compilerMs = {Double.NaN};
         final Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -105,13 +106,10 @@ final class NodeRun {
                 while ((line = in.readLine()) != null) {
                     if (LAST_WARMUP.matcher(line).find()) {
                         runStart[0] = OtherCpu.start();
-                        compilerStartNs[0] = CompilerCpu.nsOf(process.toHandle());
+                        compilerStart.set(CompilerCpu.threadsOf(process.toHandle()));
                     } else if (WALL.matcher(line).find() && Double.isNaN(otherCores[0])) {
                         otherCores[0] = OtherCpu.coresSince(runStart[0]); // before the nodes end: their CPU is ours
-                        final long compilerNs = CompilerCpu.nsOf(process.toHandle());
-                        if (compilerNs >= 0 && compilerStartNs[0] >= 0) {
-                            compilerMs[0] = (compilerNs - compilerStartNs[0]) / 1e6;
-                        }
+                        compilerMs[0] = CompilerCpu.msBetween(compilerStart.get(), CompilerCpu.threadsOf(process.toHandle()));
                     }
                     synchronized (lines) {
                         lines.add(line);
