@@ -322,8 +322,10 @@ public final class NodeSettings {
      * back every 200 ms): random stealing reaches every member in time, so without it a run builds the full mesh of
      * n(n-1) streams, and 64 nodes sharing four drivers on one 2-core machine stalled their drivers for
      * hundreds of ms (perf/README.md, "64 replicas: where a write's time goes"). Set it when many nodes share a driver
-     * or a machine. Off by default because a closed stream gives up its own loss check: the time counts only while the
-     * publication stays connected, so the peer heard the stream's end for that long (see {@code Link.closeIfIdle}).
+     * or a machine. Off by default because a closed stream gives up its own loss check: the time counts only while Aeron
+     * calls the publication connected, but it does so for 5 s after the peer's last status message, so a tail sent
+     * to a peer that went silent within the idle time and stays silent past Aeron's 5 s linger can be lost unreported
+     * (see {@code Link.closeIfIdle}).
      * Each reopened stream also leaves one last-sequence entry (about 25 bytes) in the peer's authenticator for the
      * run key's life, which is the registry's: replay protection forgets no stream, so a node whose links reopen
      * every few seconds grows that table by about a megabyte an hour.

@@ -272,13 +272,14 @@ final class Link {
     /**
      * Closes the publication if it took nothing for {@code idleNs}, nothing waits for it, and it stayed connected all
      * that time (the link stays; a later send opens a new publication, a new stream the peer's authenticator starts
-     * afresh). Called once per duty cycle with the cycle's clock. Why what it took is not lost: the idle time counts
-     * only while the peer's status messages keep the publication connected and no probe waits (a disconnection, or
-     * its probe still to send, starts it again), so the peer's driver was alive and heard the sender's heartbeats,
-     * which carry the stream's end, for {@code idleNs} (at least a second: {@code idlePublicationCloseMs}); a gap at
-     * the tail would have been NAKed and sent again in that time, and Aeron's close still sends what the term holds and
-     * lingers for retransmits. A closed stream's own loss check (the probe after a reconnect) is what that gives up.
-     * Returns 1 if it closed one.
+     * afresh). Called once per duty cycle with the cycle's clock. What protects what it took: the idle time counts
+     * only while Aeron calls the publication connected and no loss probe waits (a disconnection seen, or its probe
+     * still to send, starts it again); the sender's heartbeats carry the stream's end, so a live peer NAKs a lost tail
+     * within that time, and Aeron's close still sends what the term holds and lingers (5 s) for retransmits. What it
+     * does not prove: Aeron calls a publication connected until no status message came for its connection timeout
+     * (5 s), so a peer that stopped answering within {@code idleNs} of the last take (at least a second) and stays
+     * silent past the linger can lose that tail, and a closed stream's own loss check (the probe after a reconnect)
+     * is gone; this is why {@code idlePublicationCloseMs} is off by default. Returns 1 if it closed one.
      */
     int closeIfIdle(final long nowNs, final long idleNs) {
         if (publication == null || hasQueued() || headChunksSent != 0) {
