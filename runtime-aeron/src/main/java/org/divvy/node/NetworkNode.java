@@ -130,7 +130,7 @@ public final class NetworkNode implements AutoCloseable {
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
-            TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
+            TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()), TimeUnit.MILLISECONDS.toNanos(config.deepIdleVictimHoldMs()));
         // peers are asked for work only in a run: one announced to this node, or one whose job it holds (a job of
         // another node is work of a run, whether or not its announcement came)
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep,
