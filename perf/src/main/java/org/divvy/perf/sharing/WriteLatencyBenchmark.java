@@ -123,6 +123,7 @@ final class WriteLatencyBenchmark {
     private final long busyWarmupMs;
     private final boolean diagnose;
     private final int relayNice;
+    private final long imageLivenessMs;
     /** The drivers of the delay being measured (for {@code --diagnose}). */
     private MediaDriver[] drivers;
     /** The number of the next write to the run's probe (both cases write to one probe). */
@@ -133,9 +134,11 @@ final class WriteLatencyBenchmark {
      * @param busyWarmupMs           how long the busy computation runs, once every replica is held, before the first write
      * @param diagnose               print the drivers' counters and the threads' CPU and run-queue waits around each case
      * @param relayNice              the relay thread's nice value (0: left as it is)
+     * @param imageLivenessMs        the drivers' image liveness timeout (0: Aeron's)
      */
     WriteLatencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log, final long idlePublicationCloseMs,
-        final long busyWarmupMs, final boolean diagnose, final int relayNice) {
+        final long busyWarmupMs, final boolean diagnose, final int relayNice, final long imageLivenessMs) {
+        this.imageLivenessMs = imageLivenessMs;
         this.topology = topology;
         this.base = base;
         this.log = log;
@@ -155,7 +158,7 @@ final class WriteLatencyBenchmark {
         drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
         try {
             for (int d = 0; d < drivers.length; d++) {
-                drivers[d] = launchDriver();
+                drivers[d] = launchDriver(imageLivenessMs);
             }
             return run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs, drivers);
         } finally {
@@ -184,8 +187,13 @@ final class WriteLatencyBenchmark {
         }
     }
 
-    private static MediaDriver launchDriver() {
-        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+    private static MediaDriver launchDriver(final long imageLivenessMs) {
+        final MediaDriver.Context context = new MediaDriver.Context();
+        if (imageLivenessMs > 0) {
+            // a closed or silent stream's image stays at its receiver this long (Aeron: 10 s), work in every duty cycle
+            context.imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(imageLivenessMs));
+        }
+        return MediaDriver.launchEmbedded(context
             .threadingMode(ThreadingMode.SHARED)
             // backs off to 100 us parks: the one driver thread serves 64 nodes, and a millisecond sleep would add to every hop
             .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)))
