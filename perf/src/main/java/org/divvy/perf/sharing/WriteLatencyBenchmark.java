@@ -224,10 +224,10 @@ final class WriteLatencyBenchmark {
             log.printf("  the busy computation runs %d s before the first write%n", busyWarmupMs / 1000);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(busyWarmupMs));
         }
-        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, 0);
         if (diagnose) {
-            WriteLatencyDiagnostics.print(log, "busy", before, WriteLatencyDiagnostics.take(drivers));
+            WriteLatencyDiagnostics.print(log, "busy", before, WriteLatencyDiagnostics.take(drivers, nodes));
         }
         probe.stop();
         try {
@@ -267,10 +267,10 @@ final class WriteLatencyBenchmark {
         run.start();
         final List<WriteSample> samples;
         try {
-            final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
+            final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
             samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
             if (diagnose) {
-                WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers));
+                WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers, nodes));
             }
         } finally {
             writesDone.set(true);
@@ -289,10 +289,10 @@ final class WriteLatencyBenchmark {
     /** Idle between runs: the same nodes, the replicas still held, no run; each write must wake them. */
     private CaseResult idle(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes,
         final long intervalMs, final boolean[] holding) {
-        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
         if (diagnose) {
-            WriteLatencyDiagnostics.print(log, "idle-between-runs", before, WriteLatencyDiagnostics.take(drivers));
+            WriteLatencyDiagnostics.print(log, "idle-between-runs", before, WriteLatencyDiagnostics.take(drivers, nodes));
         }
         return report(new CaseResult("idle-between-runs", delayMs, samples, holding, siteOf(nodes.length)), 0);
     }

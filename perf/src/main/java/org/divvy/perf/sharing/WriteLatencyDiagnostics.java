@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.divvy.DivvyNode;
+import org.divvy.NetworkStatistics;
+
 import io.aeron.driver.MediaDriver;
 
 /**
@@ -18,14 +21,31 @@ import io.aeron.driver.MediaDriver;
  */
 final class WriteLatencyDiagnostics {
     /** A snapshot: the drivers' counters summed by label, and [cpu ns, run-queue wait ns, slices, threads] per thread group. */
-    record Snapshot(long nanoTime, Map<String, Long> counters, Map<String, long[]> threads) {
+    record Snapshot(long nanoTime, Map<String, Long> counters, Map<String, long[]> threads, Map<String, Long> messages) {
     }
+
+    /** Message type codes whose sent counts are summed over the nodes (the protocol's codes are small). */
+    private static final int MESSAGE_TYPES = 64;
 
     private WriteLatencyDiagnostics() {
     }
 
-    static Snapshot take(final MediaDriver[] drivers) {
-        return new Snapshot(System.nanoTime(), driverCounters(drivers), threads());
+    static Snapshot take(final MediaDriver[] drivers, final DivvyNode[] nodes) {
+        return new Snapshot(System.nanoTime(), driverCounters(drivers), threads(), messages(nodes));
+    }
+
+    /** Messages sent by all nodes, by type name (what the nodes' traffic is made of: steal requests, writes, heartbeats). */
+    private static Map<String, Long> messages(final DivvyNode[] nodes) {
+        final Map<String, Long> sent = new TreeMap<>();
+        for (final DivvyNode node : nodes) {
+            final NetworkStatistics statistics = node.networkStatistics();
+            for (int type = 0; type < MESSAGE_TYPES; type++) {
+                if (statistics.messagesSent(type) > 0) {
+                    sent.merge(statistics.typeName(type), statistics.messagesSent(type), Long::sum);
+                }
+            }
+        }
+        return sent;
     }
 
     static void print(final PrintStream log, final String caseName, final Snapshot before, final Snapshot after) {
@@ -43,6 +63,14 @@ final class WriteLatencyDiagnostics {
             }
         }
         log.printf("  diagnose %s, drivers over %.1f s: %s%n", caseName, seconds, counters);
+        final StringBuilder messages = new StringBuilder();
+        for (final Map.Entry<String, Long> e : after.messages().entrySet()) {
+            final long sent = e.getValue() - before.messages().getOrDefault(e.getKey(), 0L);
+            if (sent > 0) {
+                messages.append(e.getKey()).append(String.format(" %.0f/s; ", sent / seconds));
+            }
+        }
+        log.printf("  diagnose %s, messages the nodes sent: %s%n", caseName, messages);
         final StringBuilder threads = new StringBuilder();
         for (final Map.Entry<String, long[]> e : after.threads().entrySet()) {
             final long[] was = before.threads().getOrDefault(e.getKey(), new long[4]);
