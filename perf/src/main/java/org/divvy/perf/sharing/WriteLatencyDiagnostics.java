@@ -88,7 +88,12 @@ final class WriteLatencyDiagnostics {
     /** The drivers' system counters summed by label; other counters counted by kind ("streams snd-pos": publications). */
     private static Map<String, Long> driverCounters(final MediaDriver[] drivers) {
         final Map<String, Long> all = new TreeMap<>();
-        for (final MediaDriver driver : drivers) {
+        // a publication's label is "snd-pos: <registration id> <session id> <stream id> <channel>": without the two ids,
+        // the link it sends on (a peer's endpoint, or the relay's port for one ordered pair of nodes across sites)
+        final java.util.Set<String> sendChannels = new java.util.HashSet<>();
+        for (int d = 0; d < drivers.length; d++) {
+            final MediaDriver driver = drivers[d];
+            final int driverIndex = d;
             final var reader = driver.context().countersManager();
             reader.forEach((counterId, typeId, keyBuffer, label) -> {
                 if (typeId == 0) {
@@ -100,9 +105,14 @@ final class WriteLatencyDiagnostics {
                     if (kind.equals("snd-pos") || kind.equals("rcv-pos")) {
                         all.merge("streams " + kind, 1L, Long::sum);
                     }
+                    if (kind.equals("snd-pos")) {
+                        final String[] parts = label.split(" ", 4);
+                        sendChannels.add(driverIndex + " " + (parts.length == 4 ? parts[3] : label));
+                    }
                 }
             });
         }
+        all.put("streams snd-pos links", (long)sendChannels.size());
         return all;
     }
 
