@@ -124,6 +124,8 @@ final class WriteLatencyBenchmark {
     private final boolean diagnose;
     private final int relayNice;
     private final long imageLivenessMs;
+    /** How long the idle run lasts before its first write (0: one write interval). */
+    private long idleRunSettleMs;
     /** The drivers of the delay being measured (for {@code --diagnose}). */
     private MediaDriver[] drivers;
     /** The number of the next write to the run's probe (both cases write to one probe). */
@@ -146,6 +148,16 @@ final class WriteLatencyBenchmark {
         this.busyWarmupMs = busyWarmupMs;
         this.diagnose = diagnose;
         this.relayNice = relayNice;
+    }
+
+    /**
+     * The idle run's first write comes {@code settleMs} after the run started (0: one write interval, as before): when
+     * a run starts its idle nodes steal awake for {@code deepIdleAfterMs} from random members, and the streams that opens
+     * close and leave their receivers over the next ~12 s (idle close, Aeron's linger and image liveness).
+     */
+    WriteLatencyBenchmark idleRunSettleMs(final long settleMs) {
+        this.idleRunSettleMs = settleMs;
+        return this;
     }
 
     /**
@@ -268,7 +280,7 @@ final class WriteLatencyBenchmark {
         final List<WriteSample> samples;
         try {
             final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
-            samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
+            samples = write(nodes, probe, holding, writes, intervalMs, idleRunSettleMs > 0 ? idleRunSettleMs : intervalMs);
             if (diagnose) {
                 WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers, nodes));
             }
