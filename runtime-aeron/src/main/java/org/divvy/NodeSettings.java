@@ -352,12 +352,13 @@ public final class NodeSettings {
      * Longest time a node in deep idle keeps asking the same peer for work before it draws another, in ms; 0 draws a
      * victim for every request, as an awake node does. In deep idle each steal slot keeps the first victim it draws
      * for one deep pause ({@link #DEEP_IDLE_STEAL_BACKOFF_MS}), the next for twice as long, and so on up to this.
-     * Default 5 s: every new victim is a new stream each way in the media drivers, and 64 idle nodes of a run that
-     * drew a random victim for every request (~7 a second) kept 1,500 publications and 5,000 images in four drivers
-     * on 2 cores, which made a shared-object write to them take 25 times the WAN delay (perf/README.md, "64 replicas:
-     * idle nodes hold their victims"). What a longer hold costs: work that appears after a long lull reaches a
-     * deep-idle node whose held victim stays idle only when it draws again, within one hold. Work found and
-     * RUN_STARTED end the hold at once.
+     * Default 5 s: every new victim is a new stream each way in the media drivers; 64 idle nodes of a run in four
+     * drivers on 2 cores that drew a victim for every request kept ~1,300 publications and ~5,000 images, and with
+     * held victims (and deep idle no longer ended by a write received or a request waiting for its new stream) ~300
+     * and ~550, and a shared-object write reached them in 2.4 / 1.4 times the WAN delay instead of 34 / 3.7 (median,
+     * 10 / 50 ms; perf/README.md, "64 replicas: idle nodes hold their victims"). What a longer hold costs: work that
+     * appears after a long lull reaches a deep-idle node whose held victim stays idle only when it draws again,
+     * within one hold. Work found and RUN_STARTED end the hold at once.
      * Property {@code divvy.deepIdleVictimHoldMs}, flag {@code --deep-idle-victim-hold-ms}.
      */
     public static final Setting<Long> DEEP_IDLE_VICTIM_HOLD_MS = Setting.network("deepIdleVictimHoldMs", LONG, 5_000L,

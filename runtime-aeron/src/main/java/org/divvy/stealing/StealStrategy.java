@@ -20,8 +20,9 @@ import org.divvy.membership.Members;
  * draws afresh. In deep idle (nothing found for {@code deepIdleAfterMs}) each slot keeps its victim for a
  * while instead: every new victim is a new stream each way in the media drivers (a publication, and an
  * image at the peer that outlives the publication's close by Aeron's image liveness timeout), and 64 idle
- * nodes in a run that drew a random victim for each of their ~7 requests a second per slot kept 1,500
- * publications and 5,000 images alive in four drivers (perf/README.md, "64 replicas"). The first victim
+ * nodes in a run that drew a victim for every request kept ~1,300 publications and ~5,000 images alive in
+ * four drivers (perf/README.md, "64 replicas: idle nodes hold their victims"; holding pays only while the
+ * node stays in deep idle, which a request waiting for a new stream no longer ends in a run). The first victim
  * drawn in deep idle is kept for one deep pause ({@code deepBackoffMaxNs}), each next one for twice as
  * long as the one before, up to {@code deepVictimHoldMaxNs}: a short lull still sees about as many
  * victims as before, and only a long one settles to a new victim every hold. A held victim's streams stay
