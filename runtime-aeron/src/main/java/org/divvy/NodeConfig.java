@@ -275,6 +275,11 @@ public final class NodeConfig {
         return get(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS);
     }
 
+    /** {@link NodeSettings#DEEP_IDLE_VICTIM_HOLD_MS}: longest time a deep-idle node keeps one steal victim, ms (0: none). */
+    public long deepIdleVictimHoldMs() {
+        return get(NodeSettings.DEEP_IDLE_VICTIM_HOLD_MS);
+    }
+
     /** {@link NodeSettings#PEER_ROUTES}: peer {@code host:port} to the {@code host:port} its datagrams go to. */
     public Map<String, String> peerRoutes() {
         return get(NodeSettings.PEER_ROUTES);
@@ -587,6 +592,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#DEEP_IDLE_STEAL_BACKOFF_MS}: >= 20, the cap while awake. */
         public Builder deepIdleStealBackoffMs(final long deepIdleStealBackoffMs) {
             return set(NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS, deepIdleStealBackoffMs);
+        }
+
+        /** {@link NodeSettings#DEEP_IDLE_VICTIM_HOLD_MS}: >= 0, 0 = a new victim for every request. */
+        public Builder deepIdleVictimHoldMs(final long deepIdleVictimHoldMs) {
+            return set(NodeSettings.DEEP_IDLE_VICTIM_HOLD_MS, deepIdleVictimHoldMs);
         }
 
         /** {@link NodeSettings#PEER_ROUTES}: peer {@code host:port} to {@code host:port}; empty for none. */

@@ -349,6 +349,23 @@ public final class NodeSettings {
         "longest pause between failed remote steals in deep idle (awake: 20 ms); RUN_STARTED ends it");
 
     /**
+     * Longest time a node in deep idle keeps asking the same peer for work before it draws another, in ms; 0 draws a
+     * victim for every request, as an awake node does. In deep idle each steal slot keeps the first victim it draws
+     * for one deep pause ({@link #DEEP_IDLE_STEAL_BACKOFF_MS}), the next for twice as long, and so on up to this.
+     * Default 5 s: every new victim is a new stream each way in the media drivers; 64 idle nodes of a run in four
+     * drivers on 2 cores that drew a victim for every request kept ~1,300 publications and ~5,000 images, and with
+     * held victims (and deep idle no longer ended by a write received or a request waiting for its new stream) ~300
+     * and ~550, and a shared-object write reached them in 2.4 / 1.4 times the WAN delay instead of 34 / 3.7 (median,
+     * 10 / 50 ms; perf/README.md, "64 replicas: idle nodes hold their victims"). What a longer hold costs: work that
+     * appears after a long lull reaches a deep-idle node whose held victim stays idle only when it draws again,
+     * within one hold. Work found and RUN_STARTED end the hold at once.
+     * Property {@code divvy.deepIdleVictimHoldMs}, flag {@code --deep-idle-victim-hold-ms}.
+     */
+    public static final Setting<Long> DEEP_IDLE_VICTIM_HOLD_MS = Setting.network("deepIdleVictimHoldMs", LONG, 5_000L,
+        atLeast(0, "0 draws a victim for every request"),
+        "longest time a node in deep idle keeps asking the same peer for work (first one deep pause, then twice as long each time); 0 = a new victim every request; work found or RUN_STARTED ends it");
+
+    /**
      * Endpoint rewrites: datagrams for peer {@code HOST:PORT} go to the mapped {@code HOST:PORT} instead,
      * e.g. a relay that emulates a wide-area link. Routing only: the peer keeps its own endpoint in
      * membership and statistics. Default none: every peer is sent to directly.
@@ -433,7 +450,7 @@ public final class NodeSettings {
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, IDLE_PUBLICATION_CLOSE_MS, DEEP_IDLE_STEAL_BACKOFF_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, IDLE_PUBLICATION_CLOSE_MS, DEEP_IDLE_STEAL_BACKOFF_MS, DEEP_IDLE_VICTIM_HOLD_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
         SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS, MAX_SHARED_INBOX_BYTES);
 
     private NodeSettings() {

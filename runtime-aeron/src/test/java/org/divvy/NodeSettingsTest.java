@@ -37,7 +37,7 @@ class NodeSettingsTest {
         Map.entry("maxMessageBytes", 64 << 20), Map.entry("maxOutboundBytesPerPeer", 2L << 30),
         Map.entry("maxReassemblyBytes", 3L << 30),
         Map.entry("joinTimeoutMs", 5_000L), Map.entry("joinRetryIntervalMs", 100L), Map.entry("deepIdleAfterMs", 500L),
-        Map.entry("deepIdleParkMs", 50L), Map.entry("deepIdleRunParkMs", 5L), Map.entry("idlePublicationCloseMs", 2_000L), Map.entry("deepIdleStealBackoffMs", 300L),
+        Map.entry("deepIdleParkMs", 50L), Map.entry("deepIdleRunParkMs", 5L), Map.entry("idlePublicationCloseMs", 2_000L), Map.entry("deepIdleStealBackoffMs", 300L), Map.entry("deepIdleVictimHoldMs", 2_000L),
         Map.entry("peerRoutes", Map.of("127.0.0.1:21001", "127.0.0.1:40000", "127.0.0.1:21002", "127.0.0.1:40001")),
         Map.entry("sharedWriteCombiningMs", 100L), Map.entry("guardWaitMs", 50L), Map.entry("guardFetch", false),
         Map.entry("replicaFetchTimeoutMs", 500L), Map.entry("maxSharedInboxBytes", 1L << 20));

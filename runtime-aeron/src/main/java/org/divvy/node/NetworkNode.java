@@ -130,7 +130,7 @@ public final class NetworkNode implements AutoCloseable {
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
-            TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()));
+            TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()), TimeUnit.MILLISECONDS.toNanos(config.deepIdleVictimHoldMs()));
         // peers are asked for work only in a run: one announced to this node, or one whose job it holds (a job of
         // another node is work of a run, whether or not its announcement came)
         thief = new Thief(b.scheduler, members, outbound, strategy, foreign, orphans, b.jobTypes, lifecycle, deepIdle::isDeep,
@@ -181,6 +181,12 @@ public final class NetworkNode implements AutoCloseable {
         sharedObjectContext = extensionContext.sharedObjectContext();
 
         final Scheduler scheduler = b.scheduler;
+        // In a run whose deep-idle park is the awake one (the default), a deep-idle agent retries a queued frame as often
+        // as an awake one, so a frame waiting in a queue does not end deep idle there. It did: a deep-idle steal request
+        // to a new victim waits for the new stream to connect, and every such wait woke the node for deepIdleAfterMs of
+        // awake steals to random members every 10-20 ms, each a new stream again: 64 idle nodes of a run kept ~800
+        // links and ~3,500 images in four drivers (perf/README.md, "64 replicas: idle nodes hold their victims").
+        final boolean queuedRetriedAsAwakeInRuns = config.effectiveDeepIdleRunParkNs() <= NodeIdleStrategy.AWAKE_MAX_PARK_NS;
         final NetworkAgent.Builder agentBuilder = NetworkAgent.builder()
             .transport(transport)
             .clock(b.clock, cycleClock)
@@ -190,11 +196,13 @@ public final class NetworkNode implements AutoCloseable {
             .codec(codec)
             .onStart(() -> membership.start(cycleClock.nanoTime()))
             // quiescent: joined, no work queued or running here, no job out on a thief or held for an owner,
-            // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park), no
-            // large message partly received (a thief that idled into deep idle while its job was on the way
-            // took 64 fragments per 100 ms park: a 100 MB job took minutes)
+            // nothing waiting in an outbound queue (a deep-idle agent would retry it only once per park; not in a
+            // run whose deep-idle park is the awake one, see below), no large message partly received (a thief that
+            // idled into deep idle while its job was on the way took 64 fragments per 100 ms park: a 100 MB job took
+            // minutes)
             .quiescence(() -> lifecycle.isJoined() && scheduler.isOutOfWork() && given.isEmpty() && foreign.isEmpty() &&
-                orphans.isEmpty() && outbound.isIdle() && !transport.isReceivingLargeMessage() && extensionContext.isQuiescent());
+                orphans.isEmpty() && (outbound.isIdle() || (queuedRetriedAsAwakeInRuns && deepIdle.isInRun())) &&
+                !transport.isReceivingLargeMessage() && extensionContext.isQuiescent());
         if (registry != null) {
             agentBuilder.duty(registry);
         }

@@ -38,8 +38,168 @@ class StealStrategyTest {
         return peers;
     }
 
+    /** Victims held in deep idle (up to 500 ms): the tests of an awake node show that holding changes nothing awake. */
     private static StealStrategy strategy(final StealPolicy policy, final long seed) {
-        return StealStrategy.of(policy, new Random(seed), 1 * MS, 16 * MS, 16 * MS, 1000 * MS);
+        return StealStrategy.of(policy, new Random(seed), 1 * MS, 16 * MS, 16 * MS, 1000 * MS, 500 * MS);
+    }
+
+    /** Deep pauses up to 200 ms, victims held in deep idle up to {@code holdMaxMs}. */
+    private static StealStrategy deepHolding(final StealPolicy policy, final long seed, final long holdMaxMs) {
+        return StealStrategy.of(policy, new Random(seed), 1 * MS, 20 * MS, 200 * MS, 1000 * MS, holdMaxMs * MS);
+    }
+
+    /**
+     * Asks as {@code strategy} allows from {@code fromNs} until {@code toNs} in 1 ms steps, every reply "none" 1 ms
+     * after its request; returns the victims asked, in order (only the requests flagged {@code wideArea} if given).
+     */
+    private List<Integer> idleUntil(final StealStrategy strategy, final Members peers, final long fromNs, final long toNs,
+        final Boolean wideArea) {
+        final List<Integer> victims = new ArrayList<>();
+        for (long now = fromNs; now < toNs; now += MS) {
+            answerPending(strategy, now);
+            final int before = sent.size();
+            strategy.onIdle(now, peers, recorder);
+            for (final Sent s : sent.subList(before, sent.size())) {
+                pending.add(s);
+                if (wideArea == null || wideArea == s.wideArea) {
+                    victims.add(s.victim);
+                }
+            }
+        }
+        return victims;
+    }
+
+    /** Requests {@link #idleUntil} sent and not yet answered. */
+    private final List<Sent> pending = new ArrayList<>();
+
+    /** Answers "none" at {@code nowNs} to every request {@link #idleUntil} left pending. */
+    private void answerPending(final StealStrategy strategy, final long nowNs) {
+        for (final Sent s : pending) {
+            strategy.onReply(s.requestId, false, nowNs);
+        }
+        pending.clear();
+    }
+
+    /** How many times the victim changes in {@code victims}. */
+    private static int changes(final List<Integer> victims) {
+        int changes = 0;
+        for (int i = 1; i < victims.size(); i++) {
+            changes += victims.get(i).equals(victims.get(i - 1)) ? 0 : 1;
+        }
+        return changes;
+    }
+
+    /** Node 0 of site A among {@code n} members of site A. */
+    private static Members oneSite(final int n) {
+        final String[] sites = new String[n];
+        java.util.Arrays.fill(sites, "A");
+        return peers(sites);
+    }
+
+    @Test
+    void rsInDeepIdleShouldHoldEachVictimTwiceAsLongAsTheLastUpToTheHold() {
+        final Members peers = oneSite(64);
+        final StealStrategy rs = deepHolding(StealPolicy.RS, 21, 5_000);
+        rs.deepIdle(true, 0);
+        final List<Integer> victims = idleUntil(rs, peers, 0, 60_000 * MS, null);
+        assertTrue(victims.size() > 250, "about 7 requests a second: " + victims.size());
+        // holds of 200, 400, 800, 1600, 3200 ms, then 5 s each: about 16 victims in 60 s (a draw may repeat a victim)
+        final int changes = changes(victims);
+        assertTrue(changes >= 12 && changes <= 17, "a new victim per hold, not per request: " + changes + " changes");
+        // the last 40 s: one victim per 5 s hold
+        final List<Integer> late = idleUntil(rs, peers, 60_000 * MS, 100_000 * MS, null);
+        assertTrue(changes(late) >= 6 && changes(late) <= 8, "8 holds of 5 s in 40 s: " + changes(late) + " changes");
+        final long distinct = late.stream().distinct().count();
+        assertTrue(distinct >= 6 && distinct <= 9, "drawn uniformly, so mostly different victims: " + distinct);
+    }
+
+    @Test
+    void leavingDeepIdleShouldDrawAVictimForEveryRequestAgainAtOnce() {
+        final Members peers = oneSite(64);
+        final StealStrategy rs = deepHolding(StealPolicy.RS, 22, 5_000);
+        rs.deepIdle(true, 0);
+        idleUntil(rs, peers, 0, 20_000 * MS, null); // holds of 5 s by now
+        rs.deepIdle(false, 20_000 * MS); // work found
+        final List<Integer> awake = idleUntil(rs, peers, 20_000 * MS, 21_000 * MS, null);
+        assertTrue(awake.size() > 40, "awake pauses (<= 20 ms): " + awake.size());
+        assertTrue(changes(awake) > awake.size() / 2, "a victim drawn for every request: " + awake);
+        // deep again: the hold starts over from one deep pause
+        rs.deepIdle(true, 21_000 * MS);
+        final List<Integer> deepAgain = idleUntil(rs, peers, 21_000 * MS, 22_500 * MS, null);
+        assertTrue(changes(deepAgain) >= 2, "holds of 200, 400, 800 ms again: " + deepAgain);
+    }
+
+    @Test
+    void wakeShouldEndTheHoldThoughTheNodeIsStillInDeepIdle() {
+        final Members peers = oneSite(64);
+        final StealStrategy rs = deepHolding(StealPolicy.RS, 23, 60_000);
+        rs.deepIdle(true, 0);
+        final List<Integer> before = idleUntil(rs, peers, 0, 30_000 * MS, null);
+        final int held = before.get(before.size() - 1);
+        assertEquals(held, (int)idleUntil(rs, peers, 30_000 * MS, 31_000 * MS, null).get(0), "held for up to 60 s");
+        rs.wake(31_000 * MS); // RUN_STARTED
+        final List<Integer> after = idleUntil(rs, peers, 31_000 * MS, 32_000 * MS, null);
+        assertTrue(changes(after) >= 1, "a run start ends the hold: " + after);
+    }
+
+    @Test
+    void aHeldVictimThatDiesOrDoesNotAnswerShouldBeReplaced() {
+        final Members peers = oneSite(8);
+        final StealStrategy rs = deepHolding(StealPolicy.RS, 24, 60_000);
+        rs.deepIdle(true, 0);
+        final List<Integer> victims = idleUntil(rs, peers, 0, 20_000 * MS, null);
+        final int held = victims.get(victims.size() - 1);
+        peers.update(new Member(held, "A", "127.0.0.1:" + (40000 + held), MemberState.DEAD));
+        rs.onVictimLost(held, 20_000 * MS);
+        final List<Integer> next = idleUntil(rs, peers, 20_000 * MS, 21_000 * MS, null);
+        assertTrue(!next.isEmpty() && !next.contains(held), "the dead victim is not asked: " + next);
+        final int second = next.get(next.size() - 1);
+        assertEquals(1, next.stream().distinct().count(), "and the new one is held: " + next);
+        // the new victim stops answering: once its request times out, another is drawn
+        long at = 21_000 * MS;
+        answerPending(rs, at);
+        while (rs.onIdle(at, peers, recorder) == 0) {
+            at += MS;
+        }
+        assertEquals(second, sent.get(sent.size() - 1).victim);
+        assertEquals(1, rs.expire(at + 1001 * MS));
+        final List<Integer> afterTimeout = idleUntil(rs, peers, at + 1001 * MS, at + 3000 * MS, null);
+        assertTrue(!afterTimeout.isEmpty() && afterTimeout.get(afterTimeout.size() - 1) != second,
+            "a victim that did not answer is not held: " + afterTimeout);
+    }
+
+    @Test
+    void crsInDeepIdleShouldHoldItsSiteVictimAndItsWideAreaVictimApart() {
+        final String[] sites = new String[32];
+        for (int i = 0; i < sites.length; i++) {
+            sites[i] = i < 8 ? "A" : i < 16 ? "B" : i < 24 ? "C" : "D";
+        }
+        final Members peers = peers(sites);
+        for (final StealPolicy policy : new StealPolicy[] {StealPolicy.CRS, StealPolicy.LCRS}) {
+            sent.clear();
+            final StealStrategy crs = deepHolding(policy, 25, 5_000);
+            crs.deepIdle(true, 0);
+            final List<Integer> wide = idleUntil(crs, peers, 0, 60_000 * MS, true);
+            sent.clear();
+            crs.deepIdle(false, 60_000 * MS);
+            crs.deepIdle(true, 60_000 * MS);
+            final List<Integer> site = idleUntil(crs, peers, 60_000 * MS, 120_000 * MS, false);
+            assertTrue(wide.stream().allMatch(v -> v >= 8), policy + ": wide-area victims in other sites: " + wide);
+            assertTrue(site.stream().allMatch(v -> v >= 1 && v < 8), policy + ": site victims in site A: " + site);
+            assertTrue(wide.size() > 250 && site.size() > 250, policy + ": " + wide.size() + " and " + site.size() + " requests");
+            // 7 site members to draw from: a draw repeats the held victim 1 time in 7
+            assertTrue(changes(wide) >= 12 && changes(wide) <= 17, policy + ": wide-area victim changes " + changes(wide));
+            assertTrue(changes(site) >= 9 && changes(site) <= 17, policy + ": site victim changes " + changes(site));
+        }
+    }
+
+    @Test
+    void withoutAHoldDeepIdleShouldDrawAVictimForEveryRequest() {
+        final Members peers = oneSite(64);
+        final StealStrategy rs = deepHolding(StealPolicy.RS, 26, 0);
+        rs.deepIdle(true, 0);
+        final List<Integer> victims = idleUntil(rs, peers, 0, 10_000 * MS, null);
+        assertTrue(changes(victims) > victims.size() * 9 / 10, "uniform over 63, every request: " + changes(victims) + " of " + victims.size());
     }
 
     @Test

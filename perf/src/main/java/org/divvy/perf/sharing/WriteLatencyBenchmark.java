@@ -123,6 +123,9 @@ final class WriteLatencyBenchmark {
     private final long busyWarmupMs;
     private final boolean diagnose;
     private final int relayNice;
+    private final long imageLivenessMs;
+    /** How long the idle run lasts before its first write (0: one write interval). */
+    private long idleRunSettleMs;
     /** The drivers of the delay being measured (for {@code --diagnose}). */
     private MediaDriver[] drivers;
     /** The number of the next write to the run's probe (both cases write to one probe). */
@@ -133,9 +136,11 @@ final class WriteLatencyBenchmark {
      * @param busyWarmupMs           how long the busy computation runs, once every replica is held, before the first write
      * @param diagnose               print the drivers' counters and the threads' CPU and run-queue waits around each case
      * @param relayNice              the relay thread's nice value (0: left as it is)
+     * @param imageLivenessMs        the drivers' image liveness timeout (0: Aeron's)
      */
     WriteLatencyBenchmark(final WanTopology topology, final NodeConfig base, final PrintStream log, final long idlePublicationCloseMs,
-        final long busyWarmupMs, final boolean diagnose, final int relayNice) {
+        final long busyWarmupMs, final boolean diagnose, final int relayNice, final long imageLivenessMs) {
+        this.imageLivenessMs = imageLivenessMs;
         this.topology = topology;
         this.base = base;
         this.log = log;
@@ -143,6 +148,16 @@ final class WriteLatencyBenchmark {
         this.busyWarmupMs = busyWarmupMs;
         this.diagnose = diagnose;
         this.relayNice = relayNice;
+    }
+
+    /**
+     * The idle run's first write comes {@code settleMs} after the run started (0: one write interval, as before): when
+     * a run starts its idle nodes steal awake for {@code deepIdleAfterMs} from random members, and the streams that opens
+     * close and leave their receivers over the next ~12 s (idle close, Aeron's linger and image liveness).
+     */
+    WriteLatencyBenchmark idleRunSettleMs(final long settleMs) {
+        this.idleRunSettleMs = settleMs;
+        return this;
     }
 
     /**
@@ -155,7 +170,7 @@ final class WriteLatencyBenchmark {
         drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
         try {
             for (int d = 0; d < drivers.length; d++) {
-                drivers[d] = launchDriver();
+                drivers[d] = launchDriver(imageLivenessMs);
             }
             return run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs, drivers);
         } finally {
@@ -184,8 +199,13 @@ final class WriteLatencyBenchmark {
         }
     }
 
-    private static MediaDriver launchDriver() {
-        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+    private static MediaDriver launchDriver(final long imageLivenessMs) {
+        final MediaDriver.Context context = new MediaDriver.Context();
+        if (imageLivenessMs > 0) {
+            // a closed or silent stream's image stays at its receiver this long (Aeron: 10 s), work in every duty cycle
+            context.imageLivenessTimeoutNs(TimeUnit.MILLISECONDS.toNanos(imageLivenessMs));
+        }
+        return MediaDriver.launchEmbedded(context
             .threadingMode(ThreadingMode.SHARED)
             // backs off to 100 us parks: the one driver thread serves 64 nodes, and a millisecond sleep would add to every hop
             .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100)))
@@ -216,10 +236,10 @@ final class WriteLatencyBenchmark {
             log.printf("  the busy computation runs %d s before the first write%n", busyWarmupMs / 1000);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(busyWarmupMs));
         }
-        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, 0);
         if (diagnose) {
-            WriteLatencyDiagnostics.print(log, "busy", before, WriteLatencyDiagnostics.take(drivers));
+            WriteLatencyDiagnostics.print(log, "busy", before, WriteLatencyDiagnostics.take(drivers, nodes));
         }
         probe.stop();
         try {
@@ -259,10 +279,10 @@ final class WriteLatencyBenchmark {
         run.start();
         final List<WriteSample> samples;
         try {
-            final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
-            samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
+            final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
+            samples = write(nodes, probe, holding, writes, intervalMs, idleRunSettleMs > 0 ? idleRunSettleMs : intervalMs);
             if (diagnose) {
-                WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers));
+                WriteLatencyDiagnostics.print(log, "idle-in-run", before, WriteLatencyDiagnostics.take(drivers, nodes));
             }
         } finally {
             writesDone.set(true);
@@ -281,10 +301,10 @@ final class WriteLatencyBenchmark {
     /** Idle between runs: the same nodes, the replicas still held, no run; each write must wake them. */
     private CaseResult idle(final DivvyNode[] nodes, final WriteProbeShared probe, final long delayMs, final int writes,
         final long intervalMs, final boolean[] holding) {
-        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers) : null;
+        final WriteLatencyDiagnostics.Snapshot before = diagnose ? WriteLatencyDiagnostics.take(drivers, nodes) : null;
         final List<WriteSample> samples = write(nodes, probe, holding, writes, intervalMs, intervalMs);
         if (diagnose) {
-            WriteLatencyDiagnostics.print(log, "idle-between-runs", before, WriteLatencyDiagnostics.take(drivers));
+            WriteLatencyDiagnostics.print(log, "idle-between-runs", before, WriteLatencyDiagnostics.take(drivers, nodes));
         }
         return report(new CaseResult("idle-between-runs", delayMs, samples, holding, siteOf(nodes.length)), 0);
     }

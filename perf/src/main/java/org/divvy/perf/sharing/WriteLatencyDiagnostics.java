@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.divvy.DivvyNode;
+import org.divvy.NetworkStatistics;
+
 import io.aeron.driver.MediaDriver;
 
 /**
@@ -18,14 +21,31 @@ import io.aeron.driver.MediaDriver;
  */
 final class WriteLatencyDiagnostics {
     /** A snapshot: the drivers' counters summed by label, and [cpu ns, run-queue wait ns, slices, threads] per thread group. */
-    record Snapshot(long nanoTime, Map<String, Long> counters, Map<String, long[]> threads) {
+    record Snapshot(long nanoTime, Map<String, Long> counters, Map<String, long[]> threads, Map<String, Long> messages) {
     }
+
+    /** Message type codes whose sent counts are summed over the nodes (the protocol's codes are small). */
+    private static final int MESSAGE_TYPES = 64;
 
     private WriteLatencyDiagnostics() {
     }
 
-    static Snapshot take(final MediaDriver[] drivers) {
-        return new Snapshot(System.nanoTime(), driverCounters(drivers), threads());
+    static Snapshot take(final MediaDriver[] drivers, final DivvyNode[] nodes) {
+        return new Snapshot(System.nanoTime(), driverCounters(drivers), threads(), messages(nodes));
+    }
+
+    /** Messages sent by all nodes, by type name (what the nodes' traffic is made of: steal requests, writes, heartbeats). */
+    private static Map<String, Long> messages(final DivvyNode[] nodes) {
+        final Map<String, Long> sent = new TreeMap<>();
+        for (final DivvyNode node : nodes) {
+            final NetworkStatistics statistics = node.networkStatistics();
+            for (int type = 0; type < MESSAGE_TYPES; type++) {
+                if (statistics.messagesSent(type) > 0) {
+                    sent.merge(statistics.typeName(type), statistics.messagesSent(type), Long::sum);
+                }
+            }
+        }
+        return sent;
     }
 
     static void print(final PrintStream log, final String caseName, final Snapshot before, final Snapshot after) {
@@ -43,6 +63,14 @@ final class WriteLatencyDiagnostics {
             }
         }
         log.printf("  diagnose %s, drivers over %.1f s: %s%n", caseName, seconds, counters);
+        final StringBuilder messages = new StringBuilder();
+        for (final Map.Entry<String, Long> e : after.messages().entrySet()) {
+            final long sent = e.getValue() - before.messages().getOrDefault(e.getKey(), 0L);
+            if (sent > 0) {
+                messages.append(e.getKey()).append(String.format(" %.0f/s; ", sent / seconds));
+            }
+        }
+        log.printf("  diagnose %s, messages the nodes sent: %s%n", caseName, messages);
         final StringBuilder threads = new StringBuilder();
         for (final Map.Entry<String, long[]> e : after.threads().entrySet()) {
             final long[] was = before.threads().getOrDefault(e.getKey(), new long[4]);
@@ -60,7 +88,12 @@ final class WriteLatencyDiagnostics {
     /** The drivers' system counters summed by label; other counters counted by kind ("streams snd-pos": publications). */
     private static Map<String, Long> driverCounters(final MediaDriver[] drivers) {
         final Map<String, Long> all = new TreeMap<>();
-        for (final MediaDriver driver : drivers) {
+        // a publication's label is "snd-pos: <registration id> <session id> <stream id> <channel>": without the two ids,
+        // the link it sends on (a peer's endpoint, or the relay's port for one ordered pair of nodes across sites)
+        final java.util.Set<String> sendChannels = new java.util.HashSet<>();
+        for (int d = 0; d < drivers.length; d++) {
+            final MediaDriver driver = drivers[d];
+            final int driverIndex = d;
             final var reader = driver.context().countersManager();
             reader.forEach((counterId, typeId, keyBuffer, label) -> {
                 if (typeId == 0) {
@@ -72,9 +105,14 @@ final class WriteLatencyDiagnostics {
                     if (kind.equals("snd-pos") || kind.equals("rcv-pos")) {
                         all.merge("streams " + kind, 1L, Long::sum);
                     }
+                    if (kind.equals("snd-pos")) {
+                        final String[] parts = label.split(" ", 4);
+                        sendChannels.add(driverIndex + " " + (parts.length == 4 ? parts[3] : label));
+                    }
                 }
             });
         }
+        all.put("streams snd-pos links", (long)sendChannels.size());
         return all;
     }
 

@@ -80,9 +80,13 @@ public final class WriteLatencyMain {
         final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
         final boolean diagnose = parsed.hasMatchedOption("--diagnose");
         final int relayNice = parsed.matchedOptionValue("--relay-nice", quick ? 0 : DEFAULT_RELAY_NICE);
+        final long imageLivenessMs = parsed.matchedOptionValue("--image-liveness-ms", 0L);
+        final long idleRunSettleMs = parsed.matchedOptionValue("--idle-run-settle-ms", 0L);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
-            + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
+            + "; idlePublicationCloseMs " + idlePublicationCloseMs + (imageLivenessMs > 0 ? "; drivers' image liveness " + imageLivenessMs + " ms" : "")
+            + (idleRunSettleMs > 0 ? "; idle run's first write after " + idleRunSettleMs + " ms" : "")
+            + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
             + "; combining off; busy = SIMULATED leaves of " + leafUs + " us";
         final List<String> rows = new ArrayList<>();
         final List<String> categories = new ArrayList<>();
@@ -92,7 +96,7 @@ public final class WriteLatencyMain {
                 + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
             final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out,
-                idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice);
+                idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice, imageLivenessMs).idleRunSettleMs(idleRunSettleMs);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
                     driverPerSite);
@@ -186,6 +190,11 @@ public final class WriteLatencyMain {
             + DEFAULT_BUSY_WARMUP_S + "; 0 with --quick)."));
         spec.addOption(option("--relay-nice", int.class, "N", "The relay thread's nice value, set with renice (below 0 needs root); "
             + "0 leaves it (default " + DEFAULT_RELAY_NICE + "; 0 with --quick). A value it cannot set stops the run."));
+        spec.addOption(option("--idle-run-settle-ms", long.class, "MS", "How long the idle run lasts before its first write: its "
+            + "nodes steal awake from random members for deepIdleAfterMs after the run starts, and those streams leave the drivers "
+            + "over the next ~12 s (default 0: one --idle-interval-ms)."));
+        spec.addOption(option("--image-liveness-ms", long.class, "MS", "The drivers' image liveness timeout: how long a receiver keeps "
+            + "the image of a stream that went silent or closed; 0 leaves Aeron's (default 0: 10 s)."));
         spec.addOption(OptionSpec.builder("--diagnose").type(boolean.class).arity("0")
             .description("Print the drivers' counters and each thread group's CPU and run-queue wait around each case (Linux).").build());
         spec.addOption(option("--out", Path.class, "CSV", "CSV (default " + DEFAULT_OUT + "); <name>.png goes beside it."));
