@@ -134,8 +134,8 @@ public abstract class Task {
     Task nextSibling;
 
     /**
-     * While this job runs: the frame below it on its worker's stack (the job that was running there when this
-     * one started), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
+     * While this job runs: the frame below it on its worker's stack (the frame whose sync started it on that
+     * worker), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
      * children ({@link Worker#publishHeldChildren}). Written by that worker only, and cleared when the job ends
      * so a finished handle retains no frames.
      */

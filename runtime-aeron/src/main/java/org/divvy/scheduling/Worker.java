@@ -376,7 +376,9 @@ final class Worker extends Thread {
      * waits in a deeper sync finds them in its own deque instead of parking beside them. A frame's children
      * are pushed newest first (its list's order), all at once: siblings are of one size in divide and
      * conquer, and the list is walked once. Owner only; every frame walked is on this thread's stack, so
-     * the jobs pushed keep the deque's rule that its jobs belong to frames of its owner.
+     * the jobs pushed keep the deque's rule that its jobs belong to frames of its owner. {@code top} is the
+     * frame running on this thread (the spawner, or the frame syncing), which {@link #current} may not name
+     * between a child's end and the sync's return (see {@link #resume}).
      */
     void publishHeldChildren(final Task top) {
         Task[] frames = stackFrames;
