@@ -41,7 +41,7 @@ public final class CurrentFrame {
         worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
         if (worker.scheduler.idleWorkers.get() != 0) {
             if (worker.mayHoldChildren && !worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
-                worker.publishHeldChildren(); // the woken worker takes the oldest, largest jobs
+                worker.publishHeldChildren(frame); // the woken worker takes the oldest, largest jobs
             }
             worker.deque.push(job);
             worker.scheduler.wakeIdleWorker();
@@ -50,7 +50,7 @@ public final class CurrentFrame {
             worker.mayHoldChildren = true;
         } else {
             if (worker.mayHoldChildren) {
-                worker.publishHeldChildren(); // thieves took the surplus: older frames' held-back jobs first
+                worker.publishHeldChildren(frame); // thieves took the surplus: older frames' held-back jobs first
             }
             worker.deque.push(job);
         }

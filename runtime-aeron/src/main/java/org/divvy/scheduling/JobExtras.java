@@ -5,8 +5,9 @@ import java.util.function.Consumer;
 /**
  * The state few jobs need, kept out of {@link Task} because every field of a job widens the one
  * allocation of every spawn: a failure inlet, a remote stamp, the links of the completion stack, the
- * thread parked in the frame's sync. Installed on first need by CAS ({@link Task#extras()}), as the
- * parent's thread, the job's runner and finishing children may each be the first to need it.
+ * count of children finished by other threads, the thread parked in the frame's sync. Installed on
+ * first need by CAS ({@link Task#extras()}), as the parent's thread, the job's runner and finishing
+ * children may each be the first to need it.
  */
 final class JobExtras {
     /**
@@ -23,6 +24,13 @@ final class JobExtras {
 
     /** Link in the parent's completion stack, later in the list of failures one sync found. */
     Task nextCompletion;
+
+    /**
+     * As a frame: children finished by other threads (stolen ones, or claimed by remote thieves); incremented atomically.
+     * Here, not in the job, because only a frame whose children left its thread counts any, and the job is the spawn
+     * path's one allocation: a leaf job never needs the field.
+     */
+    volatile int completed;
 
     /** As a frame: lock-free stack of finished children that need parent-side work (inlet, failure). */
     volatile Task completionHead;

@@ -117,9 +117,6 @@ public abstract class Task {
      */
     int completedLocally;
 
-    /** Children finished by other threads (stolen ones); incremented atomically. */
-    volatile int completed;
-
     /**
      * The value of {@link #spawned} when this invocation's last sync completed: a child's value is
      * readable iff its {@link #childIndex} is below it (it was spawned before a completed sync). Written
@@ -137,8 +134,8 @@ public abstract class Task {
     Task nextSibling;
 
     /**
-     * While this job runs: the frame below it on its worker's stack (the job that was running there when this
-     * one started), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
+     * While this job runs: the frame below it on its worker's stack (the frame whose sync started it on that
+     * worker), or null at the stack's bottom. Lets the worker find, oldest first, the frames holding back
      * children ({@link Worker#publishHeldChildren}). Written by that worker only, and cleared when the job ends
      * so a finished handle retains no frames.
      */
@@ -157,7 +154,7 @@ public abstract class Task {
         try {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(Task.class, "status", int.class);
-            COMPLETED = lookup.findVarHandle(Task.class, "completed", int.class);
+            COMPLETED = lookup.findVarHandle(JobExtras.class, "completed", int.class);
             COMPLETION_HEAD = lookup.findVarHandle(JobExtras.class, "completionHead", Task.class);
             EXTRAS = lookup.findVarHandle(Task.class, "extras", JobExtras.class);
             FIRST_CHILD = lookup.findVarHandle(Task.class, "firstChild", Task.class);
@@ -292,9 +289,9 @@ public abstract class Task {
         return STATUS.compareAndSet(this, NEW, CANCELLED);
     }
 
-    /** Counts one finished child of this frame and returns the new count. */
+    /** Counts one child of this frame finished by another thread (any thread) and returns the new count. */
     final int countCompletedChild() {
-        return (int)COMPLETED.getAndAdd(this, 1) + 1;
+        return (int)COMPLETED.getAndAdd(extras(), 1) + 1;
     }
 
     /** Any thread: asks this job to stop at its next spawn or sync. */
@@ -444,7 +441,8 @@ public abstract class Task {
 
     /** Whether every child spawned so far has finished (owner only: reads its own counters). */
     final boolean isQuiet() {
-        return completedLocally + completed == spawned;
+        final JobExtras e = extras;
+        return completedLocally + (e == null ? 0 : e.completed) == spawned;
     }
 
     /**

@@ -88,7 +88,7 @@ final class Worker extends Thread {
             Task job = deque.pop();
             if (job != null) {
                 endIdle();
-                executeLocal(job);
+                executeLocal(job, null);
                 continue;
             }
             job = scheduler.pollSubmission();
@@ -100,7 +100,7 @@ final class Worker extends Thread {
             }
             if (job != null) {
                 endIdle();
-                executeForeign(job);
+                executeForeign(job, null);
             } else {
                 idle(null);
             }
@@ -114,7 +114,7 @@ final class Worker extends Thread {
      * frame ends only after its children), and only a frame's own thread cancels its queued children,
      * so nobody races for this job: start and completion need no atomic instruction.
      */
-    void executeLocal(final Task job) {
+    void executeLocal(final Task job, final Task below) {
         if (job.status != Task.NEW) {
             return; // cancelled while queued, by this thread, which counted it then
         }
@@ -128,7 +128,7 @@ final class Worker extends Thread {
         if (job.restarted && fetchedFromHolder(job)) {
             return; // its result comes from an orphan holder and completes it like a stolen job's
         }
-        final int outcome = runGuarded(job, true);
+        final int outcome = runGuarded(job, true, below);
         try {
             job.finish(outcome);
             if (outcome == Task.FAILED || (outcome == Task.DONE && job.resultCallback != null)) {
@@ -144,7 +144,7 @@ final class Worker extends Thread {
     }
 
     /** Runs a job stolen from another worker or submitted as a root; races with cancellation by CAS. */
-    void executeForeign(final Task job) {
+    void executeForeign(final Task job, final Task below) {
         final Task parent = job.parent;
         if (parent != null ? parent.cancelRequested : job.cancelRequested) { // a remote job's owner aborted it
             if (job.tryCancel()) {
@@ -168,7 +168,7 @@ final class Worker extends Thread {
         if (!job.tryStart()) {
             return; // cancelled while queued: the canceller has counted it complete
         }
-        complete(job, runGuarded(job, false), false);
+        complete(job, runGuarded(job, false, below), false);
     }
 
     /** A restarted job whose result an orphan holder has: the recovery hook asks for it instead of running it. */
@@ -187,9 +187,9 @@ final class Worker extends Thread {
      */
 
     /** {@link #run}, also when the overflow hits on entering it: never throws. */
-    private int runGuarded(final Task job, final boolean local) {
+    private int runGuarded(final Task job, final boolean local, final Task below) {
         try {
-            return run(job, local);
+            return run(job, local, below);
         } catch (final Throwable t) {
             job.cancelRequested = true; // its children, if any, stop when they look
             job.exception = t;
@@ -198,14 +198,16 @@ final class Worker extends Thread {
         }
     }
 
-    /** Starts (if local) and runs a job as the current frame; returns its outcome. */
-    private int run(final Task job, final boolean local) {
-        final Task saved = current;
+    /**
+     * Starts (if local) and runs a job as the current frame, above {@code below} (the frame syncing on this thread
+     * that runs it, or null in the worker's loop); returns its outcome.
+     */
+    private int run(final Task job, final boolean local, final Task below) {
         try {
             if (local) {
                 job.startLocally();
             }
-            job.enterFrame(saved);
+            job.enterFrame(below);
             current = job;
             if (job.parent != null) {
                 jobsExecuted++;
@@ -223,13 +225,30 @@ final class Worker extends Thread {
             }
             scheduler.safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable failure) {
-            current = saved;
+            current = below;
             job.leaveFrame();
             return failed(job, failure); // kept out of this method, so the JIT inlines the common path
         }
-        current = saved;
+        current = null; // not `below`: see resume
         job.leaveFrame();
         return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+    }
+
+    /*
+     * The current frame after a job. A job that ends normally leaves `current` null instead of restoring the frame
+     * below it: storing a young job into this long-lived Thread object is a reference store from an old object to a
+     * young one, for which G1's post-write barrier executes a full fence (lock addl) on every store, while storing
+     * null skips that barrier. Every job's start must store itself (its body spawns through `current`), but the
+     * frame below is restored only where user code of that frame runs again: when its sync returns or throws, and
+     * before its inlets run. So a sync that runs k children pays k + 1 fences instead of 2k. Nothing between a job's
+     * end and that restore reads `current`: the sync loops and publishHeldChildren take the frame as an argument.
+     */
+
+    /** The frame syncing on this thread is about to run user code (return to its body, run an inlet): makes it current. */
+    private void resume(final Task frame) {
+        if (current != frame) {
+            current = frame;
+        }
     }
 
     /** Computes {@code job} through the checking mode's or recovery's hook, if one takes it. */
@@ -332,16 +351,21 @@ final class Worker extends Thread {
             final Task next = child.nextSibling;
             child.endUnpublished(); // first, so the publishing below leaves it to this thread
             if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
-                publishHeldChildren(); // thieves took what they had: offer them the oldest held-back jobs
+                publishHeldChildren(frame); // thieves took what they had: offer them the oldest held-back jobs
             }
-            executeLocal(child);
+            executeLocal(child, frame);
             child = next;
         }
         if (frame.isQuiet() && !frame.hasCompletions() && !frame.inletsRegistered && !frame.cancelRequested) {
             frame.endSync(); // every child done, no inlet to run and no failure to throw
+            resume(frame);
             return;
         }
-        syncFully(frame);
+        try {
+            syncFully(frame);
+        } finally {
+            resume(frame); // its body goes on, or catches what sync threw
+        }
     }
 
     /**
@@ -352,12 +376,14 @@ final class Worker extends Thread {
      * waits in a deeper sync finds them in its own deque instead of parking beside them. A frame's children
      * are pushed newest first (its list's order), all at once: siblings are of one size in divide and
      * conquer, and the list is walked once. Owner only; every frame walked is on this thread's stack, so
-     * the jobs pushed keep the deque's rule that its jobs belong to frames of its owner.
+     * the jobs pushed keep the deque's rule that its jobs belong to frames of its owner. {@code top} is the
+     * frame running on this thread (the spawner, or the frame syncing), which {@link #current} may not name
+     * between a child's end and the sync's return (see {@link #resume}).
      */
-    void publishHeldChildren() {
+    void publishHeldChildren(final Task top) {
         Task[] frames = stackFrames;
         int count = 0;
-        for (Task frame = current; frame != null; frame = frame.frameBelow) {
+        for (Task frame = top; frame != null; frame = frame.frameBelow) {
             if (count == frames.length) {
                 frames = stackFrames = Arrays.copyOf(frames, count * 2);
             }
@@ -389,6 +415,7 @@ final class Worker extends Thread {
         for (;;) {
             final boolean quiet = frame.isQuiet(); // read before draining: every push precedes its count
             if (frame.hasCompletions()) {
+                resume(frame); // inlets are the frame's code: they may spawn
                 failed = Inlets.drainCompletions(frame, failed);
             }
             if (frame.cancelRequested) {
@@ -400,6 +427,7 @@ final class Worker extends Thread {
             }
             if (quiet) {
                 if (frame.takeInletsRegistered()) {
+                    resume(frame);
                     failed = Inlets.deliverMissedInlets(frame, failed);
                 }
                 if (frame.isQuiet() && !frame.hasCompletions()) {
@@ -419,14 +447,14 @@ final class Worker extends Thread {
                 next = child.nextSibling;
                 child.endUnpublished();
                 if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
-                    publishHeldChildren();
+                    publishHeldChildren(frame);
                 }
-                executeLocal(child);
+                executeLocal(child, frame);
             } else {
                 if (mayHoldChildren && !deque.hasSurplus(STEALABLE_SURPLUS)) {
-                    publishHeldChildren(); // an older frame's held-back children: help with them, never park beside them
+                    publishHeldChildren(frame); // an older frame's held-back children: help with them, never park beside them
                 }
-                if (!help()) {
+                if (!help(frame)) {
                     idle(frame);
                 }
             }
@@ -479,11 +507,11 @@ final class Worker extends Thread {
     }
 
     /** Pops a job of this worker's deque and runs it, or steals one and runs it; false if none found. */
-    private boolean help() {
+    private boolean help(final Task frame) {
         Task job = deque.pop();
         if (job != null) {
             endIdle();
-            executeLocal(job);
+            executeLocal(job, frame);
             return true;
         }
         job = steal();
@@ -492,7 +520,7 @@ final class Worker extends Thread {
         }
         if (job != null) {
             endIdle();
-            executeForeign(job);
+            executeForeign(job, frame);
             return true;
         }
         return false;

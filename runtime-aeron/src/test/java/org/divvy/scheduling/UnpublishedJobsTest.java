@@ -109,6 +109,49 @@ class UnpublishedJobsTest {
     }
 
     @Test
+    void shouldLetAFrameSpawnAgainAfterCatchingAFailureThatItsSyncRethrew() {
+        try (DivvyNode node = SpawnSyncTest.node(1)) {
+            final String report = node.run(() -> {
+                for (int i = 0; i < Worker.STEALABLE_SURPLUS; i++) {
+                    TaskJob.spawn("filler", () -> 0);
+                }
+                final Spawn<Integer> failing = TaskJob.<Integer>spawn("failing", () -> {
+                    throw new IllegalStateException("boom");
+                });
+                final boolean unpublished = status(failing) == Task.UNPUBLISHED;
+                String caught = "nothing";
+                try {
+                    Spawns.sync(); // runs the children on this thread, then throws the failure
+                } catch (final IllegalStateException e) {
+                    caught = e.getMessage();
+                }
+                final Spawn<Integer> again = TaskJob.spawn("again", () -> 5); // the frame is current again
+                Spawns.sync();
+                return unpublished + " " + caught + " " + again.get();
+            }).value();
+            assertEquals("true boom 5", report);
+        }
+    }
+
+    @Test
+    void shouldLetAnInletSpawnIntoItsFrameAfterItsChildRanInSync() {
+        try (DivvyNode node = SpawnSyncTest.node(1)) {
+            final String report = node.run(() -> {
+                for (int i = 0; i < Worker.STEALABLE_SURPLUS; i++) {
+                    TaskJob.spawn("filler", () -> 0);
+                }
+                final List<Spawn<Integer>> spawnedByInlet = new ArrayList<>();
+                final Spawn<Integer> first = TaskJob.spawn("first", () -> 3);
+                final boolean unpublished = status(first) == Task.UNPUBLISHED;
+                first.onResult(v -> spawnedByInlet.add(TaskJob.spawn("second", () -> v * 2)));
+                Spawns.sync(); // runs first, then its inlet (which spawns second), then second
+                return unpublished + " " + first.get() + " " + spawnedByInlet.size() + " " + spawnedByInlet.get(0).get();
+            }).value();
+            assertEquals("true 3 1 6", report);
+        }
+    }
+
+    @Test
     void shouldCancelUnpublishedChildrenOnAbortSoTheyNeverRun() {
         try (DivvyNode node = SpawnSyncTest.node(1)) {
             final AtomicInteger ran = new AtomicInteger();
