@@ -346,25 +346,26 @@ final class Worker extends Thread {
         // children are unpublished and nothing else asks for attention (no finished child waiting with
         // an inlet or a failure, no cancellation), run them here, newest first, exactly as the full loop
         // would; the full loop takes over at the first thing it must handle.
-        Task child = frame.firstChild;
-        while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
-            final Task next = child.nextSibling;
-            child.endUnpublished(); // first, so the publishing below leaves it to this thread
-            if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
-                publishHeldChildren(frame); // thieves took what they had: offer them the oldest held-back jobs
-            }
-            executeLocal(child, frame);
-            child = next;
-        }
-        if (frame.isQuiet() && !frame.hasCompletions() && !frame.inletsRegistered && !frame.cancelRequested) {
-            frame.endSync(); // every child done, no inlet to run and no failure to throw
-            resume(frame);
-            return;
-        }
         try {
+            Task child = frame.firstChild;
+            while (child != null && child.status == Task.UNPUBLISHED && !frame.cancelRequested && !frame.hasCompletions()) {
+                final Task next = child.nextSibling;
+                child.endUnpublished(); // first, so the publishing below leaves it to this thread
+                if (!deque.hasSurplus(STEALABLE_SURPLUS)) {
+                    publishHeldChildren(frame); // thieves took what they had: offer them the oldest held-back jobs
+                }
+                executeLocal(child, frame);
+                child = next;
+            }
+            if (frame.isQuiet() && !frame.hasCompletions() && !frame.inletsRegistered && !frame.cancelRequested) {
+                frame.endSync(); // every child done, no inlet to run and no failure to throw
+                return;
+            }
             syncFully(frame);
         } finally {
-            resume(frame); // its body goes on, or catches what sync threw
+            // its body goes on, or catches what sync threw: also an Error thrown between a child's end (which left
+            // `current` null) and here, so a body that catches it can still spawn and sync
+            resume(frame);
         }
     }
 
