@@ -64,7 +64,9 @@ import org.divvy.protocol.HeaderFlyweight;
  * some means messages of the stream were lost below Divvy (Aeron gave up on the stream and a new image
  * started later in it): the frame is still delivered, and the loss is counted and reported instead of
  * passing silently. A published nonce never repeats under a key: instances are random and a signer draws a
- * new one before its sequence would wrap (and whenever its publication is made anew).
+ * new one before its sequence would wrap (and whenever its publication is made anew, except when the link
+ * closed the last one for being idle: then the new publication continues the stream, its numbers going on,
+ * behind a STREAM_CONTINUES; see {@code transport.Link.closeIfIdle}).
  *
  * <p><b>Keys and binding.</b> Keys are Poly1305-AES keys (k, r), the 32 bytes of HMAC-SHA256 over the secret and a
  * label. The <em>join key</em>
@@ -225,7 +227,10 @@ public final class FrameAuthenticator {
             restart();
         }
 
-        /** A new stream (the publication was made anew): a new instance, sequence numbers from 0. */
+        /**
+         * A new stream (the publication was made anew, not continuing one closed idle): a new instance, sequence
+         * numbers from 0.
+         */
         public void restart() {
             instance = random.nextLong();
             nextSequence = 0;
@@ -321,6 +326,15 @@ public final class FrameAuthenticator {
         acceptedInstance = senderInstance;
         sequenceBeforeAccepted = lastSequence.put(senderInstance, sequence);
         return frameLength;
+    }
+
+    /**
+     * How many sender streams this node keeps a last sequence number of (one entry each, for replay protection): one
+     * per stream instance that sent it an authentic frame. A link that closes an idle publication and opens another
+     * goes on with the same instance, so reopening adds none.
+     */
+    public int streamsKnown() {
+        return lastSequence.size();
     }
 
     /**
