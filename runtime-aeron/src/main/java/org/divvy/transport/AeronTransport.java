@@ -118,7 +118,7 @@ public final class AeronTransport implements Transport {
     private final int maxMessageBytes;
     /** Per peer, the bulk bytes queued while it is unconnected or back pressured, {@code maxOutboundBytesPerPeer}. */
     private final long maxOutboundBytesPerPeer;
-    /** {@code idlePublicationCloseMs} in ns; 0: publications stay open. */
+    /** {@code idlePublicationCloseMs} in ns; 0: publications stay open (and no continuation is ever owed). */
     private final long idlePublicationCloseNs;
     private final Map<String, String> peerRoutes;
     private final ErrorHandler errorHandler;

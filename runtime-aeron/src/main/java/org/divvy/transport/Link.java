@@ -38,7 +38,9 @@ import io.aeron.Publication;
  * reference, the link's, given back once the publication took all of it or the link dropped it.
  * Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at the
  * moment it is offered, and carries its trailer; its sequence number is used up only when the publication
- * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss.
+ * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss. A publication
+ * closed for being idle does not end the stream: the next one goes on with its numbers, behind a
+ * {@link StreamContinuesFlyweight STREAM_CONTINUES} (see {@link #closeIfIdle}).
  *
  * <p>Owned by the network agent thread.
  */
@@ -352,11 +354,6 @@ final class Link {
             openPublication();
         }
         return offerContinuation() ? 1 : 0;
-    }
-
-    /** Whether the next publication owes the peer a STREAM_CONTINUES (an idle close after messages). */
-    boolean isContinuationOwed() {
-        return continuationOwed;
     }
 
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
