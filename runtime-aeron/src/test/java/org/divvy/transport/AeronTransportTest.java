@@ -197,6 +197,32 @@ class AeronTransportTest {
         }
     }
 
+    /**
+     * A link closed for good (its peer dead or gone) after an idle close owes nothing: the next publication on that link
+     * starts a new stream (a new instance, from sequence 0) with no STREAM_CONTINUES, and the peer takes it as such.
+     */
+    @Test
+    void shouldStartANewStreamWithoutAContinuationAfterTheLinkIsClosedForGood() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build();
+        try (Node a = new Node(closing); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 81);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+            assertEquals(0, a.transport.closeLink(link));
+
+            final byte[] second = stealReply(16, 82);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(second), 0, second.length));
+            awaitWhileStepping(() -> b.received.size() == 2, a, b);
+            assertEquals(0, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertEquals(2, b.authenticator.streamsKnown(), "a new stream");
+            assertEquals(List.of(), b.losses);
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+        }
+    }
+
     /** Node a, closing idle publications after 1 s, whose datagrams to b go through {@code relay}. */
     private static Node closingThrough(final SessionDroppingRelay relay, final Node b) {
         return new Node(NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
