@@ -267,6 +267,14 @@ public final class FrameAuthenticator {
             trailer.putBytes(TAG_OFFSET, tag, 0, TAG_LENGTH);
         }
 
+        /**
+         * Whether frames outside the join handshake are signed under a run key (this node knows its run): only then
+         * can a receiver check a frame of a transport-only type such as STREAM_CONTINUES, which is no handshake type.
+         */
+        public boolean signsUnderRunKey() {
+            return runKeyId != JOIN_KEY_ID;
+        }
+
         /** The message signed last was taken by the publication: the next one gets the next sequence number. */
         public void sent() {
             nextSequence++;

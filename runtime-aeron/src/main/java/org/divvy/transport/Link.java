@@ -325,7 +325,8 @@ final class Link {
         }
         final ExclusivePublication closing = publication;
         publication = null; // detached first: a close that throws (a driver timeout) leaves no closed publication here
-        if (publicationTookMessages) {
+        if (publicationTookMessages && signer.signsUnderRunKey()) {
+            // (before its run a node sends only the join handshake, which its own protocol retries: a new stream then)
             continuationOwed = true;
             closedSessionId = closing.sessionId();
             continuationWaitsForFrame = tookOnlyContinuations;
