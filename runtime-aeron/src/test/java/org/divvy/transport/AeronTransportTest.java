@@ -22,6 +22,7 @@ import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.MessageHandler;
 import org.divvy.bulk.OffHeapFrame;
+import org.divvy.membership.JoinFlyweight;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.security.FrameAuthenticator;
@@ -74,11 +75,16 @@ class AeronTransportTest {
             this(NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build());
         }
 
-        final FrameAuthenticator authenticator = TestAuthenticators.inRun(7);
+        final FrameAuthenticator authenticator;
         /** What the transport told its loss listener: "received senderId lost" or "sent endpoint". */
         final List<String> losses = new ArrayList<>();
 
         Node(final NodeConfig config) {
+            this(config, TestAuthenticators.inRun(7));
+        }
+
+        Node(final NodeConfig config, final FrameAuthenticator authenticator) {
+            this.authenticator = authenticator;
             transport = new AeronTransport(config,
                 new FrameValidator(counters), new TrafficCounters(), authenticator, t -> errors.incrementAndGet());
             transport.lossListener(new LossListener() {
@@ -220,6 +226,33 @@ class AeronTransportTest {
             assertEquals(2, b.authenticator.streamsKnown(), "a new stream");
             assertEquals(List.of(), b.losses);
             assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+        }
+    }
+
+    /**
+     * Before a node knows its run it signs only under the join key, which carries the join handshake alone: an idle
+     * close then owes no STREAM_CONTINUES (the peer would refuse one under that key, and its used-up sequence number
+     * would look like a loss); the next publication starts a new stream.
+     */
+    @Test
+    void shouldStartANewStreamAfterAnIdleCloseBeforeTheNodeKnowsItsRun() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build();
+        try (Node a = new Node(closing, TestAuthenticators.member()); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final UnsafeBuffer join = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH]);
+            new HeaderFlyweight().wrap(join, 0, join.capacity()).headerDefaults(JoinFlyweight.TYPE);
+            assertTrue(a.transport.send(link, join, 0, join.capacity()));
+            awaitWhileStepping(() -> b.transport.traffic().messagesReceived(JoinFlyweight.TYPE) == 1, a, b);
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+
+            assertTrue(a.transport.send(link, join, 0, join.capacity()));
+            awaitWhileStepping(() -> b.transport.traffic().messagesReceived(JoinFlyweight.TYPE) == 2, a, b);
+            assertEquals(0, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertEquals(0, b.transport.authenticationCounters().wrongKey.get());
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(List.of(), b.losses);
+            assertEquals(2, b.authenticator.streamsKnown(), "a new stream");
         }
     }
 
