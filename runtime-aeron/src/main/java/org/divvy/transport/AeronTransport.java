@@ -120,6 +120,8 @@ public final class AeronTransport implements Transport {
     private final long maxOutboundBytesPerPeer;
     /** {@code idlePublicationCloseMs} in ns; 0: publications stay open (and no continuation is ever owed). */
     private final long idlePublicationCloseNs;
+    /** After an idle close, when an owed STREAM_CONTINUES goes by itself if no frame took it along ({@code Link}). */
+    private final long owedContinuationAfterNs;
     private final Map<String, String> peerRoutes;
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
@@ -163,6 +165,18 @@ public final class AeronTransport implements Transport {
         final TrafficCounters traffic,
         final FrameAuthenticator authenticator,
         final ErrorHandler errorHandler) {
+        this(config, validator, traffic, authenticator, errorHandler, Link.OWED_CONTINUATION_AFTER_NS);
+    }
+
+    /** As the public constructor, with the time after which an owed STREAM_CONTINUES goes by itself (tests: shorter). */
+    AeronTransport(
+        final NodeConfig config,
+        final FrameValidator validator,
+        final TrafficCounters traffic,
+        final FrameAuthenticator authenticator,
+        final ErrorHandler errorHandler,
+        final long owedContinuationAfterNs) {
+        this.owedContinuationAfterNs = owedContinuationAfterNs;
         this.host = config.bind();
         this.port = config.port();
         this.termLengthBytes = config.termLengthBytes();
@@ -675,7 +689,7 @@ public final class AeronTransport implements Transport {
             }
             try {
                 if (idlePublicationCloseNs > 0) {
-                    link.closeIfIdle(nowNs, idlePublicationCloseNs); // housekeeping, not work: an idle agent stays idle
+                    link.closeIfIdle(nowNs, idlePublicationCloseNs, owedContinuationAfterNs); // housekeeping, not work: an idle agent stays idle
                     final int continued = link.sendOwedContinuation(nowNs);
                     sentSinceDriverStep |= continued > 0;
                     work += continued;

@@ -56,10 +56,13 @@ final class Link {
     static final int CONTROL_QUEUE_BYTES = 1 << 20;
     /**
      * How long after an idle close a STREAM_CONTINUES owed for it goes by itself, when no frame for the peer opened a
-     * publication before (5 s, Aeron's publication linger): by then the closed publication's last retransmits are
-     * over, so what the peer has of its stream is all it will ever have, and the continuation lets the peer judge it.
+     * publication before (30 s): at least Aeron's publication linger (5 s), after which what the peer has of the closed
+     * stream is all it will ever have; longer, because each such continuation opens a publication for itself alone,
+     * and in a run most links carry a frame again within that time, which takes the continuation along for free
+     * (measured with 64 nodes, perf/README.md "64 replicas": at 5 s the extra publications were a third more streams
+     * in the idle-in-run case). It bounds how late a lost tail is reported when nothing else is sent to that peer.
      */
-    static final long OWED_CONTINUATION_AFTER_NS = 5_000_000_000L;
+    static final long OWED_CONTINUATION_AFTER_NS = 30_000_000_000L;
 
     /** A bulk message waiting for the publication: its bytes from offset 0. */
     private static final class Queued {
@@ -306,12 +309,12 @@ final class Link {
      * a {@link StreamContinuesFlyweight STREAM_CONTINUES} naming the closed one's session. The peer holds that frame
      * while the closed one's image is still there (the tail may still be on its way), and a gap left once it is gone
      * is a sequence skip, reported as any other. If nothing else opens a publication, the continuation goes by itself
-     * {@link #OWED_CONTINUATION_AFTER_NS} after the close ({@link #sendOwedContinuation}), unless the closed
+     * {@code owedContinuationAfterNs} ({@link #OWED_CONTINUATION_AFTER_NS}) after the close ({@link #sendOwedContinuation}), unless the closed
      * publication took only continuations (then the next frame carries it: a stream of continuations alone would
      * otherwise reopen for ever). The peer's authenticator so keeps one entry per link, however often it reopens.
      * Returns 1 if it closed one.
      */
-    int closeIfIdle(final long nowNs, final long idleNs) {
+    int closeIfIdle(final long nowNs, final long idleNs, final long owedContinuationAfterNs) {
         if (publication == null || hasQueued() || headChunksSent != 0 || continuationOwed) {
             return 0;
         }
@@ -330,7 +333,7 @@ final class Link {
             continuationOwed = true;
             closedSessionId = closing.sessionId();
             continuationWaitsForFrame = tookOnlyContinuations;
-            continuationDueNs = nowNs + OWED_CONTINUATION_AFTER_NS;
+            continuationDueNs = nowNs + owedContinuationAfterNs;
         }
         publicationTookMessages = false;
         wasConnected = false;
@@ -341,7 +344,7 @@ final class Link {
 
     /**
      * Sends the STREAM_CONTINUES an idle close left owed (once per duty cycle, with the cycle's clock): when it is due
-     * ({@link #OWED_CONTINUATION_AFTER_NS} after the close) it opens a publication for it alone, and offers it on an
+     * (the close's {@code owedContinuationAfterNs} after it) it opens a publication for it alone, and offers it on an
      * open publication until it is taken. Returns 1 if it was taken now.
      */
     int sendOwedContinuation(final long nowNs) {

@@ -39,6 +39,8 @@ import io.aeron.driver.MediaDriver;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AeronTransportTest {
+    /** An owed STREAM_CONTINUES goes by itself 5 s after its idle close here (Aeron's linger; 30 s in a node). */
+    private static final long OWED_CONTINUATION_AFTER_NS = TimeUnit.SECONDS.toNanos(5);
     private static MediaDriver driver;
 
     @BeforeAll
@@ -85,8 +87,8 @@ class AeronTransportTest {
 
         Node(final NodeConfig config, final FrameAuthenticator authenticator) {
             this.authenticator = authenticator;
-            transport = new AeronTransport(config,
-                new FrameValidator(counters), new TrafficCounters(), authenticator, t -> errors.incrementAndGet());
+            transport = new AeronTransport(config, new FrameValidator(counters), new TrafficCounters(), authenticator,
+                t -> errors.incrementAndGet(), OWED_CONTINUATION_AFTER_NS);
             transport.lossListener(new LossListener() {
                 @Override
                 public void onReceiveLoss(final int senderId, final long lost) {
@@ -293,7 +295,7 @@ class AeronTransportTest {
             assertEquals(1, b.authenticator.streamsKnown());
 
             awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 2, a, b);
-            final long untilNs = System.nanoTime() + Link.OWED_CONTINUATION_AFTER_NS + TimeUnit.SECONDS.toNanos(1);
+            final long untilNs = System.nanoTime() + OWED_CONTINUATION_AFTER_NS + TimeUnit.SECONDS.toNanos(1);
             awaitWhileStepping(() -> System.nanoTime() - untilNs > 0, a, b);
             assertEquals(1, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE), "no stream of continuations alone");
             assertFalse(a.transport.isConnected(link));
