@@ -327,13 +327,15 @@ public final class NodeSettings {
      * which the peer holds while the closed one's image is there; a tail that never arrived is then a sequence skip,
      * reported and handled as a failure like any loss in transit (Aeron calls a publication connected for 5 s after
      * the peer's last status message, so a peer silent from within the idle time until past Aeron's 5 s linger can
-     * lose it). When nothing else is sent, the continuation goes by itself 5 s after the close (one more short-lived
-     * publication per idle close that took messages). A reopened stream adds no last-sequence entry at the peer's
-     * authenticator. What is left (see {@code Link.closeIfIdle}): the continuation's own publication, closed idle in
-     * turn, owes its continuation to the next frame for that peer, so a tail is reported late (or, if no frame
-     * follows, not at all) only if that continuation is lost too: the peer silent through two lingers with an answer
-     * in between; and a lost tail holds the peer's next frames from that sender until the closed image times out
-     * (about 10 s). Off by default: the cost of that extra publication and hold is not yet measured on the WAN harness.
+     * lose it). When nothing else is sent to that peer, the continuation goes by itself 30 s after the close, on a
+     * publication of its own (in a run most links carry a frame again before that, which takes it along). A reopened
+     * stream adds no last-sequence entry at the peer's authenticator. What is left (see {@code Link.closeIfIdle}): a
+     * lost tail is reported up to 30 s late when nothing else goes to that peer; the continuation's own publication,
+     * closed idle in turn, owes its continuation to the next frame for that peer, so a tail is reported later still
+     * (or, if no frame follows, not at all) only if that continuation is lost too: the peer silent through two
+     * lingers with an answer in between; and a lost tail holds the peer's next frames from that sender until the
+     * closed image times out (about 10 s). Off by default: with 64 nodes the idle-in-run writes measured slower than
+     * without the continuations (perf/README.md, "64 replicas"), not yet understood.
      * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
      */
     public static final Setting<Long> IDLE_PUBLICATION_CLOSE_MS = Setting.network("idlePublicationCloseMs", LONG, 0L,
