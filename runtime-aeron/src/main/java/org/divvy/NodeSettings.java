@@ -322,18 +322,25 @@ public final class NodeSettings {
      * back every 200 ms): random stealing reaches every member in time, so without it a run builds the full mesh of
      * n(n-1) streams, and 64 nodes sharing four drivers on one 2-core machine stalled their drivers for
      * hundreds of ms (perf/README.md, "64 replicas: where a write's time goes"). Set it when many nodes share a driver
-     * or a machine. Off by default because a closed stream gives up its own loss check: the time counts only while Aeron
-     * calls the publication connected, but it does so for 5 s after the peer's last status message, so a tail sent
-     * to a peer that went silent within the idle time and stays silent past Aeron's 5 s linger can be lost unreported
-     * (see {@code Link.closeIfIdle}).
-     * Each reopened stream also leaves one last-sequence entry (about 25 bytes) in the peer's authenticator for the
-     * run key's life, which is the registry's: replay protection forgets no stream, so a node whose links reopen
-     * every few seconds grows that table by about a megabyte an hour.
+     * or a machine. A closed publication is not the end of its stream: the next one to that peer continues it
+     * (same authenticated stream, sequence numbers going on) and opens with a STREAM_CONTINUES naming the closed one,
+     * which the peer holds while the closed one's image is there; a tail that never arrived is then a sequence skip,
+     * reported and handled as a failure like any loss in transit (Aeron calls a publication connected for 5 s after
+     * the peer's last status message, so a peer silent from within the idle time until past Aeron's 5 s linger can
+     * lose it). When nothing else is sent to that peer, the continuation goes by itself 30 s after the close, on a
+     * publication of its own (in a run most links carry a frame again before that, which takes it along). A reopened
+     * stream adds no last-sequence entry at the peer's authenticator. What is left (see {@code Link.closeIfIdle}): a
+     * lost tail is reported up to 30 s late when nothing else goes to that peer; the continuation's own publication,
+     * closed idle in turn, owes its continuation to the next frame for that peer, so a tail is reported later still
+     * (or, if no frame follows, not at all) only if that continuation is lost too: the peer silent through two
+     * lingers with an answer in between; and a lost tail holds the peer's next frames from that sender until the
+     * closed image times out (about 10 s). Off by default: with 64 nodes the idle-in-run writes measured slower than
+     * without the continuations (perf/README.md, "64 replicas"), not yet understood.
      * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
      */
     public static final Setting<Long> IDLE_PUBLICATION_CLOSE_MS = Setting.network("idlePublicationCloseMs", LONG, 0L,
         zeroOrAtLeast(1_000, "0 never closes one; a shorter idle time would not prove the peer had the stream's end"),
-        "a peer's publication that took nothing for this long, connected all the while, is closed (a later frame opens a new one, one round trip); 0 = never");
+        "a peer's publication that took nothing for this long, connected all the while, is closed (a later frame opens a new one, one round trip, that continues its stream so a lost tail is reported); 0 = never");
 
     /**
      * Longest pause between failed remote steals in deep idle, in ms; at least 20, the cap while awake.

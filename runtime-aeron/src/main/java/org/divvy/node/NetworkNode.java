@@ -113,6 +113,7 @@ public final class NetworkNode implements AutoCloseable {
         dispatcher = new FrameDispatcher(frameCounters, members, this::onError);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         dispatcher.reserve(AeronTransport.PROBE_TYPE, "STREAM_PROBE");
+        dispatcher.reserve(AeronTransport.CONTINUES_TYPE, "STREAM_CONTINUES");
         deepIdle = new DeepIdle(TimeUnit.MILLISECONDS.toNanos(config.deepIdleAfterMs()));
 
         codec = new CodecThread("divvy-codec-" + transport.endpoint(), this::onError);

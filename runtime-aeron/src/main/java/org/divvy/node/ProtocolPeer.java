@@ -71,6 +71,7 @@ public final class ProtocolPeer implements AutoCloseable {
         dispatcher = new FrameDispatcher(frameCounters, members, errorHandler);
         dispatcher.reserve(ChunkFlyweight.TYPE, "CHUNK");
         dispatcher.reserve(AeronTransport.PROBE_TYPE, "STREAM_PROBE");
+        dispatcher.reserve(AeronTransport.CONTINUES_TYPE, "STREAM_CONTINUES");
         if (config.join() == null) {
             throw new DivvyException("a protocol peer joins a running node: give its configuration a join address");
         }

@@ -64,7 +64,9 @@ import org.divvy.protocol.HeaderFlyweight;
  * some means messages of the stream were lost below Divvy (Aeron gave up on the stream and a new image
  * started later in it): the frame is still delivered, and the loss is counted and reported instead of
  * passing silently. A published nonce never repeats under a key: instances are random and a signer draws a
- * new one before its sequence would wrap (and whenever its publication is made anew).
+ * new one before its sequence would wrap (and whenever its publication is made anew, except when the link
+ * closed the last one for being idle: then the new publication continues the stream, its numbers going on,
+ * behind a STREAM_CONTINUES; see {@code transport.Link.closeIfIdle}).
  *
  * <p><b>Keys and binding.</b> Keys are Poly1305-AES keys (k, r), the 32 bytes of HMAC-SHA256 over the secret and a
  * label. The <em>join key</em>
@@ -225,7 +227,10 @@ public final class FrameAuthenticator {
             restart();
         }
 
-        /** A new stream (the publication was made anew): a new instance, sequence numbers from 0. */
+        /**
+         * A new stream (the publication was made anew, not continuing one closed idle): a new instance, sequence
+         * numbers from 0.
+         */
         public void restart() {
             instance = random.nextLong();
             nextSequence = 0;
@@ -260,6 +265,14 @@ public final class FrameAuthenticator {
             }
             mac.finish(tag, 0);
             trailer.putBytes(TAG_OFFSET, tag, 0, TAG_LENGTH);
+        }
+
+        /**
+         * Whether frames outside the join handshake are signed under a run key (this node knows its run): only then
+         * can a receiver check a frame of a transport-only type such as STREAM_CONTINUES, which is no handshake type.
+         */
+        public boolean signsUnderRunKey() {
+            return runKeyId != JOIN_KEY_ID;
         }
 
         /** The message signed last was taken by the publication: the next one gets the next sequence number. */
@@ -321,6 +334,15 @@ public final class FrameAuthenticator {
         acceptedInstance = senderInstance;
         sequenceBeforeAccepted = lastSequence.put(senderInstance, sequence);
         return frameLength;
+    }
+
+    /**
+     * How many sender streams this node keeps a last sequence number of (one entry each, for replay protection): one
+     * per stream instance that sent it an authentic frame. A link that closes an idle publication and opens another
+     * goes on with the same instance, so reopening adds none.
+     */
+    public int streamsKnown() {
+        return lastSequence.size();
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -101,6 +102,11 @@ public final class AeronTransport implements Transport {
 
     /** The frame type of a stream probe (STREAM_PROBE, 25): handled here, never delivered; see {@code Link.checkConnection}. */
     public static final int PROBE_TYPE = Link.PROBE_TYPE;
+    /**
+     * The frame type of a stream's continuation on a new publication (STREAM_CONTINUES, 31): handled here, never
+     * delivered; see {@link StreamContinuesFlyweight} and {@code Link.closeIfIdle}.
+     */
+    public static final int CONTINUES_TYPE = StreamContinuesFlyweight.TYPE;
 
     /** The Aeron stream id all Divvy traffic uses. */
     static final int STREAM_ID = 0xD1;
@@ -112,8 +118,10 @@ public final class AeronTransport implements Transport {
     private final int maxMessageBytes;
     /** Per peer, the bulk bytes queued while it is unconnected or back pressured, {@code maxOutboundBytesPerPeer}. */
     private final long maxOutboundBytesPerPeer;
-    /** {@code idlePublicationCloseMs} in ns; 0: publications stay open. */
+    /** {@code idlePublicationCloseMs} in ns; 0: publications stay open (and no continuation is ever owed). */
     private final long idlePublicationCloseNs;
+    /** After an idle close, when an owed STREAM_CONTINUES goes by itself if no frame took it along ({@code Link}). */
+    private final long owedContinuationAfterNs;
     private final Map<String, String> peerRoutes;
     private final ErrorHandler errorHandler;
     private final FrameValidator validator;
@@ -133,6 +141,8 @@ public final class AeronTransport implements Transport {
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
+    /** The Aeron sessions whose first frame, a STREAM_CONTINUES, waits for the image of the session it continues. */
+    private final IntHashSet heldContinuations = new IntHashSet();
     /** The link to this node's own endpoint, without Aeron; null until something is sent there. */
     private SelfLink selfLink;
     private final SelfLink.Receiver selfReceiver = this::onSelfMessage;
@@ -155,6 +165,18 @@ public final class AeronTransport implements Transport {
         final TrafficCounters traffic,
         final FrameAuthenticator authenticator,
         final ErrorHandler errorHandler) {
+        this(config, validator, traffic, authenticator, errorHandler, Link.OWED_CONTINUATION_AFTER_NS);
+    }
+
+    /** As the public constructor, with the time after which an owed STREAM_CONTINUES goes by itself (tests: shorter). */
+    AeronTransport(
+        final NodeConfig config,
+        final FrameValidator validator,
+        final TrafficCounters traffic,
+        final FrameAuthenticator authenticator,
+        final ErrorHandler errorHandler,
+        final long owedContinuationAfterNs) {
+        this.owedContinuationAfterNs = owedContinuationAfterNs;
         this.host = config.bind();
         this.port = config.port();
         this.termLengthBytes = config.termLengthBytes();
@@ -405,6 +427,10 @@ public final class AeronTransport implements Transport {
         }
         final boolean isChunk = (buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == ChunkFlyweight.TYPE;
         if (!isChunk) {
+            if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == CONTINUES_TYPE &&
+                length == StreamContinuesFlyweight.FRAME_LENGTH) {
+                return onStreamContinues(buffer, offset, received, header);
+            }
             reportSkipped(buffer, offset);
             if ((buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF) == PROBE_TYPE && length == HeaderFlyweight.HEADER_LENGTH) {
                 traffic.onReceived(PROBE_TYPE, length);
@@ -465,6 +491,34 @@ public final class AeronTransport implements Transport {
     }
 
     /**
+     * A STREAM_CONTINUES, authentic: the first frame of a publication that continues the stream of one its sender closed
+     * idle, whose session it names. A gap before it is the closed publication's tail: while that image is still here
+     * the tail may yet come through it (two images, no order between them), so the frame stays in its stream, and so
+     * does all that follows it on the new publication, until the gap is filled or the image is gone (drained after the
+     * sender's end, or timed out). A gap then left is lost, reported as any sequence skip. Dropped after the check.
+     */
+    private ControlledFragmentHandler.Action onStreamContinues(final DirectBuffer buffer, final int offset,
+        final int received, final Header header) {
+        if (header != null && authenticator.lostBeforeAccepted() > 0) {
+            final int closedSessionId = buffer.getInt(offset + StreamContinuesFlyweight.CLOSED_SESSION_ID_OFFSET,
+                HeaderFlyweight.BYTE_ORDER);
+            if (closedSessionId != header.sessionId() && subscription.imageBySessionId(closedSessionId) != null) {
+                authenticator.unaccept(buffer, offset, received); // it comes again, and must pass again
+                if (heldContinuations.add(header.sessionId())) {
+                    TrafficCounters.add(traffic.continuationsHeld, 1);
+                }
+                return ControlledFragmentHandler.Action.ABORT;
+            }
+        }
+        if (header != null && !heldContinuations.isEmpty()) {
+            heldContinuations.remove(header.sessionId());
+        }
+        reportSkipped(buffer, offset);
+        traffic.onReceived(CONTINUES_TYPE, StreamContinuesFlyweight.FRAME_LENGTH);
+        return ControlledFragmentHandler.Action.CONTINUE; // its sequence number and the image it waited for were its message
+    }
+
+    /**
      * Counts and reports the messages a skip in the sequence of the message just taken says never arrived: once
      * per skip (a message left in its stream for later is not taken yet). The {@link LossListener} hears of it, so
      * the loss is handled as a failure (membership reports it to the registry).
@@ -490,6 +544,7 @@ public final class AeronTransport implements Transport {
     private void onUnavailableImage(final Image image) {
         if (image.subscription() == subscription) {
             reassembler.onStreamClosed(image.sessionId());
+            heldContinuations.remove(image.sessionId()); // its held first frame went with it (its sender is gone)
         }
     }
 
@@ -634,7 +689,10 @@ public final class AeronTransport implements Transport {
             }
             try {
                 if (idlePublicationCloseNs > 0) {
-                    link.closeIfIdle(nowNs, idlePublicationCloseNs); // housekeeping, not work: an idle agent stays idle
+                    link.closeIfIdle(nowNs, idlePublicationCloseNs, owedContinuationAfterNs); // housekeeping, not work: an idle agent stays idle
+                    final int continued = link.sendOwedContinuation(nowNs);
+                    sentSinceDriverStep |= continued > 0;
+                    work += continued;
                 }
                 final int probes = link.checkConnection();
                 sentSinceDriverStep |= probes > 0; // so this cycle's end steps send it, not the next cycle's first

@@ -38,7 +38,9 @@ import io.aeron.Publication;
  * reference, the link's, given back once the publication took all of it or the link dropped it.
  * Every Aeron message (a whole frame, or one chunk) is signed by the {@link FrameAuthenticator} at the
  * moment it is offered, and carries its trailer; its sequence number is used up only when the publication
- * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss.
+ * takes it, so the numbers reach the peer in order and without holes, and a hole means a loss. A publication
+ * closed for being idle does not end the stream: the next one goes on with its numbers, behind a
+ * {@link StreamContinuesFlyweight STREAM_CONTINUES} (see {@link #closeIfIdle}).
  *
  * <p>Owned by the network agent thread.
  */
@@ -52,6 +54,15 @@ final class Link {
     static final int CONTROL_MAX_FRAME_BYTES = 1024;
     /** Bytes of control frames queued per peer (1 MiB, a thousand frames or more): a peer that takes none for that long is dying. */
     static final int CONTROL_QUEUE_BYTES = 1 << 20;
+    /**
+     * How long after an idle close a STREAM_CONTINUES owed for it goes by itself, when no frame for the peer opened a
+     * publication before (30 s): at least Aeron's publication linger (5 s), after which what the peer has of the closed
+     * stream is all it will ever have; longer, because each such continuation opens a publication for itself alone,
+     * and in a run most links carry a frame again within that time, which takes the continuation along for free
+     * (measured with 64 nodes, perf/README.md "64 replicas": at 5 s the extra publications were a third more streams
+     * in the idle-in-run case). It bounds how late a lost tail is reported when nothing else is sent to that peer.
+     */
+    static final long OWED_CONTINUATION_AFTER_NS = 30_000_000_000L;
 
     /** A bulk message waiting for the publication: its bytes from offset 0. */
     private static final class Queued {
@@ -97,6 +108,23 @@ final class Link {
     private boolean wasConnected;
     /** The publication lost its receiver (its image at the peer went away): a probe goes when it is back. */
     private boolean probePending;
+    /**
+     * A publication closed idle had taken messages: the next one continues its stream (same instance, sequence numbers
+     * going on) and starts with a STREAM_CONTINUES naming {@link #closedSessionId}; cleared once one took it.
+     */
+    private boolean continuationOwed;
+    /** The Aeron session of the publication closed idle that the owed continuation names. */
+    private int closedSessionId;
+    /**
+     * When the owed continuation goes by itself ({@link #sendOwedContinuation}); not at all if
+     * {@link #continuationWaitsForFrame}: the closed publication took only continuations, so the next frame carries it.
+     */
+    private long continuationDueNs;
+    private boolean continuationWaitsForFrame;
+    /** Whether the current publication took nothing but STREAM_CONTINUES frames (if it took anything). */
+    private boolean tookOnlyContinuations;
+    private final UnsafeBuffer continuesBuffer = new UnsafeBuffer(new byte[StreamContinuesFlyweight.FRAME_LENGTH]);
+    private final StreamContinuesFlyweight continues = new StreamContinuesFlyweight();
     /** The sender id and epoch of the last frame sent, for a probe's header. */
     private int lastSenderId;
     private int lastEpoch;
@@ -271,18 +299,23 @@ final class Link {
 
     /**
      * Closes the publication if it took nothing for {@code idleNs}, nothing waits for it, and it stayed connected all
-     * that time (the link stays; a later send opens a new publication, a new stream the peer's authenticator starts
-     * afresh). Called once per duty cycle with the cycle's clock. What protects what it took: the idle time counts
-     * only while Aeron calls the publication connected and no loss probe waits (a disconnection seen, or its probe
-     * still to send, starts it again); the sender's heartbeats carry the stream's end, so a live peer NAKs a lost tail
-     * within that time, and Aeron's close still sends what the term holds and lingers (5 s) for retransmits. What it
-     * does not prove: Aeron calls a publication connected until no status message came for its connection timeout
-     * (5 s), so a peer that stopped answering within {@code idleNs} of the last take (at least a second) and stays
-     * silent past the linger can lose that tail, and a closed stream's own loss check (the probe after a reconnect)
-     * is gone; this is why {@code idlePublicationCloseMs} is off by default. Returns 1 if it closed one.
+     * that time (the link stays; a later send opens a new publication). Called once per duty cycle with the cycle's
+     * clock. The idle time counts only while Aeron calls the publication connected and no loss probe or owed
+     * continuation waits; the sender's heartbeats carry the stream's end, so a live peer NAKs a lost tail within that
+     * time, and Aeron's close still sends what the term holds and lingers (5 s) for retransmits. That is not proof:
+     * Aeron calls a publication connected until no status message came for 5 s, so a peer silent from within the idle
+     * time until past the linger can lose the tail. So a closed publication that took messages is not the stream's
+     * end: the next publication continues its stream (same stream instance, sequence numbers going on) and opens with
+     * a {@link StreamContinuesFlyweight STREAM_CONTINUES} naming the closed one's session. The peer holds that frame
+     * while the closed one's image is still there (the tail may still be on its way), and a gap left once it is gone
+     * is a sequence skip, reported as any other. If nothing else opens a publication, the continuation goes by itself
+     * {@code owedContinuationAfterNs} ({@link #OWED_CONTINUATION_AFTER_NS}) after the close ({@link #sendOwedContinuation}), unless the closed
+     * publication took only continuations (then the next frame carries it: a stream of continuations alone would
+     * otherwise reopen for ever). The peer's authenticator so keeps one entry per link, however often it reopens.
+     * Returns 1 if it closed one.
      */
-    int closeIfIdle(final long nowNs, final long idleNs) {
-        if (publication == null || hasQueued() || headChunksSent != 0) {
+    int closeIfIdle(final long nowNs, final long idleNs, final long owedContinuationAfterNs) {
+        if (publication == null || hasQueued() || headChunksSent != 0 || continuationOwed) {
             return 0;
         }
         if (tookSinceIdleCheck || probePending || !publication.isConnected()) {
@@ -295,11 +328,36 @@ final class Link {
         }
         final ExclusivePublication closing = publication;
         publication = null; // detached first: a close that throws (a driver timeout) leaves no closed publication here
+        if (publicationTookMessages && signer.signsUnderRunKey()) {
+            // (before its run a node sends only the join handshake, which its own protocol retries: a new stream then)
+            continuationOwed = true;
+            closedSessionId = closing.sessionId();
+            continuationWaitsForFrame = tookOnlyContinuations;
+            continuationDueNs = nowNs + owedContinuationAfterNs;
+        }
         publicationTookMessages = false;
         wasConnected = false;
         TrafficCounters.add(traffic.publicationsClosedIdle, 1);
         closing.close();
         return 1;
+    }
+
+    /**
+     * Sends the STREAM_CONTINUES an idle close left owed (once per duty cycle, with the cycle's clock): when it is due
+     * (the close's {@code owedContinuationAfterNs} after it) it opens a publication for it alone, and offers it on an
+     * open publication until it is taken. Returns 1 if it was taken now.
+     */
+    int sendOwedContinuation(final long nowNs) {
+        if (!continuationOwed) {
+            return 0;
+        }
+        if (publication == null) {
+            if (continuationWaitsForFrame || nowNs - continuationDueNs < 0) {
+                return 0;
+            }
+            openPublication();
+        }
+        return offerContinuation() ? 1 : 0;
     }
 
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
@@ -317,6 +375,7 @@ final class Link {
         queuedControlBytes = 0;
         queuedControl = 0;
         headChunksSent = 0;
+        continuationOwed = false; // the peer is gone: a later publication starts a new stream
         if (publication != null) {
             publication.close();
             publication = null;
@@ -325,18 +384,15 @@ final class Link {
     }
 
     private boolean trySend(final DirectBuffer buffer, final int offset, final int length) {
-        if (publication == null) {
-            // Synchronous with the driver, which the invoker steps meanwhile; happens once per peer.
-            publication = aeron.addExclusivePublication(channel, streamId);
-            publicationTookMessages = false;
-            tookSinceIdleCheck = true; // idle from now, not from the last check
-            wasConnected = false;
-            probePending = false;
-            signer.restart(); // a new Aeron session: a new stream to the peer, in order from its first frame
-        }
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
         lastSenderId = buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER);
         lastEpoch = buffer.getInt(offset + HeaderFlyweight.EPOCH_OFFSET, HeaderFlyweight.BYTE_ORDER);
+        if (publication == null) {
+            openPublication();
+        }
+        if (continuationOwed && !offerContinuation()) {
+            return false; // the continuation is the new publication's first message
+        }
         if (length + FrameAuthenticator.TRAILER_LENGTH <= publication.maxMessageLength()) {
             if (offer(type, buffer, offset, length)) {
                 traffic.onSent(type, length);
@@ -369,11 +425,48 @@ final class Link {
         return true;
     }
 
-    private boolean offer(final int type, final DirectBuffer buffer, final int offset, final int length) {
-        signer.sign(type, buffer, offset, length, null, 0, 0, trailer);
-        return onOfferResult(publication.offer(buffer, offset, length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH));
+    /**
+     * Opens the publication (synchronous with the driver, which the invoker steps meanwhile; once per peer, and again
+     * after a close). A new Aeron session is a new stream to the peer, in order from its first frame, unless it
+     * continues one closed idle: then the sequence numbers go on, behind a STREAM_CONTINUES.
+     */
+    private void openPublication() {
+        publication = aeron.addExclusivePublication(channel, streamId);
+        publicationTookMessages = false;
+        tookOnlyContinuations = true;
+        tookSinceIdleCheck = true; // idle from now, not from the last check
+        wasConnected = false;
+        probePending = false;
+        if (!continuationOwed) {
+            signer.restart();
+        }
     }
 
+    /** Offers the owed STREAM_CONTINUES (header from the last frame sent); true if the publication took it. */
+    private boolean offerContinuation() {
+        continues.wrap(continuesBuffer, 0, StreamContinuesFlyweight.FRAME_LENGTH);
+        continues.headerDefaults(StreamContinuesFlyweight.TYPE).senderId(lastSenderId).epoch(lastEpoch)
+            .frameLength(StreamContinuesFlyweight.FRAME_LENGTH);
+        continues.closedSessionId(closedSessionId);
+        signer.sign(StreamContinuesFlyweight.TYPE, continuesBuffer, 0, StreamContinuesFlyweight.FRAME_LENGTH, null, 0, 0,
+            trailer);
+        if (!onOfferResult(publication.offer(continuesBuffer, 0, StreamContinuesFlyweight.FRAME_LENGTH, trailer, 0,
+            FrameAuthenticator.TRAILER_LENGTH))) {
+            return false;
+        }
+        continuationOwed = false;
+        traffic.onSent(StreamContinuesFlyweight.TYPE, StreamContinuesFlyweight.FRAME_LENGTH);
+        return true;
+    }
+
+    private boolean offer(final int type, final DirectBuffer buffer, final int offset, final int length) {
+        signer.sign(type, buffer, offset, length, null, 0, 0, trailer);
+        if (onOfferResult(publication.offer(buffer, offset, length, trailer, 0, FrameAuthenticator.TRAILER_LENGTH))) {
+            tookOnlyContinuations = false;
+            return true;
+        }
+        return false;
+    }
 
     private boolean offer2(final DirectBuffer buffer, final int offset, final int length) {
         signer.sign(ChunkFlyweight.TYPE, chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET, buffer, offset, length,
@@ -381,7 +474,11 @@ final class Link {
         chunkVectors[0].reset(chunkHeaderBuffer, 0, ChunkFlyweight.PAYLOAD_OFFSET);
         chunkVectors[1].reset(buffer, offset, length);
         chunkVectors[2].reset(trailer, 0, FrameAuthenticator.TRAILER_LENGTH);
-        return onOfferResult(publication.offer(chunkVectors));
+        if (onOfferResult(publication.offer(chunkVectors))) {
+            tookOnlyContinuations = false;
+            return true;
+        }
+        return false;
     }
 
     private boolean onOfferResult(final long result) {

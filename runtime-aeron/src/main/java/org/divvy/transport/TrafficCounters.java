@@ -30,6 +30,11 @@ public final class TrafficCounters {
     public final AtomicLong publicationsRecreated = new AtomicLong();
     /** Publications closed because they took nothing for {@code idlePublicationCloseMs}; the next frame opens another. */
     public final AtomicLong publicationsClosedIdle = new AtomicLong();
+    /**
+     * Received STREAM_CONTINUES frames held in their stream because the closed publication they continue had a gap
+     * and its image was still here (its tail may come yet); each counts once however long it waits.
+     */
+    public final AtomicLong continuationsHeld = new AtomicLong();
 
     void onSent(final int type, final int bytes) {
         add(messagesSent, type, 1);
@@ -78,6 +83,6 @@ public final class TrafficCounters {
         }
         return sb.append("droppedQueueFull=").append(droppedQueueFull).append(", droppedPeerGone=").append(droppedPeerGone)
             .append(", droppedTooLarge=").append(droppedTooLarge).append(", sendErrors=").append(sendErrors).append(", publicationsRecreated=")
-            .append(publicationsRecreated).append(", publicationsClosedIdle=").append(publicationsClosedIdle).append('}').toString();
+            .append(publicationsRecreated).append(", publicationsClosedIdle=").append(publicationsClosedIdle).append(", continuationsHeld=").append(continuationsHeld).append('}').toString();
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +22,10 @@ import org.divvy.agent.EveryoneIsAMember;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.MessageHandler;
 import org.divvy.bulk.OffHeapFrame;
+import org.divvy.membership.JoinFlyweight;
 import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
+import org.divvy.security.FrameAuthenticator;
 import org.divvy.security.TestAuthenticators;
 import org.divvy.protocol.HeaderFlyweight;
 import org.divvy.results.JobResultFlyweight;
@@ -36,6 +39,8 @@ import io.aeron.driver.MediaDriver;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AeronTransportTest {
+    /** An owed STREAM_CONTINUES goes by itself 5 s after its idle close here (Aeron's linger; 30 s in a node). */
+    private static final long OWED_CONTINUATION_AFTER_NS = TimeUnit.SECONDS.toNanos(5);
     private static MediaDriver driver;
 
     @BeforeAll
@@ -72,9 +77,29 @@ class AeronTransportTest {
             this(NodeConfig.builder().networked(true).aeronDirectory(aeronDir).termLengthBytes(termLength).build());
         }
 
+        final FrameAuthenticator authenticator;
+        /** What the transport told its loss listener: "received senderId lost" or "sent endpoint". */
+        final List<String> losses = new ArrayList<>();
+
         Node(final NodeConfig config) {
-            transport = new AeronTransport(config,
-                new FrameValidator(counters), new TrafficCounters(), TestAuthenticators.inRun(7), t -> errors.incrementAndGet());
+            this(config, TestAuthenticators.inRun(7));
+        }
+
+        Node(final NodeConfig config, final FrameAuthenticator authenticator) {
+            this.authenticator = authenticator;
+            transport = new AeronTransport(config, new FrameValidator(counters), new TrafficCounters(), authenticator,
+                t -> errors.incrementAndGet(), OWED_CONTINUATION_AFTER_NS);
+            transport.lossListener(new LossListener() {
+                @Override
+                public void onReceiveLoss(final int senderId, final long lost) {
+                    losses.add("received " + senderId + " " + lost);
+                }
+
+                @Override
+                public void onSendLoss(final String peerEndpoint) {
+                    losses.add("sent " + peerEndpoint);
+                }
+            });
         }
 
         int doWork() {
@@ -141,8 +166,9 @@ class AeronTransportTest {
 
     /**
      * With {@code idlePublicationCloseMs}, a link whose publication took nothing for that long closes it (fewer streams
-     * for the driver), and the next frame opens a new one: the peer gets it as the first of a new stream, with no loss
-     * reported and nothing refused as a replay.
+     * for the driver), and the next frame opens a new one: a STREAM_CONTINUES goes first, the stream's sequence numbers
+     * go on, and the peer gets every frame with no loss reported, nothing refused as a replay, and no second
+     * last-sequence entry for the reopened stream.
      */
     @Test
     void shouldCloseAnIdlePublicationAndDeliverTheNextFrameOnANewOne() throws InterruptedException {
@@ -171,6 +197,171 @@ class AeronTransportTest {
             assertEquals(0, b.transport.authenticationCounters().replayed.get());
             assertEquals(0, b.counters.totalDropped());
             assertEquals(0, a.errors.get());
+            assertEquals(1, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertEquals(1, b.transport.traffic().messagesReceived(AeronTransport.CONTINUES_TYPE));
+            assertEquals(0, b.transport.traffic().continuationsHeld.get()); // the closed stream had all arrived
+            assertEquals(1, b.authenticator.streamsKnown(), "one entry for the link, however often it reopens");
+            assertEquals(List.of(), b.losses);
+        }
+    }
+
+    /**
+     * A link closed for good (its peer dead or gone) after an idle close owes nothing: the next publication on that link
+     * starts a new stream (a new instance, from sequence 0) with no STREAM_CONTINUES, and the peer takes it as such.
+     */
+    @Test
+    void shouldStartANewStreamWithoutAContinuationAfterTheLinkIsClosedForGood() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build();
+        try (Node a = new Node(closing); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 81);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+            assertEquals(0, a.transport.closeLink(link));
+
+            final byte[] second = stealReply(16, 82);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(second), 0, second.length));
+            awaitWhileStepping(() -> b.received.size() == 2, a, b);
+            assertEquals(0, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertEquals(2, b.authenticator.streamsKnown(), "a new stream");
+            assertEquals(List.of(), b.losses);
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+        }
+    }
+
+    /**
+     * Before a node knows its run it signs only under the join key, which carries the join handshake alone: an idle
+     * close then owes no STREAM_CONTINUES (the peer would refuse one under that key, and its used-up sequence number
+     * would look like a loss); the next publication starts a new stream.
+     */
+    @Test
+    void shouldStartANewStreamAfterAnIdleCloseBeforeTheNodeKnowsItsRun() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build();
+        try (Node a = new Node(closing, TestAuthenticators.member()); Node b = new Node(driver.aeronDirectoryName(), 64 * 1024)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final UnsafeBuffer join = new UnsafeBuffer(new byte[HeaderFlyweight.HEADER_LENGTH]);
+            new HeaderFlyweight().wrap(join, 0, join.capacity()).headerDefaults(JoinFlyweight.TYPE);
+            assertTrue(a.transport.send(link, join, 0, join.capacity()));
+            awaitWhileStepping(() -> b.transport.traffic().messagesReceived(JoinFlyweight.TYPE) == 1, a, b);
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+
+            assertTrue(a.transport.send(link, join, 0, join.capacity()));
+            awaitWhileStepping(() -> b.transport.traffic().messagesReceived(JoinFlyweight.TYPE) == 2, a, b);
+            assertEquals(0, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertEquals(0, b.transport.authenticationCounters().wrongKey.get());
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(List.of(), b.losses);
+            assertEquals(2, b.authenticator.streamsKnown(), "a new stream");
+        }
+    }
+
+    /** Node a, closing idle publications after 1 s, whose datagrams to b go through {@code relay}. */
+    private static Node closingThrough(final SessionDroppingRelay relay, final Node b) {
+        return new Node(NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000)
+            .peerRoutes(Map.of(b.transport.endpoint(), relay.endpoint())).build());
+    }
+
+    /**
+     * The closed stream's tail really lost (every datagram of its session dropped from just before it, retransmits
+     * included, while the peer's status messages keep the publication connected, so it closes idle), and the sender
+     * never sends to that peer again: the owed STREAM_CONTINUES goes by itself, the peer holds it until the closed
+     * stream's image is gone, and then reports the one lost message as a sequence skip. The publication that carried
+     * only the continuation closes idle too, and owes the next one to the next frame, not to the clock.
+     */
+    @Test
+    void shouldReportTheLostTailOfAStreamClosedIdleWhenTheSenderNeverSendsAgain() throws Exception {
+        try (Node b = new Node(driver.aeronDirectoryName(), 64 * 1024); SessionDroppingRelay relay = new SessionDroppingRelay(
+            b.transport.endpoint()); Node a = closingThrough(relay, b)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 51);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            relay.dropSessionsSeen();
+            final byte[] tail = stealReply(16, 52);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(tail), 0, tail.length));
+            assertEquals(0, a.transport.queuedMessages(link), "the publication took the tail");
+
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+            awaitWhileStepping(() -> !b.losses.isEmpty(), a, b);
+            assertEquals(List.of("received 1 1"), b.losses);
+            assertEquals(1, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(1, b.transport.traffic().continuationsHeld.get());
+            assertEquals(1, b.received.size());
+            assertTrue(relay.datagramsDropped() > 0);
+            assertEquals(1, b.authenticator.streamsKnown());
+
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 2, a, b);
+            final long untilNs = System.nanoTime() + OWED_CONTINUATION_AFTER_NS + TimeUnit.SECONDS.toNanos(1);
+            awaitWhileStepping(() -> System.nanoTime() - untilNs > 0, a, b);
+            assertEquals(1, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE), "no stream of continuations alone");
+            assertFalse(a.transport.isConnected(link));
+            assertEquals(List.of(), a.losses);
+        }
+    }
+
+    /**
+     * The closed stream's tail lost first, then the next frame: the new publication's STREAM_CONTINUES is held, and
+     * so is the frame behind it, until the old image is gone; the loss is reported, the frame delivered after it.
+     */
+    @Test
+    void shouldReportTheLostTailOfAStreamClosedIdleAheadOfTheNextFrame() throws Exception {
+        try (Node b = new Node(driver.aeronDirectoryName(), 64 * 1024); SessionDroppingRelay relay = new SessionDroppingRelay(
+            b.transport.endpoint()); Node a = closingThrough(relay, b)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 61);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            relay.dropSessionsSeen();
+            final byte[] tail = stealReply(16, 62);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(tail), 0, tail.length));
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+
+            final byte[] next = stealReply(300_000, 63); // chunked: the continuation goes ahead of its chunks
+            assertTrue(a.transport.send(link, new UnsafeBuffer(next), 0, next.length));
+            awaitWhileStepping(() -> b.transport.traffic().continuationsHeld.get() == 1, a, b);
+            assertEquals(1, b.received.size(), "nothing behind the held continuation overtakes the lost tail's verdict");
+            awaitWhileStepping(() -> b.received.size() == 2, a, b);
+            assertEquals(List.of("received 1 1"), b.losses);
+            assertArrayEquals(next, b.received.get(1));
+            assertEquals(1, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(0, b.transport.authenticationCounters().replayed.get());
+            assertEquals(1, b.authenticator.streamsKnown());
+        }
+    }
+
+    /**
+     * No false loss when the new publication's STREAM_CONTINUES is polled before the closed stream's tail: the tail is
+     * held up (its datagrams dropped) until the continuation is held, then let through; the closed publication, still
+     * lingering, repairs it, the continuation passes, and every frame arrives in order with no loss reported.
+     */
+    @Test
+    void shouldNotReportALossWhenTheContinuationArrivesBeforeTheClosedStreamsTail() throws Exception {
+        try (Node b = new Node(driver.aeronDirectoryName(), 64 * 1024); SessionDroppingRelay relay = new SessionDroppingRelay(
+            b.transport.endpoint()); Node a = closingThrough(relay, b)) {
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] first = stealReply(16, 71);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            relay.dropSessionsSeen();
+            final byte[] tail = stealReply(16, 72);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(tail), 0, tail.length));
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+
+            final byte[] next = stealReply(16, 73);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(next), 0, next.length));
+            awaitWhileStepping(() -> b.transport.traffic().continuationsHeld.get() == 1, a, b);
+            relay.passAll(); // within the closed publication's 5 s linger: its heartbeats show the gap, its retransmit fills it
+            awaitWhileStepping(() -> b.received.size() == 3, a, b);
+            assertArrayEquals(tail, b.received.get(1));
+            assertArrayEquals(next, b.received.get(2));
+            assertEquals(List.of(), b.losses);
+            assertEquals(0, b.transport.authenticationCounters().lostInTransit.get());
+            assertEquals(0, b.transport.authenticationCounters().replayed.get());
+            assertEquals(1, b.authenticator.streamsKnown());
         }
     }
 
