@@ -359,16 +359,21 @@ public final class NodeSettings {
      * Longest time a node in deep idle keeps asking the same peer for work before it draws another, in ms; 0 draws a
      * victim for every request, as an awake node does. In deep idle each steal slot keeps the first victim it draws
      * for one deep pause ({@link #DEEP_IDLE_STEAL_BACKOFF_MS}), the next for twice as long, and so on up to this.
-     * Default 5 s: every new victim is a new stream each way in the media drivers; 64 idle nodes of a run in four
+     * Default 0 (no hold), like {@link #IDLE_PUBLICATION_CLOSE_MS}: set it (5 s is what was measured) where many nodes
+     * share a media driver or a machine. Every new victim is a new stream each way in the media drivers; 64 idle nodes of a run in four
      * drivers on 2 cores that drew a victim for every request kept ~1,300 publications and ~5,000 images, and with
      * held victims (and deep idle no longer ended by a write received or a request waiting for its new stream) ~300
      * and ~550, and a shared-object write reached them in 2.4 / 1.4 times the WAN delay instead of 34 / 3.7 (median,
      * 10 / 50 ms; perf/README.md, "64 replicas: idle nodes hold their victims"). What a longer hold costs: work that
      * appears after a long lull reaches a deep-idle node whose held victim stays idle only when it draws again,
-     * within one hold. Work found and RUN_STARTED end the hold at once.
+     * within one hold: 16 nodes in one JVM (4 sites of 4, one driver), a root that sleeps 10 s and then spawns, the time
+     * until every node ran a stolen job: CRS 3.9 s with 5 s holds against 1.1 s without, RS 14.9 s against 4.3 s (one
+     * run each, 2026-11-26; perf/README.md, same section). That is why it is off by default: on machines of their own
+     * new streams cost little, and an iterative application whose root works alone for seconds between rounds would
+     * pay the slower spread every round. Work found and RUN_STARTED end the hold at once.
      * Property {@code divvy.deepIdleVictimHoldMs}, flag {@code --deep-idle-victim-hold-ms}.
      */
-    public static final Setting<Long> DEEP_IDLE_VICTIM_HOLD_MS = Setting.network("deepIdleVictimHoldMs", LONG, 5_000L,
+    public static final Setting<Long> DEEP_IDLE_VICTIM_HOLD_MS = Setting.network("deepIdleVictimHoldMs", LONG, 0L,
         atLeast(0, "0 draws a victim for every request"),
         "longest time a node in deep idle keeps asking the same peer for work (first one deep pause, then twice as long each time); 0 = a new victim every request; work found or RUN_STARTED ends it");
 

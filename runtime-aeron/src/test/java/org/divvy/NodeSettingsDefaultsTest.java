@@ -32,7 +32,7 @@ class NodeSettingsDefaultsTest {
         assertEquals(TimeUnit.SECONDS.toNanos(1), ns(NodeSettings.DEEP_IDLE_AFTER_MS));
         assertEquals(TimeUnit.MILLISECONDS.toNanos(100), ns(NodeSettings.DEEP_IDLE_PARK_MS));
         assertEquals(200L, NodeSettings.DEEP_IDLE_STEAL_BACKOFF_MS.defaultValue());
-        assertEquals(5_000L, NodeSettings.DEEP_IDLE_VICTIM_HOLD_MS.defaultValue());
+        assertEquals(0L, NodeSettings.DEEP_IDLE_VICTIM_HOLD_MS.defaultValue());
         assertEquals(StealPolicy.CRS, NodeSettings.POLICY.defaultValue());
     }
 

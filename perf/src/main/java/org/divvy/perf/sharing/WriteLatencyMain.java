@@ -37,6 +37,12 @@ public final class WriteLatencyMain {
      */
     static final long DEFAULT_IDLE_PUBLICATION_CLOSE_MS = 2_000;
     /**
+     * The nodes' {@code deepIdleVictimHoldMs} (5 s; the node default is 0): each deep-idle thief keeps its victim, so
+     * 64 idle nodes sharing four drivers keep a few hundred streams instead of thousands (perf/README.md, "64 replicas:
+     * idle nodes hold their victims").
+     */
+    static final long DEFAULT_DEEP_IDLE_VICTIM_HOLD_MS = 5_000;
+    /**
      * How long the busy computation runs before its first write (15 s): the JIT's compiles of the 64 nodes' paths took
      * 0.2-0.4 of the 2 cores in the writes' first seconds otherwise (--diagnose), beside everything the writes wait for.
      */
@@ -77,6 +83,7 @@ public final class WriteLatencyMain {
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
         final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
         final long idlePublicationCloseMs = parsed.matchedOptionValue("--idle-publication-close-ms", DEFAULT_IDLE_PUBLICATION_CLOSE_MS);
+        final long victimHoldMs = parsed.matchedOptionValue("--deep-idle-victim-hold-ms", DEFAULT_DEEP_IDLE_VICTIM_HOLD_MS);
         final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
         final boolean diagnose = parsed.hasMatchedOption("--diagnose");
         final int relayNice = parsed.matchedOptionValue("--relay-nice", quick ? 0 : DEFAULT_RELAY_NICE);
@@ -84,7 +91,7 @@ public final class WriteLatencyMain {
         final long idleRunSettleMs = parsed.matchedOptionValue("--idle-run-settle-ms", 0L);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
-            + "; idlePublicationCloseMs " + idlePublicationCloseMs + (imageLivenessMs > 0 ? "; drivers' image liveness " + imageLivenessMs + " ms" : "")
+            + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; deepIdleVictimHoldMs " + victimHoldMs + (imageLivenessMs > 0 ? "; drivers' image liveness " + imageLivenessMs + " ms" : "")
             + (idleRunSettleMs > 0 ? "; idle run's first write after " + idleRunSettleMs + " ms" : "")
             + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
             + "; combining off; busy = SIMULATED leaves of " + leafUs + " us";
@@ -95,7 +102,8 @@ public final class WriteLatencyMain {
             out.println("divvy-perf write-latency " + String.join(" ", args) + " | " + Runtime.getRuntime().availableProcessors()
                 + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
-            final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort), base, out,
+            final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort),
+                base.toBuilder().deepIdleVictimHoldMs(victimHoldMs).build(), out,
                 idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice, imageLivenessMs).idleRunSettleMs(idleRunSettleMs);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
@@ -186,6 +194,9 @@ public final class WriteLatencyMain {
         spec.addOption(option("--idle-publication-close-ms", long.class, "MS",
             "The nodes' idlePublicationCloseMs: a publication idle this long is closed; 0 never (default "
                 + DEFAULT_IDLE_PUBLICATION_CLOSE_MS + ")."));
+        spec.addOption(option("--deep-idle-victim-hold-ms", long.class, "MS",
+            "The nodes' deepIdleVictimHoldMs: how long a deep-idle thief keeps one victim; 0 a new one every request (default "
+                + DEFAULT_DEEP_IDLE_VICTIM_HOLD_MS + ")."));
         spec.addOption(option("--busy-warmup-s", int.class, "S", "How long the busy computation runs before its first write (default "
             + DEFAULT_BUSY_WARMUP_S + "; 0 with --quick)."));
         spec.addOption(option("--relay-nice", int.class, "N", "The relay thread's nice value, set with renice (below 0 needs root); "
