@@ -103,7 +103,7 @@ public final class WriteLatencyMain {
                 + " cores | load average at start " + PerfFiles.loadAverage() + " | node settings changed by properties: "
                 + (base.toProperties().isEmpty() ? "none" : base.toProperties()));
             final WriteLatencyBenchmark benchmark = new WriteLatencyBenchmark(new WanTopology(sites, perSite, basePort),
-                base.toBuilder().deepIdleVictimHoldMs(victimHoldMs).build(), out,
+                base.toBuilder().networked(true).deepIdleVictimHoldMs(victimHoldMs).build(), out,
                 idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice, imageLivenessMs).idleRunSettleMs(idleRunSettleMs);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
