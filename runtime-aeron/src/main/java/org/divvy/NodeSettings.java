@@ -334,7 +334,11 @@ public final class NodeSettings {
      * closed idle in turn, owes its continuation to the next frame for that peer, so a tail is reported later still
      * (or, if no frame follows, not at all) only if that continuation is lost too: the peer silent through two
      * lingers with an answer in between; and a lost tail holds the peer's next frames from that sender until the
-     * closed image times out (about 10 s). Off by default: with 64 nodes the idle-in-run writes measured slower than
+     * closed image is gone (its 5 s linger, then up to Aeron's 10 s image liveness; never more than 30 s: past that the
+     * gap is judged, a loss if still open, so an image that only shares the closed one's session id cannot hold a stream
+     * for ever). Only a stream that carried run-key frames owes a continuation, and a publication opened for a
+     * continuation alone that nobody answers is closed again after 5 s (the continuation then waits for the next real
+     * frame), so a peer that is gone does not keep a publication open. Off by default: with 64 nodes the idle-in-run writes measured slower than
      * without the continuations (perf/README.md, "64 replicas"), not yet understood.
      * Property {@code divvy.idlePublicationCloseMs}, flag {@code --idle-publication-close-ms}.
      */

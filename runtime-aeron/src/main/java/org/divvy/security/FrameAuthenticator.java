@@ -217,6 +217,7 @@ public final class FrameAuthenticator {
     public final class Signer {
         private final byte[] receiver;
         private long instance;
+        private boolean lastSignedUnderJoinKey = true;
         private long nextSequence;
         /** The run key of frames to {@link #receiver}, made for run {@link #keyId} (derived again when it changes). */
         private Poly1305Aes.Key key;
@@ -250,6 +251,7 @@ public final class FrameAuthenticator {
                 restart(); // a nonce never repeats under a key
             }
             final boolean join = runKeyId == JOIN_KEY_ID || isHandshakeType.test(type);
+            lastSignedUnderJoinKey = join;
             final int sequence = (int) nextSequence;
             trailer.putInt(KEY_ID_OFFSET, join ? JOIN_KEY_ID : runKeyId, HeaderFlyweight.BYTE_ORDER);
             trailer.putInt(SEQUENCE_OFFSET, sequence, HeaderFlyweight.BYTE_ORDER);
@@ -273,6 +275,14 @@ public final class FrameAuthenticator {
          */
         public boolean signsUnderRunKey() {
             return runKeyId != JOIN_KEY_ID;
+        }
+
+        /**
+         * Whether the message signed last was signed under the run key (not a join-handshake frame, nor any frame
+         * before this node knew its run): a stream that carried one can be continued with a STREAM_CONTINUES.
+         */
+        public boolean lastSignedUnderRunKey() {
+            return !lastSignedUnderJoinKey;
         }
 
         /** The message signed last was taken by the publication: the next one gets the next sequence number. */

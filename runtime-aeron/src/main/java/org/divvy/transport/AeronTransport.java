@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
-import org.agrona.collections.IntHashSet;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -141,8 +141,18 @@ public final class AeronTransport implements Transport {
     private final Map<String, Link> linkByEndpoint = new HashMap<>();
     private final List<Link> links = new ArrayList<>();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
-    /** The Aeron sessions whose first frame, a STREAM_CONTINUES, waits for the image of the session it continues. */
-    private final IntHashSet heldContinuations = new IntHashSet();
+    /**
+     * The Aeron sessions whose first frame, a STREAM_CONTINUES, waits for the image of the session it continues, with
+     * when each was first held.
+     */
+    private final Long2LongHashMap heldContinuations = new Long2LongHashMap(NOT_HELD);
+    /** No entry in {@link #heldContinuations}. */
+    private static final long NOT_HELD = Long.MIN_VALUE;
+    /**
+     * Longest hold of a STREAM_CONTINUES (30 s): the closed publication lingers 5 s and its image then stays for
+     * Aeron's image liveness (10 s) at most, so a closed image still here after that is not its sender's.
+     */
+    static final long CONTINUATION_HOLD_LIMIT_NS = 30_000_000_000L;
     /** The link to this node's own endpoint, without Aeron; null until something is sent there. */
     private SelfLink selfLink;
     private final SelfLink.Receiver selfReceiver = this::onSelfMessage;
@@ -497,14 +507,31 @@ public final class AeronTransport implements Transport {
      * does all that follows it on the new publication, until the gap is filled or the image is gone (drained after the
      * sender's end, or timed out). A gap then left is lost, reported as any sequence skip. Dropped after the check.
      */
+    /**
+     * Whether an image with the closed session's id is still here and the continuation has not been held for
+     * {@link #CONTINUATION_HOLD_LIMIT_NS} yet. The limit bounds the hold where that image is not the closed stream's:
+     * session ids are unique per driver, not across drivers, so another sender's long-lived image may have the id (its
+     * source cannot tell them apart: a sender's new publication may leave from a new port once the old one's send
+     * endpoint closed), and Aeron's heartbeats, which keep an image alive, are not authenticated. Past the limit the
+     * gap is judged, a loss if still open.
+     */
+    private boolean closedImageMayBringTail(final int closedSessionId, final int sessionId) {
+        if (subscription.imageBySessionId(closedSessionId) == null) {
+            return false;
+        }
+        final long heldSinceNs = heldContinuations.get(sessionId);
+        return heldSinceNs == NOT_HELD || System.nanoTime() - heldSinceNs < CONTINUATION_HOLD_LIMIT_NS;
+    }
+
     private ControlledFragmentHandler.Action onStreamContinues(final DirectBuffer buffer, final int offset,
         final int received, final Header header) {
         if (header != null && authenticator.lostBeforeAccepted() > 0) {
             final int closedSessionId = buffer.getInt(offset + StreamContinuesFlyweight.CLOSED_SESSION_ID_OFFSET,
                 HeaderFlyweight.BYTE_ORDER);
-            if (closedSessionId != header.sessionId() && subscription.imageBySessionId(closedSessionId) != null) {
+            if (closedSessionId != header.sessionId() && closedImageMayBringTail(closedSessionId, header.sessionId())) {
                 authenticator.unaccept(buffer, offset, received); // it comes again, and must pass again
-                if (heldContinuations.add(header.sessionId())) {
+                if (heldContinuations.get(header.sessionId()) == NOT_HELD) {
+                    heldContinuations.put(header.sessionId(), System.nanoTime()); // rare: a gap, and its image still here
                     TrafficCounters.add(traffic.continuationsHeld, 1);
                 }
                 return ControlledFragmentHandler.Action.ABORT;

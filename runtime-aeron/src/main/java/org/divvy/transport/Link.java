@@ -55,6 +55,11 @@ final class Link {
     /** Bytes of control frames queued per peer (1 MiB, a thousand frames or more): a peer that takes none for that long is dying. */
     static final int CONTROL_QUEUE_BYTES = 1 << 20;
     /**
+     * How long a publication opened for an owed continuation alone may stay unconnected (5 s, Aeron's connection
+     * timeout) before it is closed again and the continuation waits for the next real frame to that peer.
+     */
+    static final long CONTINUATION_CONNECT_NS = 5_000_000_000L;
+    /**
      * How long after an idle close a STREAM_CONTINUES owed for it goes by itself, when no frame for the peer opened a
      * publication before (30 s): at least Aeron's publication linger (5 s), after which what the peer has of the closed
      * stream is all it will ever have; longer, because each such continuation opens a publication for itself alone,
@@ -100,6 +105,12 @@ final class Link {
     private ExclusivePublication publication;
     /** Whether the current publication took any message: if it closes under them, they may be lost. */
     private boolean publicationTookMessages;
+    /**
+     * Whether the current publication took a frame signed under the run key: only such a stream is continued after an
+     * idle close (a stream of join-handshake frames alone is not: its protocol retries, and a tool or refused joiner
+     * that exits would leave a continuation owed to an endpoint that never answers).
+     */
+    private boolean tookRunKeyFrame;
     /** Whether the publication took a message since {@link #closeIfIdle} looked last (no clock read per message). */
     private boolean tookSinceIdleCheck;
     /** When {@link #closeIfIdle} last saw the publication take a message, or saw it made. */
@@ -121,6 +132,9 @@ final class Link {
      */
     private long continuationDueNs;
     private boolean continuationWaitsForFrame;
+    /** The publication was opened by {@link #sendOwedContinuation} for the continuation alone, at that time. */
+    private boolean continuationAlone;
+    private long continuationAloneSinceNs;
     /** Whether the current publication took nothing but STREAM_CONTINUES frames (if it took anything). */
     private boolean tookOnlyContinuations;
     private final UnsafeBuffer continuesBuffer = new UnsafeBuffer(new byte[StreamContinuesFlyweight.FRAME_LENGTH]);
@@ -328,7 +342,7 @@ final class Link {
         }
         final ExclusivePublication closing = publication;
         publication = null; // detached first: a close that throws (a driver timeout) leaves no closed publication here
-        if (publicationTookMessages && signer.signsUnderRunKey()) {
+        if (publicationTookMessages && tookRunKeyFrame && signer.signsUnderRunKey()) {
             // (before its run a node sends only the join handshake, which its own protocol retries: a new stream then)
             continuationOwed = true;
             closedSessionId = closing.sessionId();
@@ -336,6 +350,7 @@ final class Link {
             continuationDueNs = nowNs + owedContinuationAfterNs;
         }
         publicationTookMessages = false;
+        tookRunKeyFrame = false;
         wasConnected = false;
         TrafficCounters.add(traffic.publicationsClosedIdle, 1);
         closing.close();
@@ -356,8 +371,25 @@ final class Link {
                 return 0;
             }
             openPublication();
+            continuationAloneSinceNs = nowNs;
+            continuationAlone = true;
         }
-        return offerContinuation() ? 1 : 0;
+        if (offerContinuation()) {
+            continuationAlone = false;
+            return 1;
+        }
+        if (continuationAlone && nowNs - continuationAloneSinceNs > CONTINUATION_CONNECT_NS) {
+            // Opened for the continuation alone, and nobody answers (the peer left, or was a tool that exited): closed
+            // again, or it would stay open for ever; the continuation stays owed, and the next real frame carries it.
+            final ExclusivePublication unanswered = publication;
+            publication = null;
+            continuationAlone = false;
+            continuationWaitsForFrame = true;
+            wasConnected = false;
+            TrafficCounters.add(traffic.publicationsClosedIdle, 1); // counted as the idle closes are: a stream given up
+            unanswered.close();
+        }
+        return 0;
     }
 
     /** Closes the publication and drops the queue; returns how many messages were dropped. */
@@ -384,6 +416,7 @@ final class Link {
     }
 
     private boolean trySend(final DirectBuffer buffer, final int offset, final int length) {
+        continuationAlone = false; // a real frame for this publication: it stays open for that
         final int type = buffer.getByte(offset + HeaderFlyweight.TYPE_OFFSET) & 0xFF;
         lastSenderId = buffer.getInt(offset + HeaderFlyweight.SENDER_ID_OFFSET, HeaderFlyweight.BYTE_ORDER);
         lastEpoch = buffer.getInt(offset + HeaderFlyweight.EPOCH_OFFSET, HeaderFlyweight.BYTE_ORDER);
@@ -433,6 +466,7 @@ final class Link {
     private void openPublication() {
         publication = aeron.addExclusivePublication(channel, streamId);
         publicationTookMessages = false;
+        tookRunKeyFrame = false;
         tookOnlyContinuations = true;
         tookSinceIdleCheck = true; // idle from now, not from the last check
         wasConnected = false;
@@ -483,6 +517,7 @@ final class Link {
 
     private boolean onOfferResult(final long result) {
         if (result > 0) {
+            tookRunKeyFrame |= signer.lastSignedUnderRunKey(); // before sent(): it names the message just signed
             signer.sent();
             publicationTookMessages = true;
             tookSinceIdleCheck = true;
@@ -497,6 +532,7 @@ final class Link {
             publication = null;
             headChunksSent = 0;
             TrafficCounters.add(traffic.publicationsRecreated, 1);
+            tookRunKeyFrame = false;
             if (publicationTookMessages) {
                 publicationTookMessages = false;
                 onSendLoss.accept(endpoint);

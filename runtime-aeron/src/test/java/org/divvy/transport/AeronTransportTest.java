@@ -232,6 +232,38 @@ class AeronTransportTest {
     }
 
     /**
+     * A continuation owed to a peer that is gone (a tool that exited, a refused joiner, a node whose link was never
+     * cut): the publication opened for it alone never connects, so it is closed again after Aeron's connection timeout,
+     * and the continuation waits for the next real frame instead of reopening a publication to a dead endpoint for ever.
+     */
+    @Test
+    void shouldCloseAPublicationOpenedForAContinuationAloneThatNobodyAnswers() throws InterruptedException {
+        final NodeConfig closing = NodeConfig.builder().networked(true).aeronDirectory(driver.aeronDirectoryName())
+            .termLengthBytes(64 * 1024).idlePublicationCloseMs(1_000).build();
+        try (Node a = new Node(closing)) {
+            final Node b = new Node(driver.aeronDirectoryName(), 64 * 1024);
+            final int link;
+            try {
+                link = a.transport.linkTo(b.transport.endpoint());
+                final byte[] first = stealReply(16, 91);
+                assertTrue(a.transport.send(link, new UnsafeBuffer(first), 0, first.length));
+                awaitWhileStepping(() -> b.received.size() == 1, a, b);
+                awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 1, a, b);
+            } finally {
+                b.close(); // gone, with the continuation owed to it
+            }
+            // after the owed delay a publication opens for the continuation alone; nobody answers; it is closed again
+            awaitWhileStepping(() -> a.transport.traffic().publicationsClosedIdle.get() == 2, a);
+            assertEquals(0, a.transport.traffic().messagesSent(AeronTransport.CONTINUES_TYPE));
+            assertFalse(a.transport.isConnected(link));
+            final long untilNs = System.nanoTime() + OWED_CONTINUATION_AFTER_NS + TimeUnit.SECONDS.toNanos(1);
+            awaitWhileStepping(() -> System.nanoTime() - untilNs > 0, a);
+            assertEquals(2, a.transport.traffic().publicationsClosedIdle.get(), "not reopened by the clock");
+            assertFalse(a.transport.isConnected(link));
+        }
+    }
+
+    /**
      * Before a node knows its run it signs only under the join key, which carries the join handshake alone: an idle
      * close then owes no STREAM_CONTINUES (the peer would refuse one under that key, and its used-up sequence number
      * would look like a loss); the next publication starts a new stream.
