@@ -378,7 +378,7 @@ final class Link {
             continuationAlone = false;
             return 1;
         }
-        if (continuationAlone && nowNs - continuationAloneSinceNs > CONTINUATION_CONNECT_NS) {
+        if (continuationAlone && publication != null && nowNs - continuationAloneSinceNs > CONTINUATION_CONNECT_NS) {
             // Opened for the continuation alone, and nobody answers (the peer left, or was a tool that exited): closed
             // again, or it would stay open for ever; the continuation stays owed, and the next real frame carries it.
             final ExclusivePublication unanswered = publication;
