@@ -1,0 +1,105 @@
+package org.divvy.perf.table;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import org.divvy.examples.cli.ChildCommand;
+import org.divvy.perf.PerfMain;
+
+/**
+ * One perf subcommand in a JVM of its own, as {@code java -jar perf/target/divvy-perf.jar ARGS} runs it: a fresh JVM
+ * per row, so each row is measured as its own command measures it (no JIT profile or threads left by another row),
+ * and, with a lock file, under {@code flock FILE}, so the row holds the machine's lock only while it runs. Its output
+ * is copied to this JVM's, indented, as it comes. The {@code divvy.*} system properties of this JVM are passed on (the
+ * subcommands start their nodes from them).
+ */
+final class PerfChild {
+    /** How the commands are shown: the jar the README builds. */
+    static final String JAR_COMMAND = "java -jar perf/target/divvy-perf.jar";
+
+    private PerfChild() {
+    }
+
+    /** The command a reader runs to reproduce {@code args} alone (with {@code flock FILE} in front when locked). */
+    static String shown(final String lockFile, final List<String> args) {
+        final StringBuilder text = new StringBuilder();
+        if (lockFile != null) {
+            text.append("flock ").append(lockFile).append(' ');
+        }
+        text.append(JAR_COMMAND.replace("java ", "java " + String.join("", properties().stream().map(p -> p + " ").toList())));
+        for (final String arg : args) {
+            text.append(' ').append(arg);
+        }
+        return text.toString();
+    }
+
+    /**
+     * Runs {@code args} and waits for it; throws {@link IllegalStateException} if it exits with anything but 0 or is
+     * still running after {@code deadlineS} (then it and every process below it are killed).
+     */
+    static void run(final String lockFile, final List<String> args, final double deadlineS, final PrintStream out) {
+        final List<String> command = new ArrayList<>();
+        if (lockFile != null) { // flock(1) runs the JVM as its child and holds the lock until it ends
+            command.addAll(List.of("flock", lockFile));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), ChildCommand.ADD_OPENS));
+        command.addAll(properties());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PerfMain.class.getName()));
+        command.addAll(args);
+        final Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot start " + shown(lockFile, args), e);
+        }
+        final Thread copier = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    out.println("    " + line);
+                }
+            } catch (final IOException e) {
+                // the process ended; what it printed was copied
+            }
+        }, "perf-child-output");
+        copier.setDaemon(true);
+        copier.start();
+        try {
+            if (!process.waitFor((long)(deadlineS * 1000), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new IllegalStateException(shown(lockFile, args) + " did not end within " + deadlineS + " s (lock included)");
+            }
+            copier.join(5_000);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new IllegalStateException("interrupted while running " + shown(lockFile, args), e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(shown(lockFile, args) + " exited with " + process.exitValue() + " (its output is above)");
+        }
+    }
+
+    /** {@code -Ddivvy.<setting>=<value>} for every {@code divvy.*} system property of this JVM, sorted. */
+    private static List<String> properties() {
+        final Map<String, String> divvy = new TreeMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("divvy.")) {
+                divvy.put(k.toString(), v.toString());
+            }
+        });
+        return divvy.entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
+    }
+}
