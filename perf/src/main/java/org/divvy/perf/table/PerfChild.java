@@ -44,10 +44,20 @@ final class PerfChild {
     }
 
     /**
+     * How long a child took.
+     *
+     * @param startS seconds from its launch to its first line of output: the wait for the lock (and a JVM's start-up,
+     *               well under a second); NaN if it printed nothing
+     * @param totalS seconds from its launch to its end
+     */
+    record Timing(double startS, double totalS) {
+    }
+
+    /**
      * Runs {@code args} and waits for it; throws {@link IllegalStateException} if it exits with anything but 0 or is
      * still running after {@code deadlineS} (then it and every process below it are killed).
      */
-    static void run(final String lockFile, final List<String> args, final double deadlineS, final PrintStream out) {
+    static Timing run(final String lockFile, final List<String> args, final double deadlineS, final PrintStream out) {
         final List<String> command = new ArrayList<>();
         if (lockFile != null) { // flock(1) runs the JVM as its child and holds the lock until it ends
             command.addAll(List.of("flock", lockFile));
@@ -62,10 +72,15 @@ final class PerfChild {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot start " + shown(lockFile, args), e);
         }
+        final long launchedNs = System.nanoTime();
+        final long[] firstLineNs = {0};
         final Thread copier = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
+                    if (firstLineNs[0] == 0) {
+                        firstLineNs[0] = System.nanoTime(); // the subcommands print their first line at once
+                    }
                     out.println("    " + line);
                 }
             } catch (final IOException e) {
@@ -90,6 +105,7 @@ final class PerfChild {
         if (process.exitValue() != 0) {
             throw new IllegalStateException(shown(lockFile, args) + " exited with " + process.exitValue() + " (its output is above)");
         }
+        return new Timing(firstLineNs[0] == 0 ? Double.NaN : (firstLineNs[0] - launchedNs) / 1e9, (System.nanoTime() - launchedNs) / 1e9);
     }
 
     /** {@code -Ddivvy.<setting>=<value>} for every {@code divvy.*} system property of this JVM, sorted. */
