@@ -36,7 +36,9 @@ final class PerfChild {
         if (lockFile != null) {
             text.append("flock ").append(lockFile).append(' ');
         }
-        text.append(JAR_COMMAND.replace("java ", "java " + String.join("", properties().stream().map(p -> p + " ").toList())));
+        text.append("java ");
+        properties().forEach(p -> text.append(p).append(' '));
+        text.append(JAR_COMMAND.substring("java ".length()));
         for (final String arg : args) {
             text.append(' ').append(arg);
         }
