@@ -29,7 +29,9 @@ import picocli.CommandLine.ParseResult;
  * reach every replica across sites ({@code org.divvy.perf.sharing.WriteLatencyMain}), {@code shared-traffic ...} the
  * shared-object traffic of the divide-and-share apps with and without write combining
  * ({@code org.divvy.perf.sharing.SharedTraffic}), {@code ds-vs-dc ...} divide and share vs divide and conquer
- * ({@code org.divvy.perf.sharing.ShareVsConquer}).
+ * ({@code org.divvy.perf.sharing.ShareVsConquer}), {@code table ...} every row of issue 10's table in one run, each by
+ * the subcommand above that measures it alone, with its target and the command that reproduces it
+ * ({@code org.divvy.perf.table.IssueTable}).
  */
 public final class PerfMain {
     private PerfMain() {
@@ -58,6 +60,9 @@ public final class PerfMain {
         }
         if (args.length > 0 && "ds-vs-dc".equals(args[0])) {
             return org.divvy.perf.sharing.ShareVsConquer.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && "table".equals(args[0])) {
+            return org.divvy.perf.table.IssueTable.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         if (args.length > 0 && "faults".equals(args[0])) {
             return org.divvy.perf.faults.FaultsMain.run(java.util.Arrays.copyOfRange(args, 1, args.length), out, err);

@@ -20,8 +20,11 @@ final class KernelRate {
      * Medians and first runs, in nodes per second.
      *
      * @param counts the tree's counts
+     * @param sequentialRounds the sequential rate of every timed round
+     * @param divvyRounds      one Divvy worker's rate of every timed round
      */
-    record Result(Counts counts, double sequentialFirst, double sequentialMedian, double divvyFirst, double divvyMedian) {
+    record Result(Counts counts, double sequentialFirst, double sequentialMedian, double divvyFirst, double divvyMedian,
+        double[] sequentialRounds, double[] divvyRounds) {
     }
 
     private KernelRate() {
@@ -52,7 +55,7 @@ final class KernelRate {
                     sequential[i] / 1e6, divvy[i] / 1e6);
             }
         }
-        return new Result(expected, sequentialFirst, median(sequential), divvyFirst, median(divvy));
+        return new Result(expected, sequentialFirst, median(sequential), divvyFirst, median(divvy), sequential, divvy);
     }
 
     private static long timedSequential(final UtsTree tree, final Counts expected) {
@@ -75,6 +78,14 @@ final class KernelRate {
 
     private static double rate(final Counts counts, final long elapsedNs) {
         return counts.nodes() / (elapsedNs / 1e9);
+    }
+
+    static double min(final double[] values) {
+        return Arrays.stream(values).min().orElse(Double.NaN);
+    }
+
+    static double max(final double[] values) {
+        return Arrays.stream(values).max().orElse(Double.NaN);
     }
 
     static double median(final double[] values) {

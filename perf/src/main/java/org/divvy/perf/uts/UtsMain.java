@@ -102,6 +102,10 @@ public final class UtsMain {
                 add(csv, "kernel", "sequential", "median", r.sequentialMedian() / 1e6, "M nodes/s", note);
                 add(csv, "kernel", "divvy-1-worker", "first_run", r.divvyFirst() / 1e6, "M nodes/s", "JIT compiling");
                 add(csv, "kernel", "divvy-1-worker", "median", r.divvyMedian() / 1e6, "M nodes/s", note);
+                add(csv, "kernel", "sequential", "min", KernelRate.min(r.sequentialRounds()) / 1e6, "M nodes/s", "slowest timed run");
+                add(csv, "kernel", "sequential", "max", KernelRate.max(r.sequentialRounds()) / 1e6, "M nodes/s", "fastest timed run");
+                add(csv, "kernel", "divvy-1-worker", "min", KernelRate.min(r.divvyRounds()) / 1e6, "M nodes/s", "slowest timed run");
+                add(csv, "kernel", "divvy-1-worker", "max", KernelRate.max(r.divvyRounds()) / 1e6, "M nodes/s", "fastest timed run");
                 summary.add(String.format(Locale.ROOT, "UTS kernel, one core, %s: sequential %.1f, Divvy 1 worker %.1f M nodes/s "
                         + "(first runs %.1f / %.1f) | target >= %.0f | java -jar perf/target/divvy-perf.jar uts --kernel; "
                         + "cold: bin/divvy uts %s --workers 1 [--sequential]",
@@ -159,6 +163,14 @@ public final class UtsMain {
                 add(csv, "speedup", "1-node-1-worker", "first_wall", KernelRate.median(oneFirst), "s", "the warm-up run: JIT compiling");
                 add(csv, "speedup", "2-nodes-1-worker", "first_wall", KernelRate.median(twoFirst), "s", "the warm-up run: JIT compiling");
                 add(csv, "speedup", "ratio", "wall", wallRatio, "ratio", note);
+                final double[] roundRatios = new double[rounds];
+                for (int i = 0; i < rounds; i++) {
+                    roundRatios[i] = oneWall[i] / twoWall[i];
+                }
+                add(csv, "speedup", "ratio", "wall_round_min", KernelRate.min(roundRatios), "ratio",
+                    "the lowest of the rounds' own ratios (each round: its 1-node run / its 2-node run)");
+                add(csv, "speedup", "ratio", "wall_round_max", KernelRate.max(roundRatios), "ratio",
+                    "the highest of the rounds' own ratios");
                 add(csv, "speedup", "ratio", "first_wall", firstRatio, "ratio", "the warm-up run: JIT compiling");
                 add(csv, "speedup", "ratio", "master_run", runRatio, "ratio", note);
                 add(csv, "speedup", "1-node-1-worker", "other_cpu", KernelRate.median(oneOther), "cores",
