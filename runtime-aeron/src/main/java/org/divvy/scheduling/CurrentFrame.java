@@ -7,7 +7,8 @@ import org.divvy.DivvyException;
  * scheduler's entry points for {@code org.divvy.codegen.Spawns} (what generated code calls) and
  * {@link org.divvy.Spawner}. The spawn path allocates nothing but the job, takes no lock and reads node
  * state twice (the parked-worker count, and the shared-objects hook, which with shared-data installed reads
- * its count of writes waiting: a plain load each on x86). A spawn publishes its job on the worker's deque
+ * its count of writes waiting: a plain load each on x86), both through fields of the worker itself, so neither
+ * is a chain of loads through the scheduler. A spawn publishes its job on the worker's deque
  * only while thieves could want it; otherwise the job stays {@link Task#UNPUBLISHED} in its parent's
  * children list, and the parent's sync runs it, unless the worker's deque runs short first: then the worker
  * publishes the held-back jobs of its oldest frames (see {@link WorkStealingDeque}'s overview).
@@ -38,8 +39,8 @@ public final class CurrentFrame {
         }
         frame.linkChild(job);
         worker.jobsSpawned++;
-        worker.scheduler.safePoint(); // a spawn is a safe point for shared objects
-        if (worker.scheduler.idleWorkers.get() != 0) {
+        worker.safePoint(); // a spawn is a safe point for shared objects
+        if (worker.parkedWorkers.get() != 0) {
             if (worker.mayHoldChildren && !worker.deque.hasSurplus(Worker.STEALABLE_SURPLUS)) {
                 worker.publishHeldChildren(frame); // the woken worker takes the oldest, largest jobs
             }
@@ -106,7 +107,7 @@ public final class CurrentFrame {
      */
     public static void pollSharedObjects() {
         if (Thread.currentThread() instanceof Worker w) {
-            w.scheduler.safePoint();
+            w.safePoint();
         }
     }
 

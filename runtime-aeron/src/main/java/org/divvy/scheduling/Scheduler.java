@@ -56,7 +56,10 @@ public final class Scheduler implements AutoCloseable {
     /** Fault tolerance's view of restarted and orphaned jobs; null on a node without a network half. */
     volatile RecoveryHook recoveryHook;
 
-    /** Shared objects' safe points and guards; null on a node without the shared-data module. */
+    /**
+     * Shared objects' safe points and guards; null on a node without the shared-data module. Workers read their
+     * own copy ({@link Worker#sharingHook}); this one serves threads outside the workers.
+     */
     volatile SharingHook sharingHook;
 
     /** Creates the workers (not started) from {@code config}; {@code nodeName} prefixes thread names. */
@@ -85,16 +88,15 @@ public final class Scheduler implements AutoCloseable {
         recoveryHook = hook;
     }
 
-    /** Installs the shared-data module's hook (the network half does, before any run). */
+    /**
+     * Installs the shared-data module's hook (the network half does, before any run, but after the workers
+     * started): here, for threads outside the workers, and in every worker's own copy, which its safe points read
+     * ({@link Worker#sharingHook}); each worker sees it at its next safe point.
+     */
     public void sharingHook(final SharingHook hook) {
         sharingHook = hook;
-    }
-
-    /** A safe point for shared objects, on a worker: writes from other nodes that arrived are applied. */
-    void safePoint() {
-        final SharingHook hook = sharingHook;
-        if (hook != null) {
-            hook.safePoint();
+        for (final Worker w : workers) {
+            w.sharingHook = hook;
         }
     }
 

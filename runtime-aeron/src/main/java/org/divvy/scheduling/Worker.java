@@ -3,6 +3,7 @@ package org.divvy.scheduling;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.UnsyncedSpawnException;
@@ -33,6 +34,26 @@ final class Worker extends Thread {
 
     final Scheduler scheduler;
     final int workerId;
+
+    /*
+     * The node state every spawn, sync and job end reads, reachable from this thread's own object in one load:
+     * through the scheduler each was a chain of two or three dependent loads (worker, scheduler, field, value),
+     * the hottest single spots of the spawn path's profile (perf/README.md, "Cached loads on the spawn path").
+     */
+
+    /** The scheduler's count of parked workers ({@link Scheduler#idleWorkers}), the same object: a spawn reads it. */
+    final AtomicInteger parkedWorkers;
+
+    /** The scheduler's checking-mode hook ({@link Scheduler#computeHook}, fixed at construction); null for none. */
+    private final ComputeHook computeHook;
+
+    /**
+     * This worker's copy of {@link Scheduler#sharingHook}, read at every safe point. The shared-data module installs
+     * its hook after the workers started (when the network half starts), so the scheduler writes it into every
+     * worker's copy ({@link Scheduler#sharingHook(SharingHook)}); volatile, so a hook installed at any time is seen
+     * at the next safe point (a plain load on x86, as the scheduler's volatile field was).
+     */
+    volatile SharingHook sharingHook;
     /**
      * A spawn leaves its job unpublished ({@link Task#UNPUBLISHED}) while this worker's deque offers thieves
      * at least this many jobs and no worker is parked: thieves take the oldest, largest jobs, so a few
@@ -77,6 +98,8 @@ final class Worker extends Thread {
         super(null, null, name, stackSizeBytes);
         this.scheduler = scheduler;
         this.workerId = workerId;
+        this.parkedWorkers = scheduler.idleWorkers;
+        this.computeHook = scheduler.computeHook;
         this.backoff = backoff;
         this.randomSeed = 0x9E3779B9 * (workerId + 1);
         setDaemon(true);
@@ -156,7 +179,7 @@ final class Worker extends Thread {
             return; // its result comes from an orphan holder and completes it like a stolen job's
         }
         final SharingHook sharing;
-        if (parent == null && (sharing = scheduler.sharingHook) != null) {
+        if (parent == null && (sharing = sharingHook) != null) {
             sharing.beforeRemoteJob(job); // its replicas are here and its guard was checked (thesis §5.3)
             if (job.cancelRequested) { // its owner aborted it while it waited: the hook gave up at once
                 if (job.tryCancel()) {
@@ -212,7 +235,7 @@ final class Worker extends Thread {
             if (job.parent != null) {
                 jobsExecuted++;
             }
-            if (scheduler.computeHook != null || job.restarted) {
+            if (computeHook != null || job.restarted) {
                 computeWithHooks(job);
             } else {
                 job.compute();
@@ -223,7 +246,7 @@ final class Worker extends Thread {
             if (job.spawned != 0 && (!job.isQuiet() || job.hasCompletions() || job.inletsRegistered)) {
                 sync(job); // implicit sync: a job never ends before its children
             }
-            scheduler.safePoint(); // a job's end is a safe point for shared objects
+            safePoint(); // a job's end is a safe point for shared objects
         } catch (final Throwable failure) {
             current = below;
             job.leaveFrame();
@@ -251,9 +274,17 @@ final class Worker extends Thread {
         }
     }
 
+    /** A safe point for shared objects on this thread: writes from other nodes that arrived are applied. */
+    void safePoint() {
+        final SharingHook hook = sharingHook;
+        if (hook != null) {
+            hook.safePoint();
+        }
+    }
+
     /** Computes {@code job} through the checking mode's or recovery's hook, if one takes it. */
     private void computeWithHooks(final Task job) throws Throwable {
-        final ComputeHook hook = scheduler.computeHook;
+        final ComputeHook hook = computeHook;
         if (hook == null || job.parent == null || !hook.compute(job)) {
             final RecoveryHook recovery;
             if (!job.restarted || (recovery = scheduler.recoveryHook) == null || !recovery.copyHeldResult(job)) {
@@ -341,7 +372,7 @@ final class Worker extends Thread {
      * then rethrows failures.
      */
     void sync(final Task frame) {
-        scheduler.safePoint(); // a sync is a safe point for shared objects
+        safePoint(); // a sync is a safe point for shared objects
         // Fast path, small enough for the JIT to inline into the spawning method: while the newest
         // children are unpublished and nothing else asks for attention (no finished child waiting with
         // an inlet or a failure, no cancellation), run them here, newest first, exactly as the full loop
@@ -557,7 +588,7 @@ final class Worker extends Thread {
 
     /** One step of backing off: spin, yield or park. {@code frame} is the frame waiting in sync, if any. */
     private void idle(final Task frame) {
-        scheduler.safePoint(); // an idle worker applies writes from other nodes too
+        safePoint(); // an idle worker applies writes from other nodes too
         if (!idling) {
             idling = true;
             idleSinceNs = System.nanoTime();
@@ -583,12 +614,12 @@ final class Worker extends Thread {
             frame.setWaiter(this);
         }
         parkState = PARKED;
-        scheduler.idleWorkers.incrementAndGet();
+        parkedWorkers.incrementAndGet();
         if (!workVisible(frame)) {
             LockSupport.parkNanos(scheduler, parkNs);
         }
         if (PARK_STATE.compareAndSet(this, PARKED, ACTIVE)) {
-            scheduler.idleWorkers.decrementAndGet();
+            parkedWorkers.decrementAndGet();
         } else {
             parkState = ACTIVE; // a waker moved it to WOKEN and decremented the count for us
         }
