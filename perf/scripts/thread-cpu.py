@@ -70,8 +70,8 @@ def main():
     pin = ["taskset", "-c", os.environ["TASKSET"]] if os.environ.get("TASKSET") else []
     # bin/divvy's JIT thresholds for the node's own code (README, "JIT of a node"), unless DIVVY_JAVA_OPTS names some
     early = [] if any("CompileThresholdScaling" in o for o in extra) else ["-XX:CompileCommand=quiet"] + [
-        f"-XX:CompileCommand=CompileThresholdScaling,{p},0.1"
-        for p in ("org/divvy/*.*", "*Spawner.spawn*", "*Job.*", "io/aeron/*.*", "org/agrona/*.*")]
+        f"-XX:CompileCommand=CompileThresholdScaling,{p},0.1" for p in ("org/divvy/*.*", "io/aeron/*.*", "org/agrona/*.*")] + [
+        "-XX:CompileCommand=CompileThresholdScaling,org/divvy/examples/*.*,1.0"]
     cmd = pin + ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + early + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     before = after = None

@@ -29,16 +29,20 @@ public final class NodeJvmOptions {
     private static final long CHILD_MAX_HEAP_MIB = 512;
 
     /**
-     * The code whose methods the JIT compiles at a tenth of its usual thresholds: Divvy's runtime (with the examples,
-     * whose classes are under {@code org.divvy} too), the generated spawn stubs and jobs of any application
-     * ({@code XSpawner.spawnY}, {@code XJobs$YJob}), Aeron and Agrona. Their per-job and per-duty-cycle methods run a
-     * few thousand times a run on a node of a small cluster (about 6,400 jobs per node and run in a 2-node UTS
-     * {@code -d 13} run, about 650 agent duty cycles a second), so at the JVM's thresholds C2 compiled them in a
-     * node's third or fourth run, on the cores the workers needed (perf/README.md, "2 nodes vs 1: C2 before the timed
-     * run"). JVM class patterns allow a {@code *} only at either end of a name.
+     * The code whose methods the JIT compiles at a tenth of its usual thresholds: Divvy's runtime, Aeron and Agrona.
+     * Their per-duty-cycle methods (the network agent's, the embedded driver's: about 650 duty cycles a second) and
+     * per-job methods run only a few thousand times in a run of a node of a small cluster, so at the JVM's thresholds
+     * C2 compiled them during a node's third or fourth run, on the cores its workers needed (perf/README.md, "2 nodes
+     * vs 1: C2 before the timed run"). JVM class patterns allow a {@code *} only at either end of a name.
      */
-    static final List<String> EARLY_COMPILED_PATTERNS = List.of("org/divvy/*.*", "*Spawner.spawn*", "*Job.*",
-        "io/aeron/*.*", "org/agrona/*.*");
+    static final List<String> EARLY_COMPILED_PATTERNS = List.of("org/divvy/*.*", "io/aeron/*.*", "org/agrona/*.*");
+    /**
+     * Code under {@code org.divvy} that keeps the JVM's own thresholds: the examples' apps, as any application's
+     * code. Compiled at a tenth, the apps' per-job methods (UTS's {@code search} with its kernel inlined, its
+     * generated job's {@code call}) were compiled from a tenth of the profile, then met branches the profile had
+     * not seen, were deoptimised and compiled again, 0.1-0.6 s of C2 each time. The last matching command wins.
+     */
+    static final List<String> USUAL_THRESHOLD_PATTERNS = List.of("org/divvy/examples/*.*");
     /** The per-method threshold scale of {@link #EARLY_COMPILED_PATTERNS}: a tenth (C2 after ~500 calls, not ~5,000). */
     static final String EARLY_COMPILE_SCALE = "0.1";
     /**
@@ -101,6 +105,9 @@ public final class NodeJvmOptions {
         options.add("-XX:CompileCommand=quiet");
         for (final String pattern : EARLY_COMPILED_PATTERNS) {
             options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + EARLY_COMPILE_SCALE);
+        }
+        for (final String pattern : USUAL_THRESHOLD_PATTERNS) {
+            options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + ",1.0");
         }
         return List.copyOf(options);
     }

@@ -41,10 +41,9 @@ class NodeJvmOptionsTest {
     void shouldCompileTheNodesOwnCodeEarlyUnlessThresholdsAreChosen() {
         assertEquals(List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=CompileThresholdScaling,org/divvy/*.*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,*Spawner.spawn*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,*Job.*,0.1",
             "-XX:CompileCommand=CompileThresholdScaling,io/aeron/*.*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,org/agrona/*.*,0.1"), NodeJvmOptions.EARLY_COMPILE);
+            "-XX:CompileCommand=CompileThresholdScaling,org/agrona/*.*,0.1",
+            "-XX:CompileCommand=CompileThresholdScaling,org/divvy/examples/*.*,1.0"), NodeJvmOptions.EARLY_COMPILE);
         final List<String> withPrint = NodeJvmOptions.ofChild(List.of("-XX:CompileCommand=print,Foo.bar"));
         assertEquals(NodeJvmOptions.EARLY_COMPILE, withPrint.subList(3, withPrint.size() - 1));
         assertEquals("-XX:CompileCommand=print,Foo.bar", withPrint.get(withPrint.size() - 1));
