@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The JVM options of a node process: the user's, and a default for each of the collector, the starting heap,
- * (for {@code divvy run}'s children) the largest heap, and the JIT thresholds of the node's own code that the user
- * did not choose. {@code bin/divvy} applies the same rule to node 0 (the largest heap excepted: a single-node app
- * takes what it needs). README, "Memory of a node" and "JIT of a node".
+ * The JVM options of a node process: the user's, and a default for each of the collector, the starting heap and
+ * (for {@code divvy run}'s children) the largest heap that the user did not choose. {@code bin/divvy} applies the
+ * same rule to node 0 (the largest heap excepted: a single-node app takes what it needs). README, "Memory of a node".
  *
  * <p>The collector follows the largest heap. Up to {@link #SERIAL_MAX_HEAP_BYTES} the serial collector: it costs
  * least on idle nodes and small jobs, and copying what such a heap holds pauses the process for little. Above it
@@ -27,30 +26,6 @@ public final class NodeJvmOptions {
     static final String CHILD_MAX_HEAP = "-Xmx512m";
     /** {@link #CHILD_MAX_HEAP} in MiB: a process of K nodes gets K times it unless chosen. */
     private static final long CHILD_MAX_HEAP_MIB = 512;
-
-    /**
-     * The code whose methods the JIT compiles at a tenth of its usual thresholds: Divvy's runtime, Aeron and Agrona.
-     * Their per-duty-cycle methods (the network agent's, the embedded driver's: about 650 duty cycles a second) and
-     * per-job methods run only a few thousand times in a run of a node of a small cluster, so at the JVM's thresholds
-     * C2 compiled them during a node's third or fourth run, on the cores its workers needed (perf/README.md, "2 nodes
-     * vs 1: C2 before the timed run"). JVM class patterns allow a {@code *} only at either end of a name.
-     */
-    static final List<String> EARLY_COMPILED_PATTERNS = List.of("org/divvy/*.*", "io/aeron/*.*", "org/agrona/*.*");
-    /**
-     * Code under {@code org.divvy} that keeps the JVM's own thresholds: the examples' apps, as any application's
-     * code. Compiled at a tenth, the apps' per-job methods (UTS's {@code search} with its kernel inlined, its
-     * generated job's {@code call}) were compiled from a tenth of the profile, then met branches the profile had
-     * not seen, were deoptimised and compiled again, 0.1-0.6 s of C2 each time. The last matching command wins.
-     */
-    static final List<String> USUAL_THRESHOLD_PATTERNS = List.of("org/divvy/examples/*.*");
-    /** The per-method threshold scale of {@link #EARLY_COMPILED_PATTERNS}: a tenth (C2 after ~500 calls, not ~5,000). */
-    static final String EARLY_COMPILE_SCALE = "0.1";
-    /**
-     * The JIT options that compile {@link #EARLY_COMPILED_PATTERNS} early; {@code quiet} first, or the JVM prints
-     * each command on standard output at start. Any option naming {@code CompileThresholdScaling} replaces them
-     * ({@code -XX:CompileThresholdScaling=1} gives back the JVM's own thresholds).
-     */
-    public static final List<String> EARLY_COMPILE = earlyCompile();
 
     private NodeJvmOptions() {
     }
@@ -83,9 +58,6 @@ public final class NodeJvmOptions {
         if (!maxHeapChosen) {
             options.add(defaultMaxHeap);
         }
-        if (chosen.stream().noneMatch(NodeJvmOptions::isThresholdScaling)) {
-            options.addAll(EARLY_COMPILE);
-        }
         options.addAll(chosen);
         return List.copyOf(options);
     }
@@ -93,23 +65,6 @@ public final class NodeJvmOptions {
     /** Whether {@code option} chooses the collector ({@code -XX:+UseG1GC}, {@code -XX:+UseSerialGC}, ...). */
     static boolean isCollector(final String option) {
         return option.startsWith("-XX:+Use") && option.endsWith("GC");
-    }
-
-    /** Whether {@code option} sets JIT threshold scales, globally or per method: it replaces {@link #EARLY_COMPILE}. */
-    static boolean isThresholdScaling(final String option) {
-        return option.contains("CompileThresholdScaling");
-    }
-
-    private static List<String> earlyCompile() {
-        final List<String> options = new ArrayList<>();
-        options.add("-XX:CompileCommand=quiet");
-        for (final String pattern : EARLY_COMPILED_PATTERNS) {
-            options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + EARLY_COMPILE_SCALE);
-        }
-        for (final String pattern : USUAL_THRESHOLD_PATTERNS) {
-            options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + ",1.0");
-        }
-        return List.copyOf(options);
     }
 
     private static boolean isStartHeap(final String option) {

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
@@ -26,47 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeJvmOptionsTest {
     @Test
     void shouldGiveAChildTheSmallNodeDefaultsWhenNothingIsChosen() {
-        final List<String> expected = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m"));
-        expected.addAll(NodeJvmOptions.EARLY_COMPILE);
-        assertEquals(expected, NodeJvmOptions.ofChild(List.of()));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m"), NodeJvmOptions.ofChild(List.of()));
         assertEquals(NodeJvmOptions.ofChild(List.of()), RunCommand.DEFAULT_CHILD_JVM_OPTIONS);
-    }
-
-    /**
-     * The node's own code is compiled at a tenth of the JIT's thresholds: quiet first (else the JVM prints every
-     * command at start), then one command per pattern; the user's options come after, and one naming
-     * CompileThresholdScaling replaces them all.
-     */
-    @Test
-    void shouldCompileTheNodesOwnCodeEarlyUnlessThresholdsAreChosen() {
-        assertEquals(List.of("-XX:CompileCommand=quiet",
-            "-XX:CompileCommand=CompileThresholdScaling,org/divvy/*.*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,io/aeron/*.*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,org/agrona/*.*,0.1",
-            "-XX:CompileCommand=CompileThresholdScaling,org/divvy/examples/*.*,1.0"), NodeJvmOptions.EARLY_COMPILE);
-        final List<String> withPrint = NodeJvmOptions.ofChild(List.of("-XX:CompileCommand=print,Foo.bar"));
-        assertEquals(NodeJvmOptions.EARLY_COMPILE, withPrint.subList(3, withPrint.size() - 1));
-        assertEquals("-XX:CompileCommand=print,Foo.bar", withPrint.get(withPrint.size() - 1));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-XX:CompileThresholdScaling=1"),
-            NodeJvmOptions.ofChild(List.of("-XX:CompileThresholdScaling=1")));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-XX:CompileCommand=CompileThresholdScaling,com/acme/*.*,0.2"),
-            NodeJvmOptions.ofChild(List.of("-XX:CompileCommand=CompileThresholdScaling,com/acme/*.*,0.2")));
-    }
-
-    /** A JVM started with the default options starts, prints nothing of its own, and accepts every pattern. */
-    @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void shouldStartAJvmSilentlyWithTheEarlyCompileOptions() throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(NodeJvmOptions.EARLY_COMPILE);
-        command.add("-version");
-        final Process process = new ProcessBuilder(command).start();
-        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        final String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "java -version returned");
-        assertEquals(0, process.exitValue(), err);
-        assertEquals("", out, "nothing on standard output (CompileCommand=quiet)");
-        assertTrue(err.startsWith("openjdk version") || err.startsWith("java version"), err);
     }
 
     /**
@@ -76,37 +36,37 @@ class NodeJvmOptionsTest {
     @Test
     void shouldScaleTheDefaultHeapOfAProcessByItsNodes() {
         assertEquals(NodeJvmOptions.ofChild(List.of()), NodeJvmOptions.ofChild(List.of(), 1));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1024m"), withoutJit(NodeJvmOptions.ofChild(List.of(), 2)));
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m"), withoutJit(NodeJvmOptions.ofChild(List.of(), 8)));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1g"), 8)));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1024m"), NodeJvmOptions.ofChild(List.of(), 2));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m"), NodeJvmOptions.ofChild(List.of(), 8));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), NodeJvmOptions.ofChild(List.of("-Xmx1g"), 8));
         assertEquals(List.of("-Xms16m", "-Xmx4096m", "-XX:+UseParallelGC"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"), 8)));
+            NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"), 8));
         final RunCommand run = (RunCommand)org.divvy.examples.Launcher.parse("run", "--nodes", "9", "--nodes-per-process",
             "4", "--jvm-opt=-Xlog:gc", "fib").command();
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2048m", "-Xlog:gc"), withoutJit(run.childJvmOptions(4)));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), withoutJit(run.childJvmOptions(1)));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2048m", "-Xlog:gc"), run.childJvmOptions(4));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), run.childJvmOptions(1));
     }
 
     @Test
     void shouldReplaceOnlyTheDefaultsAnOptionChooses() {
         // before: any --jvm-opt dropped every default, so -Xlog:gc alone gave a child G1 and a quarter of the memory
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xlog:gc"))));
-        assertEquals(List.of("-Xms16m", "-Xmx512m", "-XX:+UseParallelGC"), withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xmx512m", "-Xms64m"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xms64m"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1g"))));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), NodeJvmOptions.ofChild(List.of("-Xlog:gc")));
+        assertEquals(List.of("-Xms16m", "-Xmx512m", "-XX:+UseParallelGC"), NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xmx512m", "-Xms64m"), NodeJvmOptions.ofChild(List.of("-Xms64m")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), NodeJvmOptions.ofChild(List.of("-Xmx1g")));
         assertEquals(List.of("-Xms16m", "-XX:+UseSerialGC", "-Xmx2g"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseSerialGC", "-Xmx2g"))));
+            NodeJvmOptions.ofChild(List.of("-XX:+UseSerialGC", "-Xmx2g")));
     }
 
     @Test
     void shouldMakeG1TheCollectorOfAHeapAboveOneGib() {
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx2g"))));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2g"), NodeJvmOptions.ofChild(List.of("-Xmx2g")));
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-XX:MaxHeapSize=1025m"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:MaxHeapSize=1025m"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1073741824"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1073741824"))));
+            NodeJvmOptions.ofChild(List.of("-XX:MaxHeapSize=1025m")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1073741824"), NodeJvmOptions.ofChild(List.of("-Xmx1073741824")));
         // the last -Xmx is the JVM's; a percentage of the memory is left to the JVM's own choice of collector
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx3G"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx512m", "-Xmx3G"))));
-        assertEquals(List.of("-Xms16m", "-XX:MaxRAMPercentage=50"), withoutJit(NodeJvmOptions.ofChild(List.of("-XX:MaxRAMPercentage=50"))));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx3G"), NodeJvmOptions.ofChild(List.of("-Xmx512m", "-Xmx3G")));
+        assertEquals(List.of("-Xms16m", "-XX:MaxRAMPercentage=50"), NodeJvmOptions.ofChild(List.of("-XX:MaxRAMPercentage=50")));
     }
 
     @Test
@@ -135,25 +95,14 @@ class NodeJvmOptionsTest {
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx2G"), nodeZeroDefaults(home, jar, "-Xmx512m -Xmx2G"));
         assertEquals(List.of("-Xms16m", "-XX:+UseParallelGC", "-Xmx3g"), nodeZeroDefaults(home, jar, "-XX:+UseParallelGC -Xmx3g"));
         assertEquals(List.of(byDefault, "-Xms1g"), nodeZeroDefaults(home, jar, "-Xms1g"));
-        // the JIT thresholds: the same as a child's, after the heap defaults; replaced by an option naming them
-        final List<String> all = nodeZeroOptions(home, jar, "-Xlog:gc");
-        assertEquals(NodeJvmOptions.EARLY_COMPILE, all.subList(2, all.size() - 1));
-        assertEquals(List.of(byDefault, "-Xms16m", "-XX:CompileThresholdScaling=1"),
-            nodeZeroOptions(home, jar, "-XX:CompileThresholdScaling=1"));
         for (final List<String> chosen : List.of(List.of("-Xmx3g"), List.of("-Xmx1g"), List.of("-XX:+UseParallelGC", "-Xmx3g"))) {
             assertEquals(collectorOf(NodeJvmOptions.ofChild(chosen)),
                 collectorOf(nodeZeroDefaults(home, jar, String.join(" ", chosen))), "the same rule for " + chosen);
         }
     }
 
-    /** The heap and collector options bin/divvy passes with {@code DIVVY_JAVA_OPTS=opts} (the JIT's left out). */
-    private static List<String> nodeZeroDefaults(final Path javaHome, final Path jar, final String opts)
-        throws IOException, InterruptedException {
-        return withoutJit(nodeZeroOptions(javaHome, jar, opts));
-    }
-
     /** The JVM options bin/divvy passes with {@code DIVVY_JAVA_OPTS=opts}, between the add-opens and -jar. */
-    private static List<String> nodeZeroOptions(final Path javaHome, final Path jar, final String opts)
+    private static List<String> nodeZeroDefaults(final Path javaHome, final Path jar, final String opts)
         throws IOException, InterruptedException {
         final ProcessBuilder builder = new ProcessBuilder("sh", Path.of("..", "bin", "divvy").toString(), "--version")
             .redirectErrorStream(true);
@@ -176,13 +125,6 @@ class NodeJvmOptionsTest {
             }
         }
         throw new IllegalStateException("no MemTotal in /proc/meminfo");
-    }
-
-    /** {@code options} without {@link NodeJvmOptions#EARLY_COMPILE}'s: the heap and collector tests compare the rest. */
-    private static List<String> withoutJit(final List<String> options) {
-        final List<String> rest = new ArrayList<>(options);
-        rest.removeAll(NodeJvmOptions.EARLY_COMPILE);
-        return rest;
     }
 
     private static String collectorOf(final List<String> options) {

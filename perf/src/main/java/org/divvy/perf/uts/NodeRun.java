@@ -18,7 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.divvy.examples.cli.ChildCommand;
-import org.divvy.examples.cli.NodeJvmOptions;
 import org.divvy.examples.uts.Counts;
 
 /**
@@ -33,10 +32,10 @@ final class NodeRun {
     static final String LAUNCHER = "org.divvy.examples.Launcher";
     /**
      * Node 0's JVM options as {@code bin/divvy} gives them when {@code DIVVY_JAVA_OPTS} names none: G1 when the JVM's
-     * default maximum heap, a quarter of the machine's memory, is over 1 GiB, else serial; a 16 MiB start; the JIT
-     * thresholds of the node's own code ({@link NodeJvmOptions#EARLY_COMPILE}).
+     * default maximum heap, a quarter of the machine's memory, is over 1 GiB, else serial; a 16 MiB start.
      */
-    static final List<String> NODE_ZERO_JVM_OPTIONS = nodeZeroJvmOptions();
+    static final List<String> NODE_ZERO_JVM_OPTIONS =
+        List.of(quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC" : "-XX:+UseSerialGC", "-Xms16m");
     static final long SAMPLE_MS = 20;
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
     private static final Pattern FIRST_WARMUP = Pattern.compile("^divvy run: warm-up run 1 of [0-9]+: [A-Z]+, wall time ([0-9.]+) s");
@@ -65,14 +64,6 @@ final class NodeRun {
     }
 
     private NodeRun() {
-    }
-
-    private static List<String> nodeZeroJvmOptions() {
-        final List<String> options = new ArrayList<>();
-        options.add(quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC" : "-XX:+UseSerialGC");
-        options.add("-Xms16m");
-        options.addAll(NodeJvmOptions.EARLY_COMPILE);
-        return List.copyOf(options);
     }
 
     /** A quarter of {@code /proc/meminfo}'s MemTotal, as {@code bin/divvy} reads it; 0 if it cannot be read. */
