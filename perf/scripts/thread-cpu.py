@@ -4,7 +4,7 @@
 usage: perf/scripts/thread-cpu.py [--sched] [--c2 DIR] [--jar JAR] -- RUN_ARGS...   (JAR: examples/target/divvy-examples.jar, or a perf jar)
   e.g. perf/scripts/thread-cpu.py -- run --nodes 2 --workers 1 --warmup-runs 1 --port 51000 uts -t 1 -a 3 -d 13 -b 4 -r 19
 
-Starts node 0 as bin/divvy does (G1 or serial as bin/divvy chooses, -Xms16m, C2's trap limit), reads its output, and snapshots
+Starts node 0 as bin/divvy does (G1 or serial as bin/divvy chooses, -Xms16m), reads its output, and snapshots
 /proc/PID/task/*/schedstat and status of node 0 and every java process below it when the last warm-up run's line is
 printed and again when the timed run's "wall time:" line is. Prints, per process, the threads that used CPU
 between the two (ms), grouped by thread name with the numbers taken out (GC Thread#0.. -> GC Thread#); with
@@ -114,9 +114,7 @@ def main():
         extra = extra + log
         at = args.index("run") + 1
         args = args[:at] + [f"--jvm-opt={o}" for o in log] + args[at:]
-    # bin/divvy's C2 trap limit (README, "JIT of a node"), unless DIVVY_JAVA_OPTS sets one
-    traps = [] if any(o.startswith("-XX:PerMethodTrapLimit=") for o in extra) else ["-XX:PerMethodTrapLimit=0"]
-    cmd = pin + ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + traps + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
+    cmd = pin + ["java", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", gc, "-Xms16m"] + extra + ["-cp", jar, "org.divvy.examples.Launcher"] + args
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     before = after = None
     t0 = t1 = None

@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The JVM options of a node process: the user's, and a default for each of the collector, the starting heap,
- * (for {@code divvy run}'s children) the largest heap and C2's trap limit that the user did not choose.
- * {@code bin/divvy} applies the same rule to node 0 (the largest heap excepted: a single-node app takes what it
- * needs). README, "Memory of a node" and "JIT of a node".
+ * The JVM options of a node process: the user's, and a default for each of the collector, the starting heap and
+ * (for {@code divvy run}'s children) the largest heap that the user did not choose. {@code bin/divvy} applies the
+ * same rule to node 0 (the largest heap excepted: a single-node app takes what it needs). README, "Memory of a node".
  *
  * <p>The collector follows the largest heap. Up to {@link #SERIAL_MAX_HEAP_BYTES} the serial collector: it costs
  * least on idle nodes and small jobs, and copying what such a heap holds pauses the process for little. Above it
@@ -27,17 +26,6 @@ public final class NodeJvmOptions {
     static final String CHILD_MAX_HEAP = "-Xmx512m";
     /** {@link #CHILD_MAX_HEAP} in MiB: a process of K nodes gets K times it unless chosen. */
     private static final long CHILD_MAX_HEAP_MIB = 512;
-
-    /**
-     * C2 compiles both sides of a branch its profile has not seen taken, instead of a trap that sends the thread back
-     * to the interpreter and has the method compiled again. A node's per-job and per-duty-cycle methods are compiled
-     * after a few thousand calls, before the branches of a steal, a run's end or the next run's start have been
-     * taken; each such branch then deoptimised the method and C2 compiled it again (UTS's search with its kernel
-     * inlined: 0.1-0.5 s each time), in the runs after the warm-up runs and on the cores the workers needed
-     * (perf/README.md, "2 nodes vs 1: C2 before the timed run"). An option naming {@code PerMethodTrapLimit}
-     * replaces it ({@code -XX:PerMethodTrapLimit=100} is the JVM's own).
-     */
-    public static final String NO_BRANCH_TRAPS = "-XX:PerMethodTrapLimit=0";
 
     private NodeJvmOptions() {
     }
@@ -70,9 +58,6 @@ public final class NodeJvmOptions {
         if (!maxHeapChosen) {
             options.add(defaultMaxHeap);
         }
-        if (chosen.stream().noneMatch(NodeJvmOptions::isTrapLimit)) {
-            options.add(NO_BRANCH_TRAPS);
-        }
         options.addAll(chosen);
         return List.copyOf(options);
     }
@@ -80,11 +65,6 @@ public final class NodeJvmOptions {
     /** Whether {@code option} chooses the collector ({@code -XX:+UseG1GC}, {@code -XX:+UseSerialGC}, ...). */
     static boolean isCollector(final String option) {
         return option.startsWith("-XX:+Use") && option.endsWith("GC");
-    }
-
-    /** Whether {@code option} sets C2's trap limit per method: it replaces {@link #NO_BRANCH_TRAPS}. */
-    static boolean isTrapLimit(final String option) {
-        return option.startsWith("-XX:PerMethodTrapLimit=");
     }
 
     private static boolean isStartHeap(final String option) {

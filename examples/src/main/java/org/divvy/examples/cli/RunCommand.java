@@ -109,7 +109,7 @@ public final class RunCommand implements CliCommand, NodeSettingOptions.Owner {
         description = "a JVM option of each child node, repeatable; defaults -XX:+UseSerialGC -Xms16m -Xmx512m, "
             + "each replaced by an option that chooses the same (a collector, -Xms, -Xmx); with -Xmx above 1g the "
             + "default collector is G1; with --nodes-per-process K the default -Xmx is K times 512m and a chosen one is "
-            + "the whole process's; and -XX:PerMethodTrapLimit=0 unless an option sets it (README, JIT of a node)")
+            + "the whole process's")
     List<String> childJvmOptions = new ArrayList<>();
 
     @Option(names = FaultSchedule.KILL_AT, paramLabel = "K@S[,K@S...]",

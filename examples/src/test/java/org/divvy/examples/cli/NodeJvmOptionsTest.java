@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
@@ -26,33 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeJvmOptionsTest {
     @Test
     void shouldGiveAChildTheSmallNodeDefaultsWhenNothingIsChosen() {
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-XX:PerMethodTrapLimit=0"),
-            NodeJvmOptions.ofChild(List.of()));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m"), NodeJvmOptions.ofChild(List.of()));
         assertEquals(NodeJvmOptions.ofChild(List.of()), RunCommand.DEFAULT_CHILD_JVM_OPTIONS);
-    }
-
-    /** C2's trap limit is 0 unless the user sets it; other JIT options leave the default in place. */
-    @Test
-    void shouldTurnOffBranchTrapsUnlessTheLimitIsChosen() {
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-XX:PerMethodTrapLimit=0", "-XX:+PrintCompilation"),
-            NodeJvmOptions.ofChild(List.of("-XX:+PrintCompilation")));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-XX:PerMethodTrapLimit=100"),
-            NodeJvmOptions.ofChild(List.of("-XX:PerMethodTrapLimit=100")));
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m", "-XX:PerMethodTrapLimit=0"), NodeJvmOptions.ofChild(List.of(), 8));
-    }
-
-    /** A JVM accepts the default (a product flag: no unlocking needed) and prints nothing about it. */
-    @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void shouldStartAJvmSilentlyWithTheTrapLimit() throws Exception {
-        final Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            NodeJvmOptions.NO_BRANCH_TRAPS, "-XX:+PrintFlagsFinal", "-version").start();
-        final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        final String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "java -version returned");
-        assertEquals(0, process.exitValue(), err);
-        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*intx PerMethodTrapLimit\\s+= 0\\s.*")), "the flag took");
-        assertTrue(err.startsWith("openjdk version") || err.startsWith("java version"), err);
     }
 
     /**
@@ -62,37 +36,37 @@ class NodeJvmOptionsTest {
     @Test
     void shouldScaleTheDefaultHeapOfAProcessByItsNodes() {
         assertEquals(NodeJvmOptions.ofChild(List.of()), NodeJvmOptions.ofChild(List.of(), 1));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1024m"), withoutJit(NodeJvmOptions.ofChild(List.of(), 2)));
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m"), withoutJit(NodeJvmOptions.ofChild(List.of(), 8)));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1g"), 8)));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1024m"), NodeJvmOptions.ofChild(List.of(), 2));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx4096m"), NodeJvmOptions.ofChild(List.of(), 8));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), NodeJvmOptions.ofChild(List.of("-Xmx1g"), 8));
         assertEquals(List.of("-Xms16m", "-Xmx4096m", "-XX:+UseParallelGC"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"), 8)));
+            NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"), 8));
         final RunCommand run = (RunCommand)org.divvy.examples.Launcher.parse("run", "--nodes", "9", "--nodes-per-process",
             "4", "--jvm-opt=-Xlog:gc", "fib").command();
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2048m", "-Xlog:gc"), withoutJit(run.childJvmOptions(4)));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), withoutJit(run.childJvmOptions(1)));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2048m", "-Xlog:gc"), run.childJvmOptions(4));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), run.childJvmOptions(1));
     }
 
     @Test
     void shouldReplaceOnlyTheDefaultsAnOptionChooses() {
         // before: any --jvm-opt dropped every default, so -Xlog:gc alone gave a child G1 and a quarter of the memory
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xlog:gc"))));
-        assertEquals(List.of("-Xms16m", "-Xmx512m", "-XX:+UseParallelGC"), withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xmx512m", "-Xms64m"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xms64m"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1g"))));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx512m", "-Xlog:gc"), NodeJvmOptions.ofChild(List.of("-Xlog:gc")));
+        assertEquals(List.of("-Xms16m", "-Xmx512m", "-XX:+UseParallelGC"), NodeJvmOptions.ofChild(List.of("-XX:+UseParallelGC")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xmx512m", "-Xms64m"), NodeJvmOptions.ofChild(List.of("-Xms64m")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1g"), NodeJvmOptions.ofChild(List.of("-Xmx1g")));
         assertEquals(List.of("-Xms16m", "-XX:+UseSerialGC", "-Xmx2g"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:+UseSerialGC", "-Xmx2g"))));
+            NodeJvmOptions.ofChild(List.of("-XX:+UseSerialGC", "-Xmx2g")));
     }
 
     @Test
     void shouldMakeG1TheCollectorOfAHeapAboveOneGib() {
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2g"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx2g"))));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx2g"), NodeJvmOptions.ofChild(List.of("-Xmx2g")));
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-XX:MaxHeapSize=1025m"),
-            withoutJit(NodeJvmOptions.ofChild(List.of("-XX:MaxHeapSize=1025m"))));
-        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1073741824"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx1073741824"))));
+            NodeJvmOptions.ofChild(List.of("-XX:MaxHeapSize=1025m")));
+        assertEquals(List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx1073741824"), NodeJvmOptions.ofChild(List.of("-Xmx1073741824")));
         // the last -Xmx is the JVM's; a percentage of the memory is left to the JVM's own choice of collector
-        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx3G"), withoutJit(NodeJvmOptions.ofChild(List.of("-Xmx512m", "-Xmx3G"))));
-        assertEquals(List.of("-Xms16m", "-XX:MaxRAMPercentage=50"), withoutJit(NodeJvmOptions.ofChild(List.of("-XX:MaxRAMPercentage=50"))));
+        assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx3G"), NodeJvmOptions.ofChild(List.of("-Xmx512m", "-Xmx3G")));
+        assertEquals(List.of("-Xms16m", "-XX:MaxRAMPercentage=50"), NodeJvmOptions.ofChild(List.of("-XX:MaxRAMPercentage=50")));
     }
 
     @Test
@@ -121,24 +95,14 @@ class NodeJvmOptionsTest {
         assertEquals(List.of("-XX:+UseG1GC", "-Xms16m", "-Xmx512m", "-Xmx2G"), nodeZeroDefaults(home, jar, "-Xmx512m -Xmx2G"));
         assertEquals(List.of("-Xms16m", "-XX:+UseParallelGC", "-Xmx3g"), nodeZeroDefaults(home, jar, "-XX:+UseParallelGC -Xmx3g"));
         assertEquals(List.of(byDefault, "-Xms1g"), nodeZeroDefaults(home, jar, "-Xms1g"));
-        // C2's trap limit: as a child's, after the heap defaults; replaced by an option that sets it
-        assertEquals(List.of(byDefault, "-Xms16m", "-XX:PerMethodTrapLimit=0", "-Xlog:gc"), nodeZeroOptions(home, jar, "-Xlog:gc"));
-        assertEquals(List.of(byDefault, "-Xms16m", "-XX:PerMethodTrapLimit=100"),
-            nodeZeroOptions(home, jar, "-XX:PerMethodTrapLimit=100"));
         for (final List<String> chosen : List.of(List.of("-Xmx3g"), List.of("-Xmx1g"), List.of("-XX:+UseParallelGC", "-Xmx3g"))) {
             assertEquals(collectorOf(NodeJvmOptions.ofChild(chosen)),
                 collectorOf(nodeZeroDefaults(home, jar, String.join(" ", chosen))), "the same rule for " + chosen);
         }
     }
 
-    /** The heap and collector options bin/divvy passes with {@code DIVVY_JAVA_OPTS=opts} (the JIT's left out). */
-    private static List<String> nodeZeroDefaults(final Path javaHome, final Path jar, final String opts)
-        throws IOException, InterruptedException {
-        return withoutJit(nodeZeroOptions(javaHome, jar, opts));
-    }
-
     /** The JVM options bin/divvy passes with {@code DIVVY_JAVA_OPTS=opts}, between the add-opens and -jar. */
-    private static List<String> nodeZeroOptions(final Path javaHome, final Path jar, final String opts)
+    private static List<String> nodeZeroDefaults(final Path javaHome, final Path jar, final String opts)
         throws IOException, InterruptedException {
         final ProcessBuilder builder = new ProcessBuilder("sh", Path.of("..", "bin", "divvy").toString(), "--version")
             .redirectErrorStream(true);
@@ -161,13 +125,6 @@ class NodeJvmOptionsTest {
             }
         }
         throw new IllegalStateException("no MemTotal in /proc/meminfo");
-    }
-
-    /** {@code options} without the default trap limit: the heap and collector tests compare the rest. */
-    private static List<String> withoutJit(final List<String> options) {
-        final List<String> rest = new ArrayList<>(options);
-        rest.remove(NodeJvmOptions.NO_BRANCH_TRAPS);
-        return rest;
     }
 
     private static String collectorOf(final List<String> options) {

@@ -18,7 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.divvy.examples.cli.ChildCommand;
-import org.divvy.examples.cli.NodeJvmOptions;
 import org.divvy.examples.uts.Counts;
 
 /**
@@ -33,11 +32,10 @@ final class NodeRun {
     static final String LAUNCHER = "org.divvy.examples.Launcher";
     /**
      * Node 0's JVM options as {@code bin/divvy} gives them when {@code DIVVY_JAVA_OPTS} names none: G1 when the JVM's
-     * default maximum heap, a quarter of the machine's memory, is over 1 GiB, else serial; a 16 MiB start; C2's trap
-     * limit ({@link NodeJvmOptions#NO_BRANCH_TRAPS}).
+     * default maximum heap, a quarter of the machine's memory, is over 1 GiB, else serial; a 16 MiB start.
      */
-    static final List<String> NODE_ZERO_JVM_OPTIONS = List.of(quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC"
-        : "-XX:+UseSerialGC", "-Xms16m", NodeJvmOptions.NO_BRANCH_TRAPS);
+    static final List<String> NODE_ZERO_JVM_OPTIONS =
+        List.of(quarterOfMemoryBytes() > (1L << 30) ? "-XX:+UseG1GC" : "-XX:+UseSerialGC", "-Xms16m");
     static final long SAMPLE_MS = 20;
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
     private static final Pattern FIRST_WARMUP = Pattern.compile("^divvy run: warm-up run 1 of [0-9]+: [A-Z]+, wall time ([0-9.]+) s");
