@@ -57,8 +57,11 @@ public final class IssueTable {
             if (basePort < 1024 || basePort > 65_000) {
                 throw new IllegalArgumentException("--base-port=" + basePort + ", must be in 1024..65000");
             }
-            settings = new TableSettings(quick, rounds, basePort, parsed.matchedOptionValue("--lock", (String)null),
-                parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT)));
+            final Path csv = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
+            if (!csv.getFileName().toString().endsWith(".csv")) { // the rows' directory is the name without .csv
+                throw new IllegalArgumentException("--out " + csv + ": must name a .csv file (the chart and the rows' directory go beside it)");
+            }
+            settings = new TableSettings(quick, rounds, basePort, parsed.matchedOptionValue("--lock", (String)null), csv);
         } catch (final IllegalArgumentException ex) {
             err.println("divvy-perf table: " + ex.getMessage());
             return 2;
@@ -86,10 +89,18 @@ public final class IssueTable {
                 failures.add(row.id() + ": FAILED: " + ex.getMessage());
                 out.println("== " + row.id() + ": FAILED: " + ex.getMessage());
             }
+            if (Thread.currentThread().isInterrupted()) {
+                failures.add("interrupted: the rows after " + row.id() + " were not run");
+                break;
+            }
         }
-        writeCsv(settings.csv(), rows);
-        if (!rows.stream().allMatch(r -> !r.target().exists())) {
-            chart(settings, rows);
+        try {
+            writeCsv(settings.csv(), rows);
+            if (!rows.stream().allMatch(r -> !r.target().exists())) {
+                chart(settings, rows);
+            }
+        } catch (final RuntimeException ex) { // the table below is still printed: it is what the rows measured
+            failures.add("the CSV or chart: FAILED: " + ex);
         }
         out.println();
         out.println("Issue 10's table" + (settings.quick() ? " (QUICK: the figures mean nothing)" : "")

@@ -93,21 +93,41 @@ final class PerfChild {
         copier.start();
         try {
             if (!process.waitFor((long)(deadlineS * 1000), TimeUnit.MILLISECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
+                killTree(process);
                 throw new IllegalStateException(shown(lockFile, args) + " did not end within " + deadlineS + " s (lock included)");
             }
             copier.join(5_000);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            killTree(process);
             throw new IllegalStateException("interrupted while running " + shown(lockFile, args), e);
         }
         if (process.exitValue() != 0) {
             throw new IllegalStateException(shown(lockFile, args) + " exited with " + process.exitValue() + " (its output is above)");
         }
         return new Timing(firstLineNs[0] == 0 ? Double.NaN : (firstLineNs[0] - launchedNs) / 1e9, (System.nanoTime() - launchedNs) / 1e9);
+    }
+
+    /**
+     * Kills {@code process} and everything below it. The children are stopped first (a killed parent's children are
+     * no longer its descendants), and again until none is left: a row's command may start a process (flock's JVM, a
+     * node of a round) between one look and the next, and one left running would hold the lock.
+     */
+    private static void killTree(final Process process) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            final List<ProcessHandle> below = process.descendants().toList();
+            if (below.isEmpty()) {
+                break;
+            }
+            below.forEach(ProcessHandle::destroyForcibly);
+            try {
+                Thread.sleep(20);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        process.destroyForcibly();
     }
 
     /** {@code -Ddivvy.<setting>=<value>} for every {@code divvy.*} system property of this JVM, sorted. */

@@ -59,9 +59,10 @@ class IssueTableQuickTest {
             assertTrue(Files.isRegularFile(dir.resolve("issue10-table").resolve(own)), own + " of the row's own command is kept");
         }
         // the commands are the ones each row is measured by alone
-        assertTrue(printed.contains("java -jar perf/target/divvy-perf.jar --only fib35,fib35-one --rounds 3 --quick"), printed);
-        assertTrue(printed.contains("java -jar perf/target/divvy-perf.jar lanwan --efficiency --delays-ms 10,50 --policies CRS "
-            + "--repeats 1 --base-port 30400 --quick"), printed);
+        assertTrue(printed.contains(PerfChild.shown(null, List.of("--only", "fib35,fib35-one", "--rounds", "3", "--quick"))),
+            printed);
+        assertTrue(printed.contains(PerfChild.shown(null, List.of("lanwan", "--efficiency", "--delays-ms", "10,50", "--policies",
+            "CRS", "--repeats", "1", "--base-port", "30400", "--quick"))), printed);
     }
 
     @Test
@@ -93,6 +94,17 @@ class IssueTableQuickTest {
         assertEquals(2, PerfMain.run(new String[] {"table", "--rounds", "0"}, new PrintStream(new ByteArrayOutputStream()),
             new PrintStream(err, true, StandardCharsets.UTF_8)));
         assertEquals("divvy-perf table: --rounds=0, must be >= 1", err.toString(StandardCharsets.UTF_8).strip());
+    }
+
+    /** The rows' own files go into the directory named by the CSV without {@code .csv}: another name would be that directory. */
+    @Test
+    @Timeout(30)
+    void shouldRefuseAnOutputThatIsNotACsvFile() {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, PerfMain.run(new String[] {"table", "--out", "results/t"}, new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertEquals("divvy-perf table: --out results/t: must name a .csv file (the chart and the rows' directory go beside it)",
+            err.toString(StandardCharsets.UTF_8).strip());
     }
 
     @Test
