@@ -4,6 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.divvy.DivvyException;
+import org.divvy.transport.DatagramWait;
 
 /**
  * The network agent's idle strategy. Awake it is a backoff (spin, yield, then park from 1 µs doubling
@@ -12,7 +13,9 @@ import org.divvy.DivvyException;
  * while a run this node belongs to is active: a datagram cannot wake a parked agent), and runs
  * again at once after a cycle that did work (a heartbeat, a failed steal: work for the agent, not for the
  * node, so it stays in deep idle), which cuts the duty cycles of an idle node, each stepping the embedded
- * driver and client conductor, from ~1000/s to ~20/s without letting inbound frames queue up.
+ * driver and client conductor, from ~1000/s to ~20/s without letting inbound frames queue up. With a
+ * {@link DatagramWait} (an embedded driver) a deep-idle park ends when a datagram reaches the node's port, so a
+ * frame does not wait out the park; awake parks stay plain parks (at most 1 ms).
  *
  * <p>Agent thread only. {@link #parkNsFor(int)} is the pure decision; {@link #idle(int)} acts on it.
  */
@@ -34,6 +37,8 @@ public final class NodeIdleStrategy implements IdleStrategy {
     private final long maxParkNs;
     private final long deepParkNs;
     private final long runParkNs;
+    /** Ends deep-idle parks on a datagram; null: they are plain parks. */
+    private final DatagramWait datagramWait;
     private int spins;
     private int yields;
     private long parkNs;
@@ -45,6 +50,12 @@ public final class NodeIdleStrategy implements IdleStrategy {
 
     /** @param runParkNs the deep-idle park while a run this node belongs to is active; at most {@code deepParkNs}. */
     public NodeIdleStrategy(final DeepIdle deepIdle, final long maxParkNs, final long deepParkNs, final long runParkNs) {
+        this(deepIdle, maxParkNs, deepParkNs, runParkNs, null);
+    }
+
+    /** @param datagramWait what a deep-idle park waits in, so a datagram ends it; null: a plain park. */
+    public NodeIdleStrategy(final DeepIdle deepIdle, final long maxParkNs, final long deepParkNs, final long runParkNs,
+        final DatagramWait datagramWait) {
         if (maxParkNs < MIN_PARK_NS || runParkNs < maxParkNs || deepParkNs < runParkNs) {
             throw new DivvyException("idle maxParkNs=" + maxParkNs + ", runParkNs=" + runParkNs + ", deepParkNs=" +
                 deepParkNs + ", must be " + MIN_PARK_NS + " <= maxParkNs <= runParkNs <= deepParkNs");
@@ -53,6 +64,12 @@ public final class NodeIdleStrategy implements IdleStrategy {
         this.maxParkNs = maxParkNs;
         this.deepParkNs = deepParkNs;
         this.runParkNs = runParkNs;
+        this.datagramWait = datagramWait;
+    }
+
+    /** What a deep-idle park waits in, or null. */
+    DatagramWait datagramWait() {
+        return datagramWait;
     }
 
     /** What to do after a duty cycle that did {@code workCount}: {@link #SPIN}, {@link #YIELD} or park that many ns. */
@@ -93,6 +110,8 @@ public final class NodeIdleStrategy implements IdleStrategy {
             }
         } else if (ns == YIELD) {
             Thread.yield();
+        } else if (datagramWait != null && deepIdle.isDeep()) {
+            datagramWait.await(ns);
         } else {
             LockSupport.parkNanos(ns);
         }
