@@ -24,8 +24,14 @@ import org.junit.jupiter.api.Timeout;
 class DatagramWakeTest {
     private static final long LONG_PARK_MS = 60_000;
 
-    /** Own embedded driver (no aeronDirectory); heartbeats as rare as the park, which they would otherwise cap. */
-    private static DivvyNode start(final String join) {
+    /** Own embedded driver (no aeronDirectory); the master with the default park, so the check is on the thief alone. */
+    private static DivvyNode startMaster() {
+        return DivvyNode.start(NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024)
+            .policy(StealPolicy.RS).acceptableHeartbeatPauseMs(4 * LONG_PARK_MS).build());
+    }
+
+    /** The thief: heartbeats as rare as its park, which they would otherwise cap. */
+    private static DivvyNode startThief(final String join) {
         return DivvyNode.start(NodeConfig.builder().workers(1).networked(true).termLengthBytes(64 * 1024).join(join)
             .policy(StealPolicy.RS).deepIdleAfterMs(100).deepIdleParkMs(LONG_PARK_MS).heartbeatIntervalMs(LONG_PARK_MS)
             .acceptableHeartbeatPauseMs(4 * LONG_PARK_MS).build());
@@ -33,7 +39,7 @@ class DatagramWakeTest {
 
     @Test
     void aDeepIdleNodeParkedForAMinuteShouldWakeForARunAndSteal() {
-        try (DivvyNode master = start(null); DivvyNode thief = start(master.endpoint())) {
+        try (DivvyNode master = startMaster(); DivvyNode thief = startThief(master.endpoint())) {
             master.awaitMembers(2, Duration.ofSeconds(15));
             thief.awaitMembers(2, Duration.ofSeconds(15));
             final NetworkAgent agent = thief.networkForTest().agent();

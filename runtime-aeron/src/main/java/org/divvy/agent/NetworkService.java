@@ -68,6 +68,8 @@ public final class NetworkService implements AutoCloseable {
      */
     @Override
     public void close() {
+        idleStrategy.stopParking(); // then wake it: a deep-idle park (long with a datagram wait) would delay the stop
+        wake();
         runner.close();
     }
 }

@@ -228,14 +228,18 @@ public final class AeronTransport implements Transport {
                 // Receiver windows are a quarter term, so a stream that lost its last window is repaired.
                 final ReceiveGuard guard = new ReceiveGuard(STREAM_ID, termLengthBytes, driverContext.mtuLength(),
                     config.maxInboundStreams(), errorHandler, receiveGuardCounters);
-                // The agent thread reads the sockets itself (it steps the driver): its deep-idle park watches them.
+                // The agent thread reads the sockets itself (it steps the driver): its deep-idle park watches them
+                // (null if no selector opens: plain parks). A send endpoint chosen by property (Aeron's loss-simulating
+                // debug one) is kept; the publications' sockets are then not watched, only the receive endpoint's.
                 final DatagramWait socketWait = DatagramWait.open(errorHandler);
                 wait = socketWait;
                 driverContext.receiveChannelEndpointSupplier((udpChannel, dispatcher, statusIndicator, context) ->
                     new GuardedReceiveChannelEndpoint(udpChannel, dispatcher, statusIndicator, context, guard, socketWait))
-                    .sendChannelEndpointSupplier((udpChannel, statusIndicator, context) ->
-                        new WatchedSendChannelEndpoint(udpChannel, statusIndicator, context, socketWait))
                     .congestControlSupplier(guard.tracking(ReceiverWindow.capped(Configuration.congestionControlSupplier())));
+                if (System.getProperty(Configuration.SEND_CHANNEL_ENDPOINT_SUPPLIER_PROP_NAME) == null) {
+                    driverContext.sendChannelEndpointSupplier((udpChannel, statusIndicator, context) ->
+                        new WatchedSendChannelEndpoint(udpChannel, statusIndicator, context, socketWait));
+                }
                 if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
                     // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
                     // node cannot delete its own (tens of MiB in /dev/shm each).

@@ -1,7 +1,6 @@
 package org.divvy.transport;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
@@ -13,13 +12,15 @@ import java.util.function.Consumer;
 import org.agrona.ErrorHandler;
 
 /**
- * A park of the network agent that a datagram reaching the node's port ends. With an embedded INVOKER driver the
- * agent thread itself reads the node's UDP socket (it steps the driver), so while it parks nothing reads it: a
- * frame that arrives during a deep-idle park of 100 ms (between runs) waited out the park, and 64 idle nodes each
- * waiting their own park made a shared-object write reach the last of them a park late. Here the park is a
- * {@link Selector#select(Consumer, long) select} on the receive endpoint's socket (registered when the driver
- * opens it), so it ends when a datagram is readable, when its time is up, or when another thread {@link #wake()}s it.
- * The driver still does all the reading; the selector only watches.
+ * A park of the network agent that a datagram reaching the node ends. With an embedded INVOKER driver the agent
+ * thread itself reads the node's UDP sockets (it steps the driver), so while it parks nothing reads them: a frame
+ * that arrived during a deep-idle park of 100 ms (between runs) waited out the park, and 64 idle nodes each waiting
+ * their own park made a shared-object write reach the last of them a park late. Here the park is a
+ * {@link Selector#select(Consumer, long) select} on the driver's sockets: the receive endpoint's (frames from peers)
+ * and each publication's (the peer's status messages and NAKs), registered as the driver opens them. It ends when a
+ * datagram is readable, when its time is up, or when another thread {@link #wake()}s it. The driver still does all
+ * the reading; the selector only watches. Any datagram ends it, Aeron's own (a stream's heartbeat, a status message)
+ * and Divvy's heartbeats included: the agent then runs one duty cycle that finds nothing and waits again.
  *
  * <p>Only with an embedded driver (a standalone driver reads the socket on its own thread; the agent then parks as
  * before). {@link #await} and {@link #register} run on the thread that steps the driver (the agent's, or the
@@ -38,18 +39,22 @@ public final class DatagramWait implements AutoCloseable {
     private volatile long datagramWakes;
     private volatile long awaits;
     private boolean failed;
+    /** Tests only: runs in {@link #await} after it decided to select, before the select. */
+    private volatile Runnable beforeSelect;
 
     private DatagramWait(final Selector selector, final ErrorHandler errorHandler) {
         this.selector = selector;
         this.errorHandler = errorHandler;
     }
 
-    /** A wait with no socket yet. */
+    /** A wait with no socket yet, or null (reported) if no selector can be opened: the agent then parks plainly. */
     static DatagramWait open(final ErrorHandler errorHandler) {
         try {
             return new DatagramWait(Selector.open(), errorHandler);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("could not open a selector for the network agent's idle wait", e);
+        } catch (final IOException | RuntimeException e) {
+            errorHandler.onError(new IOException("could not open a selector for the network agent's idle wait; it parks " +
+                "instead, so a frame to a deep-idle node waits for the end of its park: " + e, e));
+            return null;
         }
     }
 
@@ -83,6 +88,10 @@ public final class DatagramWait implements AutoCloseable {
         waiting = true;
         try {
             if (!wakeRequested) {
+                final Runnable hook = beforeSelect;
+                if (hook != null) {
+                    hook.run();
+                }
                 awaits++;
                 if (selector.select(IGNORE, Math.max(1, (ns + NS_PER_MS - 1) / NS_PER_MS)) > 0) {
                     datagramWakes++;
@@ -107,6 +116,31 @@ public final class DatagramWait implements AutoCloseable {
         if (waiting) {
             selector.wakeup();
         }
+    }
+
+    /**
+     * Lets the selector drop the sockets the driver closed (the JDK closes a registered socket only when its selector
+     * next selects): called by the endpoints as the driver closes them, on the thread that steps the driver.
+     */
+    void dropClosed() {
+        if (!failed) {
+            try {
+                selector.selectNow(IGNORE);
+            } catch (final IOException | RuntimeException e) {
+                errorHandler.onError(e);
+            }
+        }
+    }
+
+    /** The sockets watched now (after dropping closed ones); the thread that steps the driver. */
+    int watchedSockets() {
+        dropClosed();
+        return selector.keys().size();
+    }
+
+    /** Tests only: {@code hook} runs in each await between its check for a wake and its select. */
+    void beforeSelect(final Runnable hook) {
+        this.beforeSelect = hook;
     }
 
     /** Awaits that ended because a datagram was readable (for statistics and tests). */

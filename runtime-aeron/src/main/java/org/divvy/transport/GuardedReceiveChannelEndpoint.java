@@ -35,8 +35,16 @@ final class GuardedReceiveChannelEndpoint extends ReceiveChannelEndpoint {
     @Override
     public void openDatagramChannel(final AtomicCounter statusIndicator) {
         super.openDatagramChannel(statusIndicator);
-        if (receiveDatagramChannel != null) {
+        if (datagramWait != null && receiveDatagramChannel != null) {
             datagramWait.register(receiveDatagramChannel);
+        }
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        if (datagramWait != null) {
+            datagramWait.dropClosed(); // the socket is closed only once the wait's selector lets go of it
         }
     }
 

@@ -23,8 +23,16 @@ final class WatchedSendChannelEndpoint extends SendChannelEndpoint {
     @Override
     public void openDatagramChannel(final AtomicCounter statusIndicator) {
         super.openDatagramChannel(statusIndicator);
-        if (receiveDatagramChannel != null) {
+        if (datagramWait != null && receiveDatagramChannel != null) {
             datagramWait.register(receiveDatagramChannel);
+        }
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        if (datagramWait != null) {
+            datagramWait.dropClosed(); // the socket is closed only once the wait's selector lets go of it
         }
     }
 }

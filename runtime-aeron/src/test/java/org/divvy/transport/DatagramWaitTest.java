@@ -86,9 +86,20 @@ class DatagramWaitTest {
     }
 
     @Test
+    void aWakeAfterTheWaitDecidedToSelectStillEndsTheSelect() throws Exception {
+        // The window a lost wake would fall into: the wait saw no wake and is about to select when one comes.
+        try (DatagramChannel socket = openBound(); DatagramWait wait = DatagramWait.open(Throwable::printStackTrace)) {
+            wait.register(socket);
+            wait.beforeSelect(wait::wake);
+            wait.await(LONG_WAIT_NS);
+            assertEquals(1, wait.awaits(), "it did select, and the wake ended the select");
+        }
+    }
+
+    @Test
     void wakesRacingTheWaitAreNeverLost() throws Exception {
-        // Many rounds of a wake racing the start of a wait: each wait must end (the test's timeout would catch one
-        // that waited its 10 minutes).
+        // A smoke test: many rounds of a wake from another thread racing the start of a wait; each wait must end (the
+        // test's timeout would catch one that waited its 10 minutes). The exact window is the test above.
         try (DatagramChannel socket = openBound(); DatagramWait wait = DatagramWait.open(Throwable::printStackTrace)) {
             wait.register(socket);
             for (int round = 0; round < 2_000; round++) {

@@ -83,20 +83,26 @@ public final class WriteLatencyMain {
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
         final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
         final boolean driverPerNode = parsed.hasMatchedOption("--driver-per-node");
-        if (driverPerSite && driverPerNode) {
-            err.println("divvy-perf write-latency: --driver-per-site and --driver-per-node exclude each other: choose one");
-            return 2;
-        }
+
         final long idlePublicationCloseMs = parsed.matchedOptionValue("--idle-publication-close-ms", DEFAULT_IDLE_PUBLICATION_CLOSE_MS);
         final long victimHoldMs = parsed.matchedOptionValue("--deep-idle-victim-hold-ms", DEFAULT_DEEP_IDLE_VICTIM_HOLD_MS);
         final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
         final boolean diagnose = parsed.hasMatchedOption("--diagnose");
         final int relayNice = parsed.matchedOptionValue("--relay-nice", quick ? 0 : DEFAULT_RELAY_NICE);
         final long imageLivenessMs = parsed.matchedOptionValue("--image-liveness-ms", 0L);
+        if (driverPerSite && driverPerNode) {
+            err.println("divvy-perf write-latency: --driver-per-site and --driver-per-node exclude each other: choose one");
+            return 2;
+        }
+        if (driverPerNode && imageLivenessMs > 0) {
+            err.println("divvy-perf write-latency: --image-liveness-ms sets the shared drivers' timeout; with --driver-per-node "
+                + "set -Daeron.image.liveness.timeout=NS for the nodes' own drivers instead");
+            return 2;
+        }
         final long idleRunSettleMs = parsed.matchedOptionValue("--idle-run-settle-ms", 0L);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
-            + (driverPerNode ? "; each node on an embedded driver of its own" : "")
+            + (driverPerNode ? "; each node on an embedded driver of its own (Aeron's socket buffers; --diagnose has no driver counters)" : "")
             + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; deepIdleVictimHoldMs " + victimHoldMs + (imageLivenessMs > 0 ? "; drivers' image liveness " + imageLivenessMs + " ms" : "")
             + (idleRunSettleMs > 0 ? "; idle run's first write after " + idleRunSettleMs + " ms" : "")
             + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
