@@ -295,19 +295,25 @@ public final class NodeSettings {
 
     /**
      * Park of the network agent per idle cycle in deep idle, in ms (awake: 1 ms); used up to
-     * {@link #HEARTBEAT_INTERVAL_MS}, since a longer park would make heartbeats late. Default 100 ms: how
-     * late a deep-idle node answers a frame at most; 10 wake-ups a second cost about 0.4% of a core.
+     * {@link #HEARTBEAT_INTERVAL_MS}, since a longer park would make heartbeats late. Default 100 ms: 10
+     * wake-ups a second cost about 0.4% of a core. With the node's own embedded driver (the default) any datagram to
+     * the node ends the park (the agent waits on the driver's sockets), so a frame is answered within a duty cycle,
+     * and heartbeats and Aeron's own frames (a stream's heartbeat, status messages) wake it as they come; with a
+     * standalone driver ({@code aeronDirectory}) the park is how late a deep-idle node answers a frame at most.
      * Property {@code divvy.deepIdleParkMs}, flag {@code --deep-idle-park-ms}.
      */
     public static final Setting<Long> DEEP_IDLE_PARK_MS = Setting.network("deepIdleParkMs", LONG, 100L,
-        greaterThan(0), "network agent park per idle cycle in deep idle (awake: 1 ms); capped at `heartbeatIntervalMs`");
+        greaterThan(0), "network agent park per idle cycle in deep idle (awake: 1 ms); capped at `heartbeatIntervalMs`; "
+            + "a datagram ends it when the driver is embedded");
 
     /**
      * Park of the network agent per idle cycle in deep idle while a run this node belongs to is active (its own run,
      * or one a live peer announced with RUN_STARTED and has not ended with RUN_ENDED), in ms; used up to the
-     * deep-idle park. A datagram cannot wake a parked agent, so this is how late a node with nothing to steal sees
-     * a run's frames (a shared-object write, a steal request); default 1 ms, the park while awake. Between runs the
-     * agent parks {@link #DEEP_IDLE_PARK_MS}.
+     * deep-idle park. With a standalone driver a datagram cannot wake a parked agent, so this is how late a node
+     * with nothing to steal sees a run's frames (a shared-object write, a steal request); default 1 ms, the park while
+     * awake. Between runs the agent parks {@link #DEEP_IDLE_PARK_MS}. With an embedded driver a datagram ends either
+     * park, but the run's stays 1 ms: 100 ms was measured worse for writes to idle nodes of a run (perf/README.md "A
+     * datagram ends the park"; not explained yet).
      * Property {@code divvy.deepIdleRunParkMs}, flag {@code --deep-idle-run-park-ms}.
      */
     public static final Setting<Long> DEEP_IDLE_RUN_PARK_MS = Setting.network("deepIdleRunParkMs", LONG, 1L,

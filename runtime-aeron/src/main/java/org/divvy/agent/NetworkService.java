@@ -4,6 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
+import org.divvy.transport.DatagramWait;
 
 /**
  * Runs a {@link NetworkAgent} on its own thread with a {@link NodeIdleStrategy}: awake it parks at most
@@ -18,10 +19,12 @@ import org.agrona.concurrent.AgentRunner;
 public final class NetworkService implements AutoCloseable {
     private final NetworkAgent agent;
     private final AgentRunner runner;
+    private final NodeIdleStrategy idleStrategy;
 
     private NetworkService(final NetworkAgent agent, final NodeIdleStrategy idleStrategy, final ErrorHandler errorHandler) {
         this.agent = agent;
         this.runner = new AgentRunner(idleStrategy, errorHandler, null, agent);
+        this.idleStrategy = idleStrategy;
     }
 
     /** Starts the agent's thread; the agent's {@code onStart} runs on it first. */
@@ -42,6 +45,10 @@ public final class NetworkService implements AutoCloseable {
      * a deep-idle park, such as a run's start.
      */
     public void wake() {
+        final DatagramWait datagramWait = idleStrategy.datagramWait();
+        if (datagramWait != null) {
+            datagramWait.wake();
+        }
         final Thread thread = runner.thread();
         if (thread != null) {
             LockSupport.unpark(thread);
@@ -61,6 +68,8 @@ public final class NetworkService implements AutoCloseable {
      */
     @Override
     public void close() {
+        idleStrategy.stopParking(); // then wake it: a deep-idle park (long with a datagram wait) would delay the stop
+        wake();
         runner.close();
     }
 }

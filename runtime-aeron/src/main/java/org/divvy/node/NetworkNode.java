@@ -51,6 +51,7 @@ import org.divvy.stealing.Thief;
 import org.divvy.stealing.Victim;
 import org.divvy.transport.AeronTransport;
 import org.divvy.transport.ChunkFlyweight;
+import org.divvy.transport.DatagramWait;
 import org.divvy.transport.ReceiveGuardCounters;
 import org.divvy.transport.TrafficCounters;
 import org.divvy.transport.Transport;
@@ -235,7 +236,7 @@ public final class NetworkNode implements AutoCloseable {
     /** Runs the agent on its own thread; the node starts joining at once. */
     public void start() {
         service = NetworkService.start(agent, new NodeIdleStrategy(deepIdle, NodeIdleStrategy.AWAKE_MAX_PARK_NS,
-            config.effectiveDeepIdleParkNs(), config.effectiveDeepIdleRunParkNs()), agent::onError);
+            config.effectiveDeepIdleParkNs(), config.effectiveDeepIdleRunParkNs(), transport.datagramWait()), agent::onError);
         codec.waker(service::wake);
         mastership.waker(service::wake);
     }
@@ -321,6 +322,11 @@ public final class NetworkNode implements AutoCloseable {
 
     public TrafficCounters traffic() {
         return transport.traffic();
+    }
+
+    /** What the agent's deep-idle park waits in so a datagram ends it (an embedded driver's socket), or null. */
+    public DatagramWait datagramWait() {
+        return transport.datagramWait();
     }
 
     /** What the embedded driver's receive guard refused, by reason, and the streams it receives; any thread. */

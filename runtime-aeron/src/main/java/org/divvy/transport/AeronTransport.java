@@ -129,6 +129,8 @@ public final class AeronTransport implements Transport {
     private final FrameAuthenticator authenticator;
     private final ReceiveGuardCounters receiveGuardCounters = new ReceiveGuardCounters();
     private final MediaDriver driver;
+    /** Ends the agent's deep-idle park when a datagram reaches the embedded driver's socket; null without one. */
+    private final DatagramWait datagramWait;
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
     private final AgentInvoker clientInvoker;
@@ -208,6 +210,7 @@ public final class AeronTransport implements Transport {
             .unavailableImageHandler(this::onUnavailableImage);
         MediaDriver launched = null;
         Aeron client = null;
+        DatagramWait wait = null;
         try {
             if (config.aeronDirectory() == null) {
                 final MediaDriver.Context driverContext = new MediaDriver.Context()
@@ -225,8 +228,18 @@ public final class AeronTransport implements Transport {
                 // Receiver windows are a quarter term, so a stream that lost its last window is repaired.
                 final ReceiveGuard guard = new ReceiveGuard(STREAM_ID, termLengthBytes, driverContext.mtuLength(),
                     config.maxInboundStreams(), errorHandler, receiveGuardCounters);
-                driverContext.receiveChannelEndpointSupplier(guard::newEndpoint)
+                // The agent thread reads the sockets itself (it steps the driver): its deep-idle park watches them
+                // (null if no selector opens: plain parks). A send endpoint chosen by property (Aeron's loss-simulating
+                // debug one) is kept; the publications' sockets are then not watched, only the receive endpoint's.
+                final DatagramWait socketWait = DatagramWait.open(errorHandler);
+                wait = socketWait;
+                driverContext.receiveChannelEndpointSupplier((udpChannel, dispatcher, statusIndicator, context) ->
+                    new GuardedReceiveChannelEndpoint(udpChannel, dispatcher, statusIndicator, context, guard, socketWait))
                     .congestControlSupplier(guard.tracking(ReceiverWindow.capped(Configuration.congestionControlSupplier())));
+                if (System.getProperty(Configuration.SEND_CHANNEL_ENDPOINT_SUPPLIER_PROP_NAME) == null) {
+                    driverContext.sendChannelEndpointSupplier((udpChannel, statusIndicator, context) ->
+                        new WatchedSendChannelEndpoint(udpChannel, statusIndicator, context, socketWait));
+                }
                 if (System.getProperty(CommonContext.AERON_DIR_PROP_NAME) == null) {
                     // A directory named for this process, and the leftovers of dead ones removed: a SIGKILLed
                     // node cannot delete its own (tens of MiB in /dev/shm each).
@@ -260,6 +273,7 @@ public final class AeronTransport implements Transport {
             }
             client = Aeron.connect(clientContext);
             this.driver = launched;
+            this.datagramWait = wait;
             this.driverInvoker = launched == null ? null : launched.sharedAgentInvoker();
             this.aeron = client;
             this.clientInvoker = client.conductorAgentInvoker();
@@ -268,7 +282,7 @@ public final class AeronTransport implements Transport {
             this.endpoint = resolveEndpoint();
             authenticator.bindTo(endpoint); // run-key frames to this node are signed for this endpoint
         } catch (final RuntimeException ex) {
-            CloseHelper.quietCloseAll(client, launched);
+            CloseHelper.quietCloseAll(client, launched, wait);
             throw ex;
         }
         this.assembler = new ControlledFragmentAssembler(this::onFragment);
@@ -773,6 +787,11 @@ public final class AeronTransport implements Transport {
         if (selfLink != null) {
             selfLink.close();
         }
-        CloseHelper.quietCloseAll(subscription, aeron, driver, reassembler, offHeapMemory);
+        CloseHelper.quietCloseAll(subscription, aeron, driver, reassembler, offHeapMemory, datagramWait);
+    }
+
+    @Override
+    public DatagramWait datagramWait() {
+        return datagramWait;
     }
 }

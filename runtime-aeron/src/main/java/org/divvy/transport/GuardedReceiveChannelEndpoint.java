@@ -15,17 +15,37 @@ import io.aeron.protocol.SetupFlyweight;
 
 /**
  * The embedded driver's receive endpoint, asking the {@link ReceiveGuard} before the driver acts on a SETUP,
- * DATA or PAD frame. RTTM frames pass as they are: the driver answers only those of an image it has.
+ * DATA or PAD frame. RTTM frames pass as they are: the driver answers only those of an image it has. Its socket,
+ * once open, is watched by the agent's {@link DatagramWait}.
  */
 final class GuardedReceiveChannelEndpoint extends ReceiveChannelEndpoint {
     private final ReceiveGuard guard;
     private final CachedNanoClock receiverClock;
+    private final DatagramWait datagramWait;
 
     GuardedReceiveChannelEndpoint(final UdpChannel udpChannel, final DataPacketDispatcher dispatcher,
-        final AtomicCounter statusIndicator, final MediaDriver.Context context, final ReceiveGuard guard) {
+        final AtomicCounter statusIndicator, final MediaDriver.Context context, final ReceiveGuard guard,
+        final DatagramWait datagramWait) {
         super(udpChannel, dispatcher, statusIndicator, context);
         this.guard = guard;
         this.receiverClock = context.receiverCachedNanoClock();
+        this.datagramWait = datagramWait;
+    }
+
+    @Override
+    public void openDatagramChannel(final AtomicCounter statusIndicator) {
+        super.openDatagramChannel(statusIndicator);
+        if (datagramWait != null && receiveDatagramChannel != null) {
+            datagramWait.register(receiveDatagramChannel);
+        }
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        if (datagramWait != null) {
+            datagramWait.dropClosed(); // the socket is closed only once the wait's selector lets go of it
+        }
     }
 
     @Override

@@ -6,20 +6,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.BitUtil;
 import org.agrona.ErrorHandler;
 import org.agrona.collections.Int2IntCounterMap;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.status.CountersManager;
 
 import io.aeron.driver.CongestionControl;
 import io.aeron.driver.CongestionControlSupplier;
-import io.aeron.driver.DataPacketDispatcher;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.media.ReceiveChannelEndpoint;
-import io.aeron.driver.media.UdpChannel;
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.aeron.protocol.SetupFlyweight;
-import io.aeron.status.ChannelEndpointStatus;
-import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * What the embedded driver lets in from the node's UDP port, decided before the driver acts on a frame.
@@ -100,12 +93,6 @@ final class ReceiveGuard {
         unknownSessionData = new RefusedFrameException("dropped Aeron DATA of a session with no stream here, beyond " +
             SETUP_REQUESTS_PER_SECOND + " a second that may ask their sender for a SETUP: garbage, or many streams " +
             "lost at once (they come back at that rate)");
-    }
-
-    /** For {@link MediaDriver.Context#receiveChannelEndpointSupplier}: endpoints that ask this guard first. */
-    ReceiveChannelEndpoint newEndpoint(final UdpChannel udpChannel, final DataPacketDispatcher dispatcher,
-        final AtomicCounter statusIndicator, final MediaDriver.Context context) {
-        return new GuardedReceiveChannelEndpoint(udpChannel, dispatcher, statusIndicator, context, this);
     }
 
     /** For {@link MediaDriver.Context#congestControlSupplier}: {@code delegate}'s, telling this guard of each image. */

@@ -34,6 +34,14 @@ public interface Transport extends AutoCloseable {
         return new ReceiveGuardCounters();
     }
 
+    /**
+     * What the agent's deep-idle park waits in so that a datagram to this node ends it (an embedded driver's socket,
+     * which the agent thread reads itself), or null when the transport has none (a standalone driver, in memory).
+     */
+    default DatagramWait datagramWait() {
+        return null;
+    }
+
     /** The largest message {@link #send} takes (larger ones are refused and counted); chunked on the wire if needed. */
     int maxMessageBytes();
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -12,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
@@ -161,6 +164,46 @@ class AeronTransportTest {
             assertTrue(a.transport.traffic().messagesSent(ChunkFlyweight.TYPE) > 100);
             assertEquals(sent.size(), b.transport.traffic().messagesReceived(StealReplyFlyweight.TYPE));
             assertEquals(0, a.transport.queuedMessages(link));
+        }
+    }
+
+    /**
+     * On its own embedded driver a node's deep-idle wait watches its publication's socket as well as its receive
+     * socket: with the peer still stepping and this node waiting, only the peer's status messages to this node's
+     * publication can end a wait of ten minutes (the test's timeout would catch it running its course).
+     */
+    @Test
+    void shouldEndTheIdleWaitOnAStatusMessageToAPublication() throws Exception {
+        final NodeConfig ownDriver = NodeConfig.builder().networked(true).termLengthBytes(64 * 1024).build();
+        try (Node a = new Node(ownDriver); Node b = new Node(ownDriver)) {
+            final DatagramWait wait = a.transport.datagramWait();
+            assertNotNull(wait, "an embedded driver's sockets are watched");
+            assertEquals(1, wait.watchedSockets(), "the receive endpoint's socket");
+            final int link = a.transport.linkTo(b.transport.endpoint());
+            final byte[] frame = stealReply(10, 1);
+            assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
+            awaitWhileStepping(() -> b.received.size() == 1, a, b);
+            assertEquals(2, wait.watchedSockets(), "and the publication's");
+            while (a.doWork() > 0) {
+                Thread.onSpinWait(); // nothing of b's left unread on a's sockets
+            }
+            final AtomicBoolean stop = new AtomicBoolean();
+            final Thread stepper = new Thread(() -> {
+                while (!stop.get()) {
+                    if (b.doWork() == 0) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                }
+            }, "b-stepper");
+            stepper.start();
+            try {
+                final long before = wait.datagramWakes();
+                wait.await(TimeUnit.MINUTES.toNanos(10));
+                assertEquals(before + 1, wait.datagramWakes(), "a datagram to the publication's socket ended the wait");
+            } finally {
+                stop.set(true);
+                stepper.join();
+            }
         }
     }
 

@@ -23,6 +23,7 @@ import org.divvy.DivvyException;
 import org.divvy.DivvyNode;
 import org.divvy.NodeConfig;
 import org.divvy.perf.BenchmarkSecret;
+import org.divvy.perf.lanwan.TimedFib;
 import org.divvy.NodeSettings;
 
 /**
@@ -37,16 +38,24 @@ import org.divvy.NodeSettings;
  *
  * <pre>
  * java -cp perf/target/divvy-perf.jar org.divvy.perf.idle.IdleCost [--nodes 2] [--workers 2]
- *      [--warmup-s 10] [--window-s 20] [--threads] [--in-run] [--jvm -Dprop=value ...]
+ *      [--warmup-s 10] [--window-s 20] [--threads] [--in-run | --after-run] [--jvm -Dprop=value ...]
  * </pre>
  * {@code --in-run}: node 0 starts a run once all nodes joined whose root only waits, so the nodes idle inside a run
- * (nothing to steal) instead of between runs.
+ * (nothing to steal) instead of between runs. {@code --after-run}: node 0 first runs a computation (SIMULATED fib leaves,
+ * ~52 s of parked work) that every node steals in, so the nodes idle between runs with the streams a run leaves
+ * between most pairs (publications stay open by default), each sending Aeron's idle heartbeats.
  * A node process is the same class with {@code --node [registry host:port]}: it starts a node, prints
  * {@code endpoint host:port}, and closes the node when its standard input ends.
  */
 public final class IdleCost {
     private static final String ENDPOINT_PREFIX = "endpoint ";
     private static final String RUN_PREFIX = "run ";
+    /** A line to node 0: once N nodes are members, run {@link #MESH_RUN} and then idle between runs. */
+    private static final String AFTER_RUN_PREFIX = "after-run ";
+    /** The run before an {@code --after-run} window: ~52 s of SIMULATED leaves (2,584 x 20 ms), spread over every node. */
+    private static final int MESH_FIB_N = 32;
+    private static final int MESH_FIB_THRESHOLD = 16;
+    private static final int MESH_LEAF_US = 20_000;
 
     private IdleCost() {
     }
@@ -77,6 +86,15 @@ public final class IdleCost {
             Thread run = null;
             String line;
             while ((line = in.readLine()) != null) { // idle until the parent closes our standard input
+                if (line.startsWith(AFTER_RUN_PREFIX)) {
+                    final int members = Integer.parseInt(line.substring(AFTER_RUN_PREFIX.length()).trim());
+                    divvy.awaitMembers(members, Duration.ofSeconds(60));
+                    final long startNs = System.nanoTime();
+                    final long value = divvy.run(() -> new TimedFib(MESH_FIB_THRESHOLD, MESH_LEAF_US, false).fib(MESH_FIB_N)).value();
+                    System.out.printf(Locale.ROOT, "mesh run fib(%d) = %d in %.1f s (SIMULATED leaves of %d us)%n", MESH_FIB_N, value,
+                        (System.nanoTime() - startNs) / 1e9, MESH_LEAF_US);
+                    System.out.flush();
+                }
                 if (line.startsWith(RUN_PREFIX) && run == null) {
                     final int members = Integer.parseInt(line.substring(RUN_PREFIX.length()).trim());
                     divvy.awaitMembers(members, Duration.ofSeconds(60));
@@ -103,6 +121,7 @@ public final class IdleCost {
         long windowS = 20;
         boolean threads = false;
         boolean inRun = false;
+        boolean afterRun = false;
         final List<String> jvm = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -112,6 +131,7 @@ public final class IdleCost {
                 case "--window-s" -> windowS = Long.parseLong(args[++i]);
                 case "--threads" -> threads = true;
                 case "--in-run" -> inRun = true;
+                case "--after-run" -> afterRun = true;
                 case "--jvm" -> {
                     while (i + 1 < args.length) {
                         jvm.add(args[++i]);
@@ -119,10 +139,14 @@ public final class IdleCost {
                 }
                 default -> {
                     System.err.println("IdleCost: unknown option " + args[i] +
-                        "; usage: [--nodes 2] [--workers N] [--warmup-s 10] [--window-s 20] [--threads] [--in-run] [--jvm -D...]");
+                        "; usage: [--nodes 2] [--workers N] [--warmup-s 10] [--window-s 20] [--threads] [--in-run | --after-run] [--jvm -D...]");
                     return 2;
                 }
             }
+        }
+        if (inRun && afterRun) {
+            System.err.println("IdleCost: --in-run and --after-run exclude each other: choose one");
+            return 2;
         }
         if (nodes < 1 || warmupS < 0 || windowS < 1) {
             System.err.println("IdleCost: --nodes=" + nodes + " must be >= 1, --warmup-s=" + warmupS + " >= 0, --window-s=" +
@@ -153,6 +177,13 @@ public final class IdleCost {
                 }
                 out.println("node " + i + " pid " + p.pid() + " at " + endpoint);
             }
+            if (afterRun) { // node 0 runs a computation every node steals in (streams between most pairs), then all idle
+                final OutputStream toNode0 = processes.get(0).getOutputStream();
+                toNode0.write((AFTER_RUN_PREFIX + nodes + "\n").getBytes(StandardCharsets.UTF_8));
+                toNode0.flush();
+                final String ran = awaitLine(processes.get(0), "mesh run ");
+                out.println(ran);
+            }
             if (inRun) { // node 0 starts a run that does nothing: the nodes idle inside it
                 final OutputStream toNode0 = processes.get(0).getOutputStream();
                 toNode0.write((RUN_PREFIX + nodes + "\n").getBytes(StandardCharsets.UTF_8));
@@ -175,7 +206,8 @@ public final class IdleCost {
             }
             final double seconds = (System.nanoTime() - startNs) / 1e9;
             out.printf(Locale.ROOT, "%n%d idle node(s)%s, workers=%d, window %.1f s after %d s warm-up, jvm options %s%n",
-                nodes, inRun ? " inside a run whose root waits (node 0's worker parks 100 ms at a time)" : " between runs",
+                nodes, inRun ? " inside a run whose root waits (node 0's worker parks 100 ms at a time)"
+                    : afterRun ? " between runs, after a run every node stole in" : " between runs",
                 config.workers(), seconds, warmupS, jvm);
             out.printf(Locale.ROOT, "%-6s %-8s %12s %12s %12s%n", "node", "pid", "cpu % core", "rss MiB", "max rss MiB");
             for (int i = 0; i < nodes; i++) {
@@ -234,14 +266,22 @@ public final class IdleCost {
     }
 
     private static String awaitEndpoint(final Process p) throws IOException {
+        return awaitLine(p, ENDPOINT_PREFIX).substring(ENDPOINT_PREFIX.length()).trim();
+    }
+
+    /**
+     * The next line of {@code p}'s standard output that starts with {@code prefix} (a node prints only such lines, one at
+     * a time and flushed, so a reader per call loses nothing).
+     */
+    private static String awaitLine(final Process p, final String prefix) throws IOException {
         final BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = reader.readLine()) != null) {
-            if (line.startsWith(ENDPOINT_PREFIX)) {
-                return line.substring(ENDPOINT_PREFIX.length()).trim();
+            if (line.startsWith(prefix)) {
+                return line;
             }
         }
-        throw new IllegalStateException("node process " + p.pid() + " ended before printing its endpoint (exit " +
+        throw new IllegalStateException("node process " + p.pid() + " ended before printing '" + prefix.trim() + "' (exit " +
             (p.isAlive() ? "none" : String.valueOf(p.exitValue())) + ")");
     }
 

@@ -5,6 +5,7 @@ import static org.divvy.PerfSharingAccess.sharing;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -167,7 +168,17 @@ final class WriteLatencyBenchmark {
      */
     List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs, final long idleIntervalMs,
         final boolean driverPerSite) {
-        drivers = new MediaDriver[driverPerSite ? topology.sites() : 1];
+        return run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs, driverPerSite, false);
+    }
+
+    /**
+     * As {@link #run(long, int, int, long, long, boolean)}; {@code driverPerNode}: every node on an embedded driver of
+     * its own, stepped by its network agent, as a node runs alone on a machine (`divvy node`): its agent then reads its
+     * own socket and a datagram ends its deep-idle park.
+     */
+    List<CaseResult> run(final long delayMs, final int writes, final int leafUs, final long busyIntervalMs, final long idleIntervalMs,
+        final boolean driverPerSite, final boolean driverPerNode) {
+        drivers = new MediaDriver[driverPerNode ? 0 : driverPerSite ? topology.sites() : 1];
         try {
             for (int d = 0; d < drivers.length; d++) {
                 drivers[d] = launchDriver(imageLivenessMs);
@@ -387,6 +398,13 @@ final class WriteLatencyBenchmark {
             result.delayMs() > 0 ? String.format(" = %.2f / %.2f x the delay", percentile(last, 0.5) / result.delayMs(),
                 percentile(last, 0.9) / result.delayMs()) : "",
             percentile(same, 0.5), percentile(other, 0.5));
+        final double[] sorted = last.clone();
+        Arrays.sort(sorted);
+        final StringBuilder each = new StringBuilder();
+        for (final double ms : sorted) {
+            each.append(each.length() == 0 ? "" : " ").append(String.format("%.1f", ms));
+        }
+        log.printf("  %s delay=%d ms: last replica per write, ms, sorted: %s%n", result.caseName(), result.delayMs(), each);
         return result;
     }
 
@@ -407,7 +425,7 @@ final class WriteLatencyBenchmark {
             this.all = all;
         }
 
-        /** Node i is a client of {@code drivers[site of i]}, or of the one driver if there is one. */
+        /** Node i is a client of {@code drivers[site of i]}, or of the one driver if there is one, or of its own if none. */
         static Nodes start(final WanTopology topology, final WanRelay relay, final NodeConfig base, final MediaDriver[] drivers,
             final PortReservation ports, final PrintStream log) {
             final Nodes nodes = new Nodes(new DivvyNode[topology.nodes()]);
@@ -416,9 +434,9 @@ final class WriteLatencyBenchmark {
                 for (int i = 0; i < nodes.all.length; i++) {
                     final Map<String, String> routes = topology.routesOf(i, relay);
                     ports.release(i);
-                    final MediaDriver driver = drivers[drivers.length == 1 ? 0 : topology.siteOf(i)];
+                    final MediaDriver driver = drivers.length == 0 ? null : drivers[drivers.length == 1 ? 0 : topology.siteOf(i)];
                     nodes.all[i] = DivvyNode.start(base.toBuilder().workers(1).networked(true)
-                        .aeronDirectory(driver.aeronDirectoryName()).termLengthBytes(TERM_LENGTH_BYTES)
+                        .aeronDirectory(driver == null ? null : driver.aeronDirectoryName()).termLengthBytes(TERM_LENGTH_BYTES)
                         .bind(WanTopology.HOST).port(topology.port(i))
                         .join(i == 0 ? null : topology.endpoint(0))
                         .site(topology.siteName(i)).policy(StealPolicy.RS)

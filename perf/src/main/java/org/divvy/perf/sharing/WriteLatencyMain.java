@@ -82,15 +82,27 @@ public final class WriteLatencyMain {
         final long idleIntervalMs = parsed.matchedOptionValue("--idle-interval-ms", quick ? 300L : 1500L);
         final int basePort = parsed.matchedOptionValue("--base-port", 23000);
         final boolean driverPerSite = parsed.hasMatchedOption("--driver-per-site");
+        final boolean driverPerNode = parsed.hasMatchedOption("--driver-per-node");
+
         final long idlePublicationCloseMs = parsed.matchedOptionValue("--idle-publication-close-ms", DEFAULT_IDLE_PUBLICATION_CLOSE_MS);
         final long victimHoldMs = parsed.matchedOptionValue("--deep-idle-victim-hold-ms", DEFAULT_DEEP_IDLE_VICTIM_HOLD_MS);
         final long busyWarmupMs = 1000L * parsed.<Integer>matchedOptionValue("--busy-warmup-s", quick ? 0 : DEFAULT_BUSY_WARMUP_S);
         final boolean diagnose = parsed.hasMatchedOption("--diagnose");
         final int relayNice = parsed.matchedOptionValue("--relay-nice", quick ? 0 : DEFAULT_RELAY_NICE);
         final long imageLivenessMs = parsed.matchedOptionValue("--image-liveness-ms", 0L);
+        if (driverPerSite && driverPerNode) {
+            err.println("divvy-perf write-latency: --driver-per-site and --driver-per-node exclude each other: choose one");
+            return 2;
+        }
+        if (driverPerNode && imageLivenessMs > 0) {
+            err.println("divvy-perf write-latency: --image-liveness-ms sets the shared drivers' timeout; with --driver-per-node "
+                + "set -Daeron.image.liveness.timeout=NS for the nodes' own drivers instead");
+            return 2;
+        }
         final long idleRunSettleMs = parsed.matchedOptionValue("--idle-run-settle-ms", 0L);
         final Path csvPath = parsed.matchedOptionValue("--out", Path.of(DEFAULT_OUT));
         final String note = sites + " sites x " + perSite + " nodes in one JVM" + (driverPerSite ? "; a media driver per site" : "")
+            + (driverPerNode ? "; each node on an embedded driver of its own (Aeron's socket buffers; --diagnose has no driver counters)" : "")
             + "; idlePublicationCloseMs " + idlePublicationCloseMs + "; deepIdleVictimHoldMs " + victimHoldMs + (imageLivenessMs > 0 ? "; drivers' image liveness " + imageLivenessMs + " ms" : "")
             + (idleRunSettleMs > 0 ? "; idle run's first write after " + idleRunSettleMs + " ms" : "")
             + "; relay nice " + relayNice + "; busy writes after " + busyWarmupMs / 1000 + " s of the computation"
@@ -107,7 +119,7 @@ public final class WriteLatencyMain {
                 idlePublicationCloseMs, busyWarmupMs, diagnose, relayNice, imageLivenessMs).idleRunSettleMs(idleRunSettleMs);
             for (final long delayMs : delays) {
                 final List<WriteLatencyBenchmark.CaseResult> results = benchmark.run(delayMs, writes, leafUs, busyIntervalMs, idleIntervalMs,
-                    driverPerSite);
+                    driverPerSite, driverPerNode);
                 final double[] r = new double[2 * results.size()];
                 int k = 0;
                 for (final WriteLatencyBenchmark.CaseResult result : results) {
@@ -191,6 +203,9 @@ public final class WriteLatencyMain {
         spec.addOption(option("--base-port", int.class, "PORT", "First UDP port of the nodes (default 23000)."));
         spec.addOption(OptionSpec.builder("--driver-per-site").type(boolean.class).arity("0")
             .description("Each site's nodes share a media driver of their own (default: all nodes share one).").build());
+        spec.addOption(OptionSpec.builder("--driver-per-node").type(boolean.class).arity("0")
+            .description("Each node on an embedded driver of its own, stepped by its agent, as `divvy node` runs (default: all "
+                + "nodes share one).").build());
         spec.addOption(option("--idle-publication-close-ms", long.class, "MS",
             "The nodes' idlePublicationCloseMs: a publication idle this long is closed; 0 never (default "
                 + DEFAULT_IDLE_PUBLICATION_CLOSE_MS + ")."));
