@@ -118,6 +118,20 @@ public final class DatagramWait implements AutoCloseable {
         }
     }
 
+    /** For an endpoint whose socket the driver just opened: {@code wait} (if any) watches it (if open). */
+    static void watch(final DatagramWait wait, final DatagramChannel socket) {
+        if (wait != null && socket != null) {
+            wait.register(socket);
+        }
+    }
+
+    /** For an endpoint the driver just closed: {@code wait} (if any) lets go of its socket, which only then closes. */
+    static void unwatchClosed(final DatagramWait wait) {
+        if (wait != null) {
+            wait.dropClosed();
+        }
+    }
+
     /**
      * Lets the selector drop the sockets the driver closed (the JDK closes a registered socket only when its selector
      * next selects): called by the endpoints as the driver closes them, on the thread that steps the driver.

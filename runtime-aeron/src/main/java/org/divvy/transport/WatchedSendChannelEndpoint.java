@@ -23,16 +23,12 @@ final class WatchedSendChannelEndpoint extends SendChannelEndpoint {
     @Override
     public void openDatagramChannel(final AtomicCounter statusIndicator) {
         super.openDatagramChannel(statusIndicator);
-        if (datagramWait != null && receiveDatagramChannel != null) {
-            datagramWait.register(receiveDatagramChannel);
-        }
+        DatagramWait.watch(datagramWait, receiveDatagramChannel);
     }
 
     @Override
     public void close() {
         super.close();
-        if (datagramWait != null) {
-            datagramWait.dropClosed(); // the socket is closed only once the wait's selector lets go of it
-        }
+        DatagramWait.unwatchClosed(datagramWait);
     }
 }

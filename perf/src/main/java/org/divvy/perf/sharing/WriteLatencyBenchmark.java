@@ -5,7 +5,6 @@ import static org.divvy.PerfSharingAccess.sharing;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -104,6 +103,23 @@ final class WriteLatencyBenchmark {
                 }
             }
             return true;
+        }
+
+        /** Per complete write in the order written: "ms@node" of the last replica to have it. */
+        List<String> lastInOrder() {
+            final List<String> each = new ArrayList<>();
+            for (final WriteSample w : writes) {
+                if (complete(w)) {
+                    int lastNode = 0;
+                    for (int i = 0; i < holding.length; i++) {
+                        if (holding[i] && w.seenNs()[i] > w.seenNs()[lastNode]) {
+                            lastNode = i;
+                        }
+                    }
+                    each.add(String.format("%.1f@%d", (max(w) - w.writtenNs()) / 1e6, lastNode));
+                }
+            }
+            return each;
         }
 
         private long max(final WriteSample w) {
@@ -398,13 +414,8 @@ final class WriteLatencyBenchmark {
             result.delayMs() > 0 ? String.format(" = %.2f / %.2f x the delay", percentile(last, 0.5) / result.delayMs(),
                 percentile(last, 0.9) / result.delayMs()) : "",
             percentile(same, 0.5), percentile(other, 0.5));
-        final double[] sorted = last.clone();
-        Arrays.sort(sorted);
-        final StringBuilder each = new StringBuilder();
-        for (final double ms : sorted) {
-            each.append(each.length() == 0 ? "" : " ").append(String.format("%.1f", ms));
-        }
-        log.printf("  %s delay=%d ms: last replica per write, ms, sorted: %s%n", result.caseName(), result.delayMs(), each);
+        log.printf("  %s delay=%d ms: last replica per write in the order written, ms@node: %s%n", result.caseName(),
+            result.delayMs(), String.join(" ", result.lastInOrder()));
         return result;
     }
 
