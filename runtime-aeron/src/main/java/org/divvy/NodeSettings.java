@@ -297,7 +297,7 @@ public final class NodeSettings {
      * Park of the network agent per idle cycle in deep idle, in ms (awake: 1 ms); used up to
      * {@link #HEARTBEAT_INTERVAL_MS}, since a longer park would make heartbeats late. Default 100 ms: 10
      * wake-ups a second cost about 0.4% of a core. With the node's own embedded driver (the default) any datagram to
-     * the node ends the park (the agent waits on the driver's sockets), so a frame is answered within a duty cycle,
+     * the node ends the park (the agent waits on the driver's sockets), so a frame reaches the agent when it arrives,
      * and heartbeats and Aeron's own frames (a stream's heartbeat, status messages) wake it as they come; with a
      * standalone driver ({@code aeronDirectory}) the park is how late a deep-idle node answers a frame at most.
      * Property {@code divvy.deepIdleParkMs}, flag {@code --deep-idle-park-ms}.

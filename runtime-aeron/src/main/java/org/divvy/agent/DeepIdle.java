@@ -55,8 +55,9 @@ public final class DeepIdle {
 
     /**
      * Whether a run this node belongs to is active: then the agent parks only briefly in deep idle
-     * ({@code deepIdleRunParkMs}), since a frame of the run (a shared-object write, a steal request) cannot wake a
-     * parked agent; between runs it parks the full {@code deepIdleParkMs}. Set by the lifecycle's agent side.
+     * ({@code deepIdleRunParkMs}), since with a standalone driver a frame of the run (a shared-object write, a steal
+     * request) cannot wake a parked agent (with an embedded driver a datagram ends the park: {@code DatagramWait});
+     * between runs it parks the full {@code deepIdleParkMs}. Set by the lifecycle's agent side.
      */
     public void inRun(final boolean active) {
         inRun = active;

@@ -65,6 +65,9 @@ public final class DatagramWait implements AutoCloseable {
      * outnumber the endpoints opened before them.
      */
     void register(final DatagramChannel channel) {
+        if (failed) {
+            return;
+        }
         try {
             selector.selectNow(IGNORE); // drops closed channels' keys (and closes their sockets); a wake is kept in wakeRequested
             channel.register(selector, SelectionKey.OP_READ);
@@ -100,6 +103,7 @@ public final class DatagramWait implements AutoCloseable {
         } catch (final IOException | RuntimeException e) {
             failed = true; // parks from now on: frames then wait for the park's end, as without a wait
             errorHandler.onError(new IOException("the network agent's idle wait failed; it parks instead: " + e, e));
+            close(); // lets go of every socket, so the ones the driver closes are released
         } finally {
             waiting = false;
             wakeRequested = false;

@@ -42,7 +42,7 @@ import org.divvy.NodeSettings;
  * </pre>
  * {@code --in-run}: node 0 starts a run once all nodes joined whose root only waits, so the nodes idle inside a run
  * (nothing to steal) instead of between runs. {@code --after-run}: node 0 first runs a computation (SIMULATED fib leaves,
- * ~52 s of parked work) that every node steals in, so the nodes idle between runs with the streams a run leaves
+ * ~84 s of parked work, 6 s on 8 nodes of 2 workers) that every node steals in, so the nodes idle between runs with the streams a run leaves
  * between most pairs (publications stay open by default), each sending Aeron's idle heartbeats.
  * A node process is the same class with {@code --node [registry host:port]}: it starts a node, prints
  * {@code endpoint host:port}, and closes the node when its standard input ends.
@@ -50,9 +50,9 @@ import org.divvy.NodeSettings;
 public final class IdleCost {
     private static final String ENDPOINT_PREFIX = "endpoint ";
     private static final String RUN_PREFIX = "run ";
-    /** A line to node 0: once N nodes are members, run {@link #MESH_RUN} and then idle between runs. */
+    /** A line to node 0: once N nodes are members, run the mesh run (below) and then idle between runs. */
     private static final String AFTER_RUN_PREFIX = "after-run ";
-    /** The run before an {@code --after-run} window: ~52 s of SIMULATED leaves (2,584 x 20 ms), spread over every node. */
+    /** The run before an {@code --after-run} window: ~84 s of SIMULATED leaves (4,181 x 20 ms), spread over every node. */
     private static final int MESH_FIB_N = 32;
     private static final int MESH_FIB_THRESHOLD = 16;
     private static final int MESH_LEAF_US = 20_000;
@@ -183,6 +183,17 @@ public final class IdleCost {
                 toNode0.flush();
                 final String ran = awaitLine(processes.get(0), "mesh run ");
                 out.println(ran);
+            }
+            for (final Process p : processes) { // nothing else is read from the nodes: a full pipe would stop one
+                final Thread drain = new Thread(() -> {
+                    try {
+                        p.getInputStream().transferTo(OutputStream.nullOutputStream());
+                    } catch (final IOException e) {
+                        // the node ended
+                    }
+                }, "idle-cost-drain-" + p.pid());
+                drain.setDaemon(true);
+                drain.start();
             }
             if (inRun) { // node 0 starts a run that does nothing: the nodes idle inside it
                 final OutputStream toNode0 = processes.get(0).getOutputStream();

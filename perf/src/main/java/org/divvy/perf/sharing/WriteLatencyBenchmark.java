@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -116,7 +117,7 @@ final class WriteLatencyBenchmark {
                             lastNode = i;
                         }
                     }
-                    each.add(String.format("%.1f@%d", (max(w) - w.writtenNs()) / 1e6, lastNode));
+                    each.add(String.format(Locale.ROOT, "%.1f@%d", (max(w) - w.writtenNs()) / 1e6, lastNode));
                 }
             }
             return each;
