@@ -799,4 +799,9 @@ public final class AeronTransport implements Transport {
     public DatagramWait datagramWait() {
         return datagramWait;
     }
+
+    /** The embedded driver's resolver thread's idle strategy, or null (tests). */
+    ResolverIdleStrategy resolver() {
+        return resolver;
+    }
 }
