@@ -12,7 +12,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.AgentInvoker;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.ClusterSecret;
 import org.divvy.DivvyException;
@@ -131,6 +130,8 @@ public final class AeronTransport implements Transport {
     private final MediaDriver driver;
     /** Ends the agent's deep-idle park when a datagram reaches the embedded driver's socket; null without one. */
     private final DatagramWait datagramWait;
+    /** The embedded driver's resolver thread's idle strategy, woken before a publication opens; null without one. */
+    private final ResolverIdleStrategy resolver;
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
     private final AgentInvoker clientInvoker;
@@ -211,6 +212,7 @@ public final class AeronTransport implements Transport {
         MediaDriver launched = null;
         Aeron client = null;
         DatagramWait wait = null;
+        ResolverIdleStrategy resolver = null;
         try {
             if (config.aeronDirectory() == null) {
                 final MediaDriver.Context driverContext = new MediaDriver.Context()
@@ -251,8 +253,9 @@ public final class AeronTransport implements Transport {
                     // The driver's one own thread (name resolution for new channels) parks up to 1 ms by
                     // default: ~2% of a core on an idle node. New channels are rare; a 50 ms cap costs ~0.1%
                     // (20 ms measured ~0.3%, loaded 2-core machine), and a new channel may wait up to 50 ms for it.
-                    driverContext.asyncExecutorIdleStrategy(
-                        new BackoffIdleStrategy(1, 1, ASYNC_EXECUTOR_MIN_PARK_NS, ASYNC_EXECUTOR_MAX_PARK_NS));
+                    // ...and a publication about to be opened wakes it (ResolverIdleStrategy), so it is not that wait.
+                    resolver = new ResolverIdleStrategy(ASYNC_EXECUTOR_MIN_PARK_NS, ASYNC_EXECUTOR_MAX_PARK_NS);
+                    driverContext.asyncExecutorIdleStrategy(resolver);
                 }
                 if (System.getProperty(Configuration.NAK_UNICAST_RETRY_DELAY_RATIO_PROP_NAME) == null) {
                     driverContext.nakUnicastRetryDelayRatio(
@@ -274,6 +277,7 @@ public final class AeronTransport implements Transport {
             client = Aeron.connect(clientContext);
             this.driver = launched;
             this.datagramWait = wait;
+            this.resolver = resolver;
             this.driverInvoker = launched == null ? null : launched.sharedAgentInvoker();
             this.aeron = client;
             this.clientInvoker = client.conductorAgentInvoker();
@@ -614,7 +618,8 @@ public final class AeronTransport implements Transport {
             final String channel = "aeron:udp?endpoint=" + peerRoutes.getOrDefault(peerEndpoint, peerEndpoint) +
                 "|term-length=" + termLengthBytes;
             link = new Link(links.size(), peerEndpoint, channel, STREAM_ID, maxOutboundBytesPerPeer, aeron, traffic,
-                authenticator, endpoint -> lossListener.onSendLoss(endpoint), offHeapMemory);
+                authenticator, endpoint -> lossListener.onSendLoss(endpoint), offHeapMemory,
+                resolver == null ? Link.NOTHING : resolver::expectWork);
             links.add(link);
             linkByEndpoint.put(peerEndpoint, link);
         }
@@ -793,5 +798,10 @@ public final class AeronTransport implements Transport {
     @Override
     public DatagramWait datagramWait() {
         return datagramWait;
+    }
+
+    /** The embedded driver's resolver thread's idle strategy, or null (tests). */
+    ResolverIdleStrategy resolver() {
+        return resolver;
     }
 }

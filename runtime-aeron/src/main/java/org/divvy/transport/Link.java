@@ -88,6 +88,10 @@ final class Link {
     private final TrafficCounters traffic;
     /** Where copies of bulk messages that must wait are made. */
     private final OffHeapMemory memory;
+    /** What {@link #openPublication()} runs first. */
+    private final Runnable beforeOpen;
+    /** A {@code beforeOpen} that does nothing (a standalone driver resolves on its own thread, not this one's to wake). */
+    static final Runnable NOTHING = () -> { };
     /** Signs what this link offers; a new stream instance with each new publication. */
     private final FrameAuthenticator.Signer signer;
     private final UnsafeBuffer trailer = new UnsafeBuffer(new byte[FrameAuthenticator.TRAILER_LENGTH]);
@@ -155,11 +159,13 @@ final class Link {
      * @param endpoint     the peer's own {@code host:port}, as members know it.
      * @param channel      the Aeron channel its datagrams go to (its endpoint, or a route in front of it).
      * @param maxBulkBytes the bytes of bulk messages that may wait for this peer.
+     * @param beforeOpen   runs just before each publication is opened (wakes the embedded driver's resolver thread).
      */
     Link(final int linkId, final String endpoint, final String channel, final int streamId, final long maxBulkBytes,
         final Aeron aeron, final TrafficCounters traffic, final FrameAuthenticator authenticator,
-        final Consumer<String> onSendLoss, final OffHeapMemory memory) {
+        final Consumer<String> onSendLoss, final OffHeapMemory memory, final Runnable beforeOpen) {
         this.memory = memory;
+        this.beforeOpen = beforeOpen;
         this.onSendLoss = onSendLoss;
         this.linkId = linkId;
         this.endpoint = endpoint;
@@ -464,6 +470,7 @@ final class Link {
      * continues one closed idle: then the sequence numbers go on, behind a STREAM_CONTINUES.
      */
     private void openPublication() {
+        beforeOpen.run();
         publication = aeron.addExclusivePublication(channel, streamId);
         publicationTookMessages = false;
         tookRunKeyFrame = false;

@@ -184,6 +184,7 @@ class AeronTransportTest {
             assertTrue(a.transport.send(link, new UnsafeBuffer(frame), 0, frame.length));
             awaitWhileStepping(() -> b.received.size() == 1, a, b);
             assertEquals(2, wait.watchedSockets(), "and the publication's");
+            assertEquals(1, a.transport.resolver().expected(), "the driver's resolver was woken before the publication opened");
             while (a.doWork() > 0) {
                 Thread.onSpinWait(); // nothing of b's left unread on a's sockets
             }
