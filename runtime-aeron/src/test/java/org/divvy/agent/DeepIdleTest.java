@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.divvy.DivvyException;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,26 @@ class DeepIdleTest {
         }
         assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(3), "work resets the backoff");
         assertEquals(NodeIdleStrategy.SPIN, strategy.parkNsFor(0));
+    }
+
+    @Test
+    void aStoppingAgentShouldNotParkAgainEvenInDeepIdle() throws InterruptedException {
+        // As NetworkService.close does: stopParking, then wake. A deep park of ten minutes must not hold the stop back
+        // (the class's timeout would catch a park that ran its course).
+        final DeepIdle idle = new DeepIdle(1);
+        final NodeIdleStrategy strategy = new NodeIdleStrategy(idle, MS, TimeUnit.MINUTES.toNanos(10));
+        idle.onActivity(0);
+        idle.onQuiet(1);
+        assertTrue(idle.isDeep());
+        final Thread agent = new Thread(() -> {
+            strategy.idle(0); // the deep park, until woken
+            strategy.idle(0); // after the stop: no park at all
+        }, "agent");
+        agent.start();
+        Thread.sleep(100); // the agent is (very likely) in its park; if not, the stop is seen before it parks
+        strategy.stopParking();
+        LockSupport.unpark(agent);
+        agent.join();
     }
 
     @Test
