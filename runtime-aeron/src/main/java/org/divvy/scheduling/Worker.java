@@ -54,6 +54,12 @@ final class Worker extends Thread {
      * at the next safe point (a plain load on x86, as the scheduler's volatile field was).
      */
     volatile SharingHook sharingHook;
+
+    /**
+     * This worker's copy of {@link Scheduler#resultCopyHook}: the network half installs it while a node of another
+     * site is alive to keep copies, and removes it when none is (so a single-site run pays one field read per job).
+     */
+    volatile ResultCopyHook resultCopyHook;
     /**
      * A spawn leaves its job unpublished ({@link Task#UNPUBLISHED}) while this worker's deque offers thieves
      * at least this many jobs and no worker is parked: thieves take the oldest, largest jobs, so a few
@@ -226,6 +232,8 @@ final class Worker extends Thread {
      * that runs it, or null in the worker's loop); returns its outcome.
      */
     private int run(final Task job, final boolean local, final Task below) {
+        final ResultCopyHook copies = resultCopyHook;
+        final long startedMs = copies == null ? 0 : copies.nowMs();
         try {
             if (local) {
                 job.startLocally();
@@ -247,6 +255,9 @@ final class Worker extends Thread {
                 sync(job); // implicit sync: a job never ends before its children
             }
             safePoint(); // a job's end is a safe point for shared objects
+            if (copies != null && !job.cancelRequested) {
+                copies.onFinished(job, startedMs);
+            }
         } catch (final Throwable failure) {
             current = below;
             job.leaveFrame();
