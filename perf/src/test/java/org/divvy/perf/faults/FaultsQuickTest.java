@@ -64,6 +64,9 @@ class FaultsQuickTest {
             final boolean stops = Scenario.named(f[0]).fault().stops();
             assertEquals(stops, !f[6].isEmpty(), "a site was stopped exactly in the crash, leave and migration scenarios: "
                 + sample);
+            if (!Scenario.named(f[0]).resultCopies()) {
+                assertEquals("0", f[24], "result copies off: nothing copied: " + sample);
+            }
         }
         for (final String figure : List.of("overhead", "crash", "orphans", "malleability")) {
             assertTrue(Files.size(dir.resolve("faults-" + figure + ".png")) > 0, figure);
