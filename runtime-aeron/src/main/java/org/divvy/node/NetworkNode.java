@@ -133,8 +133,10 @@ public final class NetworkNode implements AutoCloseable {
             () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
+        final LifecycleHandler[] lifecycleRef = new LifecycleHandler[1]; // made below; result copies ask it which run is on
         copies = new ResultCopies(b.scheduler, members, outbound, orphans, b.jobTypes::get, frameCounters, cycleClock,
-            config.resultCopyMinMs(), config.orphanSaving(), () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
+            config.resultCopyMinMs(), config.orphanSaving(), () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE,
+            () -> lifecycleRef[0].currentRunId(), runId -> lifecycleRef[0].isCurrentRun(runId));
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()), TimeUnit.MILLISECONDS.toNanos(config.deepIdleVictimHoldMs()));
         // peers are asked for work only in a run: one announced to this node, or one whose job it holds (a job of
@@ -173,7 +175,9 @@ public final class NetworkNode implements AutoCloseable {
         orphans.register(dispatcher);
         departure.register(dispatcher);
         copies.register(dispatcher);
+        lifecycleRef[0] = lifecycleHandler;
         lifecycleHandler.register(dispatcher);
+        lifecycleHandler.whenRunEnds(copies::onRunEnded);
         mastership.register(dispatcher);
 
         final ExtensionContext extensionContext = new ExtensionContext(config, dispatcher, outbound, members, b.scheduler,

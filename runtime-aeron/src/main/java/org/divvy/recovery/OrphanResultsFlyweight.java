@@ -23,7 +23,7 @@ import org.divvy.protocol.HeaderFlyweight;
  *
  * Loss-tolerant: a lost message only costs recomputation.
  */
-public final class OrphanResultsFlyweight extends HeaderFlyweight {
+public class OrphanResultsFlyweight extends HeaderFlyweight {
     /** The message type code (ORPHAN_RESULTS). */
     public static final int TYPE = 19;
     public static final int COUNT_OFFSET = HEADER_LENGTH;
@@ -32,12 +32,29 @@ public final class OrphanResultsFlyweight extends HeaderFlyweight {
     /** The fields of an entry, each a var field. */
     static final int FIELDS = 4;
 
+    /** Where the entry count is: after the header, or after a subtype's fields. */
+    private final int countOffset;
+
+    public OrphanResultsFlyweight() {
+        this(COUNT_OFFSET);
+    }
+
+    /** For a message whose entries follow fields of its own ({@link ResultCopiesFlyweight}): the count is at {@code countOffset}. */
+    protected OrphanResultsFlyweight(final int countOffset) {
+        this.countOffset = countOffset;
+    }
+
+    /** Where the first entry starts. */
+    public final int entriesOffset() {
+        return countOffset + 4;
+    }
+
     public int count() {
-        return buffer.getInt(COUNT_OFFSET, BYTE_ORDER);
+        return buffer.getInt(countOffset, BYTE_ORDER);
     }
 
     public OrphanResultsFlyweight count(final int count) {
-        buffer.putInt(COUNT_OFFSET, count, BYTE_ORDER);
+        buffer.putInt(countOffset, count, BYTE_ORDER);
         return this;
     }
 
@@ -85,10 +102,10 @@ public final class OrphanResultsFlyweight extends HeaderFlyweight {
     @Override
     public boolean isBodyWellFormed(final int frameLength) {
         final int count = count();
-        if (count < 0 || count > (frameLength - ENTRIES_OFFSET) / (FIELDS * VAR_LENGTH_PREFIX)) {
+        if (count < 0 || count > (frameLength - entriesOffset()) / (FIELDS * VAR_LENGTH_PREFIX)) {
             return false;
         }
-        int at = ENTRIES_OFFSET;
+        int at = entriesOffset();
         for (int i = 0; i < count * FIELDS; i++) {
             at = varFieldEnd(at, frameLength);
             if (at < 0) {

@@ -5,11 +5,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -47,16 +49,17 @@ import org.divvy.scheduling.Task;
  *
  * <ul>
  *   <li><b>Send.</b> A job that ran at least {@code minMs} here and finished with a value reaches
- *   {@link #onFinished} on its worker (the hook is installed only while a keeper exists). The duty encodes it as a
- *   thief would receive it (stamp, type, receiver and arguments) with its result, and sends what came within
- *   {@link #COMBINE_NS} in one RESULT_COPIES to this site's keeper: the lowest-id alive node of the next site (site
- *   labels in order, cyclically), the same node for every node of a site. A job or result larger than
- *   {@link #MAX_ENCODED_BYTES} is not copied.</li>
- *   <li><b>Keep.</b> The keeper holds the copies undecoded, by stamp. A copy whose ancestor it holds is dropped, and
+ *   {@link #onFinished} on its worker (the hook is installed only while a keeper exists), which encodes it there,
+ *   before the job's parent can read the result and change it: as a thief would receive it (stamp, type, receiver and
+ *   arguments), with its result and the run it belongs to. The duty sends what came within {@link #COMBINE_NS} in one
+ *   RESULT_COPIES to this site's keeper: the lowest-id alive node of the next site (site labels in order, cyclically),
+ *   the same node for every node of a site. A job or result larger than {@link #MAX_ENCODED_BYTES} is not copied.</li>
+ *   <li><b>Keep.</b> The keeper holds the copies of the run it is in undecoded, by stamp (copies of another run, however
+ *   late they arrive, are dropped). A copy whose ancestor it holds is dropped, and
  *   a copy drops its descendants: an ancestor's result makes theirs unneeded, so a keeper holds the frontier of its
  *   site's finished work, and at the run's end little more than the site's largest finished jobs. At most
  *   {@link #MAX_KEPT_BYTES}; more are dropped (counted).</li>
- *   <li><b>Adopt.</b> When a member dies in a run, the keeper makes every copy sent by a node of its site a finished
+ *   <li><b>Adopt.</b> When a member dies in a run, the keeper makes every copy sent by it or by a node of its site a finished
  *   orphan of its own ({@link Orphans#keepHandedOver}): announced with the next ORPHAN_TUPLES, looked up by the
  *   restarted jobs that recompute the dead node's work, fetched with RESULT_REQUEST like any orphan. A copy whose
  *   result still lives in a survivor's frame is never looked up, so adopting the whole site's copies costs only the
@@ -64,14 +67,16 @@ import org.divvy.scheduling.Task;
  * </ul>
  *
  * Loss-tolerant like orphan tuples: a copy lost, dropped or held by a keeper that dies too only costs recomputation.
- * Copies belong to one run: a run that starts clears them, and none is sent or adopted once the computation is over.
+ * Copies belong to one run: a run that starts or ends clears them, and none is kept or adopted once the computation
+ * is over.
  * Off with orphan saving, with {@code minMs} 0, and while no other site has an alive node.
  *
- * <p>Single writer: the network agent thread owns everything but {@link #finishedInbox}, which workers fill.
+ * <p>Single writer: the network agent thread owns everything but {@link #finishedInbox}, which workers fill (each with
+ * encoders of its own).
  */
 public final class ResultCopies implements Duty, MembershipListener, ResultCopyHook {
-    /** The message type code (RESULT_COPIES): its entries are laid out as ORPHAN_RESULTS' ({@link OrphanResultsFlyweight}). */
-    public static final int TYPE = 32;
+    /** The message type code (RESULT_COPIES). */
+    public static final int TYPE = ResultCopiesFlyweight.TYPE;
     /** How long copies wait to be combined into one message to the keeper. */
     static final long COMBINE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** The largest encoded job (receiver and arguments) or result copied: larger ones cost more than they save. */
@@ -89,11 +94,17 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         }
     }
 
-    /** A copy encoded by the sender, waiting to go. */
-    private record Entry(byte[] stamp, String typeName, byte[] arguments, byte[] result) {
+    /** A copy encoded on its worker, waiting to go. */
+    private record Entry(long runId, byte[] stamp, String typeName, byte[] arguments, byte[] result) {
         long lengthBound() {
             return OrphanResultsFlyweight.entryLengthBound(stamp.length, typeName, arguments.length, result.length);
         }
+    }
+
+    /** A worker's encoders. */
+    private static final class Encoders {
+        final WireWriter arguments = new WireWriter(256).limit(MAX_ENCODED_BYTES);
+        final WireWriter result = new WireWriter(256).limit(MAX_ENCODED_BYTES);
     }
 
     private final Scheduler scheduler;
@@ -104,19 +115,25 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
     private final FrameCounters counters;
     private final NanoClock clock;
     private final BooleanSupplier computationOver;
+    /** The run this node works in (any thread), and whether an id names it (agent thread): the lifecycle's. */
+    private final LongSupplier currentRunId;
+    private final LongPredicate isCurrentRun;
     /** Jobs that ran at least this long are copied; 0: nothing is. */
     private final long minMs;
     private final boolean enabled;
 
-    /** Jobs that finished here and ran long enough; filled by workers, drained by the duty. */
-    private final ConcurrentLinkedQueue<Job> finishedInbox = new ConcurrentLinkedQueue<>();
+    /** Copies encoded by workers; drained by the duty. */
+    private final ConcurrentLinkedQueue<Entry> finishedInbox = new ConcurrentLinkedQueue<>();
+    /**
+     * Each worker's encoders. Without a shared-object context: a shared object is written as its id (a keeper resolves
+     * it when it adopts the copy), and nothing is attached to another node for a copy.
+     */
+    private final ThreadLocal<Encoders> encoders = ThreadLocal.withInitial(Encoders::new);
 
     // Agent thread only.
-    private final WireWriter arguments = new WireWriter(256);
-    private final WireWriter value = new WireWriter(256);
     private final WireReader reader = new WireReader();
     private SharedObjectContext sharedObjects;
-    private final OrphanResultsFlyweight copies = new OrphanResultsFlyweight();
+    private final ResultCopiesFlyweight copies = new ResultCopiesFlyweight();
     private final List<Entry> pending = new ArrayList<>();
     private long pendingBytes;
     private long sendAtNs;
@@ -126,20 +143,23 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
     private final TreeMap<Stamp, Copy> kept = new TreeMap<>(Stamp.ENCODED_ORDER);
     private long keptBytes;
 
-    // Counters: written by the agent thread only, read by any.
+    // Counters: written by one thread at a time (the agent, but copiesDropped by workers too), read by any.
     private volatile long copiesSent;
     private volatile long copiesKept;
     private volatile long copiesAdopted;
-    private volatile long copiesDropped;
+    private final AtomicLong copiesDropped = new AtomicLong();
 
     /**
      * @param minMs           jobs that ran at least this long here are copied (0: copies off)
      * @param saving          orphan saving is on (without it nothing kept is ever looked up)
-     * @param computationOver whether the computation ended: nothing is copied or adopted then
+     * @param computationOver whether the computation ended: nothing is kept or adopted then
+     * @param currentRunId    the id of the run this node works in, 0 before any (any thread)
+     * @param isCurrentRun    whether an id names the run this node works in (agent thread)
      */
     public ResultCopies(final Scheduler scheduler, final Members members, final FrameSender sender, final Orphans orphans,
         final Function<String, JobType> jobTypes, final FrameCounters counters, final NanoClock clock, final long minMs,
-        final boolean saving, final BooleanSupplier computationOver) {
+        final boolean saving, final BooleanSupplier computationOver, final LongSupplier currentRunId,
+        final LongPredicate isCurrentRun) {
         this.scheduler = scheduler;
         this.members = members;
         this.sender = sender;
@@ -150,20 +170,18 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         this.minMs = minMs;
         this.enabled = saving && minMs > 0;
         this.computationOver = computationOver;
-        arguments.limit(MAX_ENCODED_BYTES);
-        value.limit(MAX_ENCODED_BYTES);
+        this.currentRunId = currentRunId;
+        this.isCurrentRun = isCurrentRun;
     }
 
-    /** The node's shared-object table, for the jobs copies carry (as {@link Departure#sharedObjects}); set at assembly. */
+    /** The node's shared-object table, to decode the jobs of copies it adopts (as {@link Departure#sharedObjects}); set at assembly. */
     public void sharedObjects(final SharedObjectContext context) {
         sharedObjects = context;
-        arguments.sharedObjects(context);
-        value.sharedObjects(context);
     }
 
     /** Registers RESULT_COPIES. */
     public void register(final FrameDispatcher dispatcher) {
-        dispatcher.register(TYPE, "RESULT_COPIES", new OrphanResultsFlyweight(), OrphanResultsFlyweight.MIN_BODY_LENGTH,
+        dispatcher.register(TYPE, "RESULT_COPIES", new ResultCopiesFlyweight(), ResultCopiesFlyweight.MIN_BODY_LENGTH,
             Senders.MEMBERS, this::onResultCopies);
     }
 
@@ -176,11 +194,31 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         return TimeUnit.NANOSECONDS.toMillis(clock.nanoTime());
     }
 
+    /** Encodes the job here, on its worker, before its status is published: its parent may change its result after. */
     @Override
     public void onFinished(final Task job, final long startedMs) {
-        if (nowMs() - startedMs >= minMs && job instanceof Job finished) {
-            finishedInbox.add(finished);
+        if (nowMs() - startedMs < minMs || !(job instanceof Job finished)) {
+            return;
         }
+        final long runId = currentRunId.getAsLong();
+        final Stamp stamp = Stamp.of(finished);
+        if (runId == 0 || stamp.depth() == 0) {
+            return; // no run known yet, or a run's root: its result ends the run
+        }
+        final Encoders e = encoders.get();
+        final JobType type;
+        try {
+            type = finished.type();
+            e.arguments.reset();
+            finished.encodeArguments(e.arguments);
+            e.result.reset();
+            finished.writeResult(e.result);
+        } catch (final RuntimeException tooLargeOrNotEncodable) {
+            copiesDropped.incrementAndGet();
+            return;
+        }
+        finishedInbox.add(new Entry(runId, stamp.toByteArray(), type.name(), e.arguments.toByteArray(),
+            e.result.toByteArray()));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -195,11 +233,17 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
 
     /** A run started here or on a peer: the last run's copies name its jobs, not this one's. */
     public void onRunStarted() {
+        clearKept();
+    }
+
+    /** The current run ended normally: what the keeper holds names jobs of a finished run. */
+    public void onRunEnded() {
+        clearKept();
+    }
+
+    private void clearKept() {
         kept.clear();
         keptBytes = 0;
-        pending.clear();
-        pendingBytes = 0;
-        finishedInbox.clear();
     }
 
     @Override
@@ -208,33 +252,30 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
     }
 
     /**
-     * The keeper is chosen again (a member came, died or left); a death in a run makes the keeper adopt its senders'
-     * copies.
+     * The keeper is chosen again (a member came, died or left); a death in a run makes the keeper adopt the copies of
+     * the dead node's site.
      */
     @Override
     public void onMemberChanged(final Member member) {
         chooseKeeper();
         if (!member.isAlive() && member.id() != members.selfId() && !kept.isEmpty()) {
-            adopt();
+            adopt(member);
         }
     }
 
     @Override
     public int doWork(final long nowNs) {
         int work = 0;
-        Job job;
-        while ((job = finishedInbox.poll()) != null) {
+        Entry entry;
+        while ((entry = finishedInbox.poll()) != null) {
             work++;
-            if (keeperId == NOBODY || computationOver.getAsBoolean()) {
+            if (keeperId == NOBODY) {
                 continue;
             }
-            final Entry entry = encode(job);
-            if (entry == null) {
-                continue;
-            }
-            final long messageBytes = Math.min(MAX_MESSAGE_BYTES, sender.maxFrameBytes() - OrphanResultsFlyweight.ENTRIES_OFFSET);
-            if (!pending.isEmpty() && pendingBytes + entry.lengthBound() > messageBytes) {
-                send(); // full: what came so far goes now
+            final long messageBytes = Math.min(MAX_MESSAGE_BYTES, sender.maxFrameBytes() - ResultCopiesFlyweight.COPIES_OFFSET);
+            if (!pending.isEmpty() && (pendingBytes + entry.lengthBound() > messageBytes
+                || pending.get(0).runId() != entry.runId())) {
+                send(); // full, or of another run: what came so far goes now
             }
             if (pending.isEmpty()) {
                 sendAtNs = nowNs + COMBINE_NS;
@@ -249,28 +290,9 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         return work;
     }
 
-    /** {@code job} as a copy (stamp, type, receiver and arguments, result), or null when it is not worth one. */
-    private Entry encode(final Job job) {
-        final Stamp stamp = Stamp.of(job);
-        if (stamp.depth() == 0) {
-            return null; // a run's root: its result ends the run
-        }
-        final JobType type;
-        try {
-            type = job.type();
-            arguments.reset();
-            job.encodeArguments(arguments);
-            value.reset();
-            job.writeResult(value);
-        } catch (final RuntimeException tooLargeOrNotEncodable) {
-            return null;
-        }
-        return new Entry(stamp.toByteArray(), type.name(), arguments.toByteArray(), value.toByteArray());
-    }
-
-    /** Sends the pending copies to the keeper in one message; if it cannot take them now, they are dropped. */
+    /** Sends the pending copies (all of one run) to the keeper in one message; if it cannot take them now, they are dropped. */
     private void send() {
-        long length = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        long length = ResultCopiesFlyweight.COPIES_OFFSET;
         for (final Entry e : pending) {
             length += e.lengthBound();
         }
@@ -278,8 +300,8 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
             final MutableDirectBuffer frame = sender.frameBuffer(length);
             copies.wrap(frame, 0, frame.capacity());
             copies.headerDefaults(TYPE);
-            copies.count(pending.size());
-            int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+            copies.runId(pending.get(0).runId()).count(pending.size());
+            int at = ResultCopiesFlyweight.COPIES_OFFSET;
             for (final Entry e : pending) {
                 at = copies.putEntry(at, new UnsafeBuffer(e.stamp), e.stamp.length, e.typeName, new UnsafeBuffer(e.arguments),
                     e.arguments.length, new UnsafeBuffer(e.result), e.result.length);
@@ -288,62 +310,72 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
             if (sender.sendTo(keeperId, at)) {
                 copiesSent += pending.size();
             } else {
-                copiesDropped += pending.size(); // loss-tolerant: these are recomputed should this site die
+                copiesDropped.addAndGet(pending.size()); // loss-tolerant: these are recomputed should this site die
             }
         } else {
-            copiesDropped += pending.size();
+            copiesDropped.addAndGet(pending.size());
         }
         pending.clear();
         pendingBytes = 0;
     }
 
-    /** Copies from a node whose keeper this node is: kept, the frontier only. */
+    /** Copies from a node whose keeper this node is: those of the current run kept, the frontier only. */
     private int onResultCopies(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
-        if (!enabled || computationOver.getAsBoolean()) {
-            return 1;
-        }
         copies.wrap(buffer, offset, length);
-        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        if (!enabled || computationOver.getAsBoolean() || !isCurrentRun.test(copies.runId())) {
+            return 1; // off, over, or a copy of another run (late, or its RUN_STARTED has not come here yet): not kept
+        }
+        int at = ResultCopiesFlyweight.COPIES_OFFSET;
         for (int i = 0, n = copies.count(); i < n; i++, at = copies.nextEntry(at)) {
             final int stampAt = copies.fieldAt(at, 0);
+            final int argumentsAt = copies.fieldAt(at, 2);
+            final int resultAt = copies.fieldAt(at, 3);
             final Stamp stamp = Orphans.readStamp(buffer, offset + copies.dataOffset(stampAt), copies.dataLength(stampAt));
-            if (stamp == null || stamp.depth() == 0) {
+            if (stamp == null || stamp.depth() == 0 || copies.dataLength(argumentsAt) > MAX_ENCODED_BYTES
+                || copies.dataLength(resultAt) > MAX_ENCODED_BYTES) {
                 FrameCounters.count(counters.malformed);
                 continue;
             }
-            if (coveredByAncestor(stamp)) {
-                continue; // an ancestor's result is here: this one is not needed
-            }
-            final int argumentsAt = copies.fieldAt(at, 2);
-            final int resultAt = copies.fieldAt(at, 3);
-            final byte[] args = new byte[copies.dataLength(argumentsAt)];
-            buffer.getBytes(offset + copies.dataOffset(argumentsAt), args);
-            final byte[] result = new byte[copies.dataLength(resultAt)];
-            buffer.getBytes(offset + copies.dataOffset(resultAt), result);
-            final Copy copy = new Copy(senderId, copies.stringAt(copies.fieldAt(at, 1)), args, result,
-                copies.dataLength(stampAt));
-            dropSubtree(stamp);
-            if (keptBytes + copy.bytes() > MAX_KEPT_BYTES) {
-                copiesDropped++;
-                continue;
-            }
-            kept.put(stamp, copy);
-            keptBytes += copy.bytes();
-            copiesKept++;
+            keep(senderId, stamp, buffer, offset, at, stampAt, argumentsAt, resultAt);
         }
         return 1;
     }
 
-    private boolean coveredByAncestor(final Stamp stamp) {
-        for (Stamp a = stamp.parent(); a != null && a.depth() > 0; a = a.parent()) {
-            if (kept.containsKey(a)) {
-                return true;
-            }
+    private void keep(final int senderId, final Stamp stamp, final DirectBuffer buffer, final int offset, final int at,
+        final int stampAt, final int argumentsAt, final int resultAt) {
+        // no kept copy is an ancestor of another, so only the one just before this stamp can be its ancestor (or itself)
+        final Stamp before = kept.floorKey(stamp);
+        if (before != null && before.isAncestorOrSelf(stamp) && !before.equals(stamp)) {
+            return; // an ancestor's result is here: this one is not needed
         }
-        return false;
+        final byte[] args = new byte[copies.dataLength(argumentsAt)];
+        buffer.getBytes(offset + copies.dataOffset(argumentsAt), args);
+        final byte[] result = new byte[copies.dataLength(resultAt)];
+        buffer.getBytes(offset + copies.dataOffset(resultAt), result);
+        final Copy copy = new Copy(senderId, copies.stringAt(copies.fieldAt(at, 1)), args, result, copies.dataLength(stampAt));
+        if (keptBytes - subtreeBytes(stamp) + copy.bytes() > MAX_KEPT_BYTES) {
+            copiesDropped.incrementAndGet(); // full: what it would replace stays
+            return;
+        }
+        dropSubtree(stamp);
+        kept.put(stamp, copy);
+        keptBytes += copy.bytes();
+        copiesKept++;
     }
 
-    /** Drops the copies of {@code stamp} and its descendants (contiguous in the map's order, {@code stamp} first). */
+    /** The bytes the copies of {@code stamp} and its descendants hold (contiguous in the map's order, {@code stamp} first). */
+    private long subtreeBytes(final Stamp stamp) {
+        long bytes = 0;
+        for (final Map.Entry<Stamp, Copy> e : kept.tailMap(stamp, true).entrySet()) {
+            if (!stamp.isAncestorOrSelf(e.getKey())) {
+                break;
+            }
+            bytes += e.getValue().bytes();
+        }
+        return bytes;
+    }
+
+    /** Drops the copies of {@code stamp} and its descendants. */
     private void dropSubtree(final Stamp stamp) {
         for (final Iterator<Map.Entry<Stamp, Copy>> it = kept.tailMap(stamp, true).entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<Stamp, Copy> e = it.next();
@@ -356,31 +388,26 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
     }
 
     /**
-     * A member died or left: every copy whose sender is dead or in the site of a dead member becomes a finished
-     * orphan held here (a dead site's frames held their results; a copy from a live node whose parent frame is alive
-     * costs only its announcement). In a run only.
+     * {@code dead} died or left: every copy sent by it or by a node of its site becomes a finished orphan held here (its
+     * site's frames held their results; a copy whose result lives on in a survivor's frame costs only its announcement).
+     * Not once the computation is over (members leave at its end), nor between runs (the run's end cleared them).
      */
-    private void adopt() {
+    private void adopt(final Member dead) {
         if (!enabled || computationOver.getAsBoolean()) {
             return;
-        }
-        final TreeSet<String> deadSites = new TreeSet<>();
-        for (final Member m : members.list()) {
-            if (!m.isAlive()) {
-                deadSites.add(m.site());
-            }
         }
         for (final Iterator<Map.Entry<Stamp, Copy>> it = kept.entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<Stamp, Copy> e = it.next();
             final Copy copy = e.getValue();
             final Member from = members.member(copy.senderId());
-            if (from != null && from.isAlive() && !deadSites.contains(from.site())) {
+            if (copy.senderId() != dead.id() && from != null && from.isAlive() && !from.site().equals(dead.site())) {
                 continue;
             }
             it.remove();
             keptBytes -= copy.bytes();
             final JobType type = jobTypes.apply(copy.typeName());
             if (type == null) {
+                FrameCounters.count(counters.malformed);
                 continue;
             }
             try {
@@ -390,12 +417,11 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
                 job.markFinishedElsewhere();
                 orphans.keepHandedOver(e.getKey(), job);
                 copiesAdopted++;
-            } catch (final RuntimeException e2) {
+            } catch (final RuntimeException notDecodable) {
                 FrameCounters.count(counters.malformed); // that one is recomputed
             }
         }
     }
-
     /**
      * This site's keeper: the lowest-id alive node of the next site with an alive node, site labels in order and
      * cyclically; NOBODY when no other site has one. Installs the workers' hook while there is a keeper.
@@ -431,6 +457,7 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
             if (keeper == NOBODY) {
                 pending.clear();
                 pendingBytes = 0;
+                finishedInbox.clear();
             }
             keeperId = keeper;
         }
@@ -461,8 +488,8 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         return copiesAdopted;
     }
 
-    /** Copies not sent (the keeper's queue was full) or not kept (the keeper was full). */
+    /** Copies not sent (too large to encode, or the keeper's queue was full) or not kept (the keeper was full). */
     public long copiesDropped() {
-        return copiesDropped;
+        return copiesDropped.get();
     }
 }

@@ -56,7 +56,7 @@ final class Worker extends Thread {
     volatile SharingHook sharingHook;
 
     /**
-     * This worker's copy of {@link Scheduler#resultCopyHook}: the network half installs it while a node of another
+     * This worker's copy of result copies' hook ({@link Scheduler#resultCopyHook(ResultCopyHook)}): the network half installs it while a node of another
      * site is alive to keep copies, and removes it when none is (so a single-site run pays one field read per job).
      */
     volatile ResultCopyHook resultCopyHook;
@@ -256,7 +256,7 @@ final class Worker extends Thread {
             }
             safePoint(); // a job's end is a safe point for shared objects
             if (copies != null && !job.cancelRequested) {
-                copies.onFinished(job, startedMs);
+                copyResult(copies, job, startedMs);
             }
         } catch (final Throwable failure) {
             current = below;
@@ -266,6 +266,15 @@ final class Worker extends Thread {
         current = null; // not `below`: see resume
         job.leaveFrame();
         return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+    }
+
+    /** Hands a finished job to result copies; a copy is worth nothing next to the job's own outcome, so nothing it throws fails the job. */
+    private static void copyResult(final ResultCopyHook copies, final Task job, final long startedMs) {
+        try {
+            copies.onFinished(job, startedMs);
+        } catch (final Throwable lost) {
+            // a StackOverflowError at the stack's edge or an OutOfMemoryError: this job is simply not copied
+        }
     }
 
     /*

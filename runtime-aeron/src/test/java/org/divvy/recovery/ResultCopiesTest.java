@@ -40,9 +40,9 @@ import org.junit.jupiter.api.Test;
  * keeper makes the copies of a dead site finished orphans of its own, and nothing else.
  */
 class ResultCopiesTest {
-    /** This node, in site B. */
-    private static final int SELF = 5;
     private static final int IN_A = 1;
+    /** This node, the lowest of site B, so the keeper of site A (B comes after A). */
+    private static final int SELF = 2;
     private static final int ALSO_IN_B = 3;
     /** The lowest node of site C, the site after B: B's keeper. */
     private static final int KEEPER_OF_B = 7;
@@ -55,6 +55,9 @@ class ResultCopiesTest {
     });
     private final AtomicLong nowNs = new AtomicLong(TimeUnit.SECONDS.toNanos(100));
     private final AtomicBoolean computationOver = new AtomicBoolean();
+    /** The run this node works in, as the lifecycle names it. */
+    private final AtomicLong runId = new AtomicLong(RUN);
+    private static final long RUN = (9L << 32) | 1;
     private Scheduler scheduler;
     private CodecThread codec;
     private Orphans orphans;
@@ -75,7 +78,7 @@ class ResultCopiesTest {
         orphans = new Orphans(scheduler, members, sender, given, foreign, true, computationOver::get);
         orphans.onJoined(SELF);
         copies = new ResultCopies(scheduler, members, sender, orphans, name -> CopiedJob.TYPE.name().equals(name) ? CopiedJob.TYPE : null,
-            new FrameCounters(), nowNs::get, 100, true, computationOver::get);
+            new FrameCounters(), nowNs::get, 100, true, computationOver::get, runId::get, id -> id == runId.get());
         copies.onJoined(SELF);
         copies.register(dispatcher);
     }
@@ -109,29 +112,85 @@ class ResultCopiesTest {
         assertEquals(0, sender.sent.size(), "combined: not sent at once");
         copies.doWork(nowNs.get() + ResultCopies.COMBINE_NS);
         assertEquals(List.of(KEEPER_OF_B), sender.sentTo);
-        assertEquals(List.of(stamp(0, 2), stamp(0, 3)), stampsIn(sender.sent.get(0)));
+        assertEquals(List.of(stamp(0, 2), stamp(0, 3)), stampsIn(sender.sent.get(0), RUN));
         assertEquals(2, copies.copiesSent());
+    }
+
+    /** A parent may change its child's result after the child ended: the copy is what the child returned. */
+    @Test
+    void shouldCopyTheResultTheJobEndedWithNotWhatItBecameAfter() {
+        final long startedMs = copies.nowMs();
+        nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));
+        final CopiedJob job = job(stamp(4), 4);
+        copies.onFinished(job, startedMs);
+        setResult(job, -1); // the parent's code reuses the value it read
+        copies.doWork(nowNs.get());
+        copies.doWork(nowNs.get() + ResultCopies.COMBINE_NS);
+        final UnsafeBuffer frame = new UnsafeBuffer(sender.sent.get(0));
+        final ResultCopiesFlyweight f = new ResultCopiesFlyweight();
+        f.wrap(frame, 0, frame.capacity());
+        final int resultAt = f.fieldAt(ResultCopiesFlyweight.COPIES_OFFSET, 3);
+        assertEquals(4_000L, new WireReader().wrap(frame, f.dataOffset(resultAt), f.dataLength(resultAt)).readLong());
+    }
+
+    /** Copies of two runs never share a message, and a job that ends before any run is known is not copied. */
+    @Test
+    void shouldSendEachRunsCopiesInMessagesOfTheirOwn() {
+        final long startedMs = copies.nowMs();
+        nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));
+        copies.onFinished(job(stamp(1), 1), startedMs);
+        runId.set(RUN + 1);
+        copies.onFinished(job(stamp(2), 2), startedMs);
+        runId.set(0);
+        copies.onFinished(job(stamp(3), 3), startedMs);
+        copies.doWork(nowNs.get());
+        copies.doWork(nowNs.get() + ResultCopies.COMBINE_NS);
+        assertEquals(2, sender.sent.size());
+        assertEquals(List.of(stamp(1)), stampsIn(sender.sent.get(0), RUN));
+        assertEquals(List.of(stamp(2)), stampsIn(sender.sent.get(1), RUN + 1));
     }
 
     @Test
     void shouldKeepOnlyTheFrontierOfTheFinishedWork() {
-        receive(ALSO_IN_B, stamp(0, 1, 0), stamp(0, 1, 1), stamp(0, 2, 0));
+        receive(IN_A, stamp(0, 1, 0), stamp(0, 1, 1), stamp(0, 2, 0));
         assertEquals(List.of(stamp(0, 1, 0), stamp(0, 1, 1), stamp(0, 2, 0)), copies.keptStamps());
-        receive(ALSO_IN_B, stamp(0, 1));
+        receive(IN_A, stamp(0, 1));
         assertEquals(List.of(stamp(0, 1), stamp(0, 2, 0)), copies.keptStamps(), "0.1 finished: its children's copies go");
-        receive(ALSO_IN_B, stamp(0, 1, 2, 5));
+        receive(IN_A, stamp(0, 1, 2, 5));
         assertEquals(List.of(stamp(0, 1), stamp(0, 2, 0)), copies.keptStamps(), "a descendant of 0.1 is not kept");
-        receive(ALSO_IN_B, stamp(0, 10));
+        receive(IN_A, stamp(0, 10));
         assertEquals(List.of(stamp(0, 1), stamp(0, 2, 0), stamp(0, 10)), copies.keptStamps(), "0.10 is no child of 0.1");
+    }
+
+    /** Child indices of several bytes (200, 70,000): the same rules. */
+    @Test
+    void shouldKeepTheFrontierWithWideChildIndices() {
+        receive(IN_A, stamp(200, 70_000, 1), stamp(200, 70_000, 300), stamp(200, 70_001), stamp(201));
+        receive(IN_A, stamp(200, 70_000));
+        assertEquals(List.of(stamp(200, 70_000), stamp(200, 70_001), stamp(201)), copies.keptStamps());
+        receive(IN_A, stamp(200, 70_000, 128));
+        assertEquals(List.of(stamp(200, 70_000), stamp(200, 70_001), stamp(201)), copies.keptStamps());
+        receive(IN_A, stamp(200));
+        assertEquals(List.of(stamp(200), stamp(201)), copies.keptStamps());
+    }
+
+    /** A copy of the last run arriving after this run started (or before this run's RUN_STARTED came) is not kept. */
+    @Test
+    void shouldKeepOnlyCopiesOfTheCurrentRun() {
+        receive(IN_A, RUN - 1, stamp(0, 1));
+        receive(IN_A, 0, stamp(0, 2));
+        assertEquals(List.of(), copies.keptStamps());
+        receive(IN_A, RUN, stamp(0, 3));
+        assertEquals(List.of(stamp(0, 3)), copies.keptStamps());
     }
 
     @Test
     void shouldMakeTheCopiesOfADeadSiteFinishedOrphansHeldHere() throws Throwable {
-        receive(ALSO_IN_B, stamp(0, 1), stamp(0, 2));
-        receive(IN_A, stamp(1, 1)); // from a site that lives on
-        dies(ALSO_IN_B);
+        receive(IN_A, stamp(0, 1), stamp(0, 2));
+        receive(ALSO_IN_C, stamp(1, 1)); // from a site that lives on
+        dies(IN_A);
         assertEquals(2, copies.copiesAdopted());
-        assertEquals(List.of(stamp(1, 1)), copies.keptStamps(), "the copy from site A is still only a copy");
+        assertEquals(List.of(stamp(1, 1)), copies.keptStamps(), "the copy from site C is still only a copy");
         final CopiedJob restarted = job(stamp(0, 2), 2);
         assertTrue(orphans.copyHeldResult(restarted), "a restarted job with that stamp reuses the copy's result");
         assertEquals(2 * 1_000L, restarted.boxedResult());
@@ -141,21 +200,24 @@ class ResultCopiesTest {
 
     @Test
     void shouldNeitherKeepNorAdoptOnceTheComputationIsOver() {
-        receive(ALSO_IN_B, stamp(0, 1));
+        receive(IN_A, stamp(0, 1));
         computationOver.set(true);
-        receive(ALSO_IN_B, stamp(0, 2));
+        receive(IN_A, stamp(0, 2));
         assertEquals(List.of(stamp(0, 1)), copies.keptStamps());
-        dies(ALSO_IN_B);
+        dies(IN_A);
         assertEquals(0, copies.copiesAdopted(), "members leave at the end of a computation: nothing is an orphan");
     }
 
     @Test
-    void shouldForgetTheLastRunsCopiesWhenARunStarts() {
-        receive(ALSO_IN_B, stamp(0, 1));
-        copies.onRunStarted();
-        dies(ALSO_IN_B);
+    void shouldForgetTheCopiesWhenTheRunEndsOrANewOneStarts() {
+        receive(IN_A, stamp(0, 1));
+        copies.onRunEnded();
         assertEquals(List.of(), copies.keptStamps());
-        assertEquals(0, copies.copiesAdopted());
+        receive(IN_A, stamp(0, 2));
+        copies.onRunStarted();
+        dies(IN_A);
+        assertEquals(List.of(), copies.keptStamps());
+        assertEquals(0, copies.copiesAdopted(), "nothing of a finished run is adopted");
     }
 
     private void member(final int id, final String site, final MemberState state) {
@@ -184,20 +246,29 @@ class ResultCopiesTest {
         final CopiedJob job = new CopiedJob(n);
         new RemoteLink(job) {
         }.adopt(stamp, false);
-        final WireWriter result = new WireWriter(16);
-        result.writeLong(n * 1_000);
-        job.readResult(new WireReader().wrap(result.buffer(), 0, result.length()));
+        setResult(job, n * 1_000);
         return job;
     }
 
-    /** RESULT_COPIES from {@code from} with a job for each stamp, its argument the stamp's last index. */
+    private static void setResult(final CopiedJob job, final long value) {
+        final WireWriter result = new WireWriter(16);
+        result.writeLong(value);
+        job.readResult(new WireReader().wrap(result.buffer(), 0, result.length()));
+    }
+
+    /** RESULT_COPIES of the current run from {@code from} with a job for each stamp, its argument the stamp's last index. */
     private void receive(final int from, final Stamp... stamps) {
+        receive(from, RUN, stamps);
+    }
+
+    /** As above, of run {@code run}. */
+    private void receive(final int from, final long run, final Stamp... stamps) {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[4096]);
-        final OrphanResultsFlyweight f = new OrphanResultsFlyweight();
+        final ResultCopiesFlyweight f = new ResultCopiesFlyweight();
         f.wrap(frame, 0, frame.capacity());
         f.headerDefaults(ResultCopies.TYPE).senderId(from);
-        f.count(stamps.length);
-        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        f.runId(run).count(stamps.length);
+        int at = ResultCopiesFlyweight.COPIES_OFFSET;
         for (final Stamp s : stamps) {
             final int[] indices = s.indices();
             final WireWriter args = new WireWriter(16);
@@ -212,13 +283,15 @@ class ResultCopiesTest {
         dispatcher.onFrame(ResultCopies.TYPE, frame, 0, at);
     }
 
-    private static List<Stamp> stampsIn(final byte[] message) {
+    /** The stamps a RESULT_COPIES holds; checks its run. */
+    private static List<Stamp> stampsIn(final byte[] message, final long run) {
         final UnsafeBuffer frame = new UnsafeBuffer(message);
-        final OrphanResultsFlyweight f = new OrphanResultsFlyweight();
+        final ResultCopiesFlyweight f = new ResultCopiesFlyweight();
         f.wrap(frame, 0, frame.capacity());
         assertEquals(ResultCopies.TYPE, f.type());
+        assertEquals(run, f.runId());
         final List<Stamp> stamps = new ArrayList<>();
-        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
+        int at = ResultCopiesFlyweight.COPIES_OFFSET;
         for (int i = 0; i < f.count(); i++, at = f.nextEntry(at)) {
             final int stampAt = f.fieldAt(at, 0);
             stamps.add(Orphans.readStamp(frame, f.dataOffset(stampAt), f.dataLength(stampAt)));
