@@ -56,8 +56,8 @@ class ResultCopiesSiteTest {
         final DivvyNode thief = two.get(1);
         final long leavesBefore = TestJobs.TREE_LEAVES_RUN.get();
         final CompletableFuture<RunResult<Long>> run = CompletableFuture.supplyAsync(() -> master.run(() -> {
-            final LongSpawn tree = TestJobs.spawnTree(2, 3, 300); // 8 leaves of 300 ms: stolen by node 1
-            final LongSpawn busy = TestJobs.spawnWork(4_000, ""); // keeps the master's only worker busy
+            final LongSpawn tree = TestJobs.spawnTree(2, 3, 250); // 8 leaves of 250 ms: stolen by node 1
+            final LongSpawn busy = TestJobs.spawnWork(3_000, ""); // keeps the master's only worker busy
             Spawns.sync();
             return tree.get() + busy.get();
         }));
@@ -71,7 +71,7 @@ class ResultCopiesSiteTest {
         assertEquals(0, thief.networkStatistics().jobsGiven(), "and gave nothing away");
         thief.crashForTest();
         final RunResult<Long> result = run.get(60, TimeUnit.SECONDS);
-        assertEquals(8L + 4_000L, result.value(), "the right answer after the site died");
+        assertEquals(8L + 3_000L, result.value(), "the right answer after the site died");
         final RecoveryStatistics atMaster = master.networkStatistics().recovery();
         final long leavesRun = TestJobs.TREE_LEAVES_RUN.get() - leavesBefore;
         return new Outcome(atMaster, leavesRun, "master: " + atMaster + "\nleaves run: " + leavesRun);

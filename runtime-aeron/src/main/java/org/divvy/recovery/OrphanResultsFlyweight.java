@@ -1,6 +1,9 @@
 package org.divvy.recovery;
 
+import java.util.List;
+
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.protocol.HeaderFlyweight;
 
 /**
@@ -64,6 +67,17 @@ public class OrphanResultsFlyweight extends HeaderFlyweight {
         final int typeAt = putVarBytes(at, stamp, 0, stampLength);
         final int argumentsAt = putVarString(typeAt, jobTypeName);
         return putVarBytes(putVarBytes(argumentsAt, arguments, 0, argumentsLength), result, 0, resultLength);
+    }
+
+    /** Writes {@code jobs} as entries from {@link #entriesOffset()}, their count included; returns the frame's end. */
+    public int putEntries(final List<EncodedJob> jobs) {
+        count(jobs.size());
+        int at = entriesOffset();
+        for (final EncodedJob e : jobs) {
+            at = putEntry(at, new UnsafeBuffer(e.stamp()), e.stamp().length, e.typeName(), new UnsafeBuffer(e.arguments()),
+                e.arguments().length, new UnsafeBuffer(e.result()), e.result().length);
+        }
+        return at;
     }
 
     /** The bytes an entry takes, at most. */

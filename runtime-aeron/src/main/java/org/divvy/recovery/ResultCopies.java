@@ -94,11 +94,8 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
         }
     }
 
-    /** A copy encoded on its worker, waiting to go. */
-    private record Entry(long runId, byte[] stamp, String typeName, byte[] arguments, byte[] result) {
-        long lengthBound() {
-            return OrphanResultsFlyweight.entryLengthBound(stamp.length, typeName, arguments.length, result.length);
-        }
+    /** A copy encoded on its worker, with the run it belongs to. */
+    private record Entry(long runId, EncodedJob job) {
     }
 
     /** A worker's encoders. */
@@ -134,7 +131,9 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
     private final WireReader reader = new WireReader();
     private SharedObjectContext sharedObjects;
     private final ResultCopiesFlyweight copies = new ResultCopiesFlyweight();
-    private final List<Entry> pending = new ArrayList<>();
+    /** Copies waiting to go, all of run {@link #pendingRunId}. */
+    private final List<EncodedJob> pending = new ArrayList<>();
+    private long pendingRunId;
     private long pendingBytes;
     private long sendAtNs;
     /** This site's keeper, or NOBODY (no other site has an alive node, or copies are off). */
@@ -217,8 +216,8 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
             copiesDropped.incrementAndGet();
             return;
         }
-        finishedInbox.add(new Entry(runId, stamp.toByteArray(), type.name(), e.arguments.toByteArray(),
-            e.result.toByteArray()));
+        finishedInbox.add(new Entry(runId, new EncodedJob(stamp.toByteArray(), type.name(), e.arguments.toByteArray(),
+            e.result.toByteArray())));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -273,15 +272,16 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
                 continue;
             }
             final long messageBytes = Math.min(MAX_MESSAGE_BYTES, sender.maxFrameBytes() - ResultCopiesFlyweight.COPIES_OFFSET);
-            if (!pending.isEmpty() && (pendingBytes + entry.lengthBound() > messageBytes
-                || pending.get(0).runId() != entry.runId())) {
+            if (!pending.isEmpty() && (pendingBytes + entry.job().lengthBound() > messageBytes
+                || pendingRunId != entry.runId())) {
                 send(); // full, or of another run: what came so far goes now
             }
             if (pending.isEmpty()) {
                 sendAtNs = nowNs + COMBINE_NS;
+                pendingRunId = entry.runId();
             }
-            pending.add(entry);
-            pendingBytes += entry.lengthBound();
+            pending.add(entry.job());
+            pendingBytes += entry.job().lengthBound();
         }
         if (!pending.isEmpty() && nowNs - sendAtNs >= 0) {
             send();
@@ -292,20 +292,13 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
 
     /** Sends the pending copies (all of one run) to the keeper in one message; if it cannot take them now, they are dropped. */
     private void send() {
-        long length = ResultCopiesFlyweight.COPIES_OFFSET;
-        for (final Entry e : pending) {
-            length += e.lengthBound();
-        }
+        final long length = ResultCopiesFlyweight.COPIES_OFFSET + pendingBytes;
         if (length <= sender.maxFrameBytes() && keeperId != NOBODY) {
             final MutableDirectBuffer frame = sender.frameBuffer(length);
             copies.wrap(frame, 0, frame.capacity());
             copies.headerDefaults(TYPE);
-            copies.runId(pending.get(0).runId()).count(pending.size());
-            int at = ResultCopiesFlyweight.COPIES_OFFSET;
-            for (final Entry e : pending) {
-                at = copies.putEntry(at, new UnsafeBuffer(e.stamp), e.stamp.length, e.typeName, new UnsafeBuffer(e.arguments),
-                    e.arguments.length, new UnsafeBuffer(e.result), e.result.length);
-            }
+            copies.runId(pendingRunId);
+            final int at = copies.putEntries(pending);
             copies.frameLength(at);
             if (sender.sendTo(keeperId, at)) {
                 copiesSent += pending.size();
