@@ -165,6 +165,11 @@ public final class NodeConfig {
         return get(NodeSettings.ORPHAN_SAVING);
     }
 
+    /** {@link NodeSettings#RESULT_COPY_MIN_MS}: jobs that ran at least this long have their result copied to another site, ms; 0 = off. */
+    public long resultCopyMinMs() {
+        return get(NodeSettings.RESULT_COPY_MIN_MS);
+    }
+
     /** {@link NodeSettings#NETWORKED}: whether the node joins other nodes; false = a single node. */
     public boolean networked() {
         return get(NodeSettings.NETWORKED);
@@ -477,6 +482,11 @@ public final class NodeConfig {
         /** {@link NodeSettings#MAX_SHARED_INBOX_BYTES}: at least 64 KiB. */
         public Builder maxSharedInboxBytes(final long maxBytes) {
             return set(NodeSettings.MAX_SHARED_INBOX_BYTES, maxBytes);
+        }
+
+        /** {@link NodeSettings#RESULT_COPY_MIN_MS}: >= 0 (0 = off). */
+        public Builder resultCopyMinMs(final long resultCopyMinMs) {
+            return set(NodeSettings.RESULT_COPY_MIN_MS, resultCopyMinMs);
         }
 
         /** {@link NodeSettings#ORPHAN_SAVING}: false to discard orphaned work after a crash (the naive baseline). */

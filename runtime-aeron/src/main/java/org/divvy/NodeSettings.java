@@ -419,6 +419,18 @@ public final class NodeSettings {
         "orphan saving after a crash (thesis §3.3); false = discard orphaned work and recompute it (the naive baseline)");
 
     /**
+     * Result copies: a job that ran at least this long on a node and finished with a value has its result copied to
+     * one node of another site (the keeper), which reuses it should the node's whole site die: orphan saving keeps
+     * what survivors did for a dead node, but what the dead node finished itself lives in its frames and dies with
+     * them. Only with sites (a single-site cluster copies nothing) and with orphan saving. 0 turns copies off. Default
+     * 100 ms: a message per such job, small next to its work.
+     * Property {@code divvy.resultCopyMinMs}, flag {@code --result-copy-min-ms}.
+     */
+    public static final Setting<Long> RESULT_COPY_MIN_MS = Setting.network("resultCopyMinMs", LONG, 100L,
+        atLeast(0, "0 copies nothing"),
+        "jobs that ran at least this long copy their result to a node of another site, reused if their site dies; 0 = off");
+
+    /**
      * How long writes to shared objects wait to be combined, in ms: every write made within this delay after the
      * first travels in one SO_UPDATE message per peer (Satin++ combined writes; LocusRoute used 100 ms). 0 sends
      * each agent cycle's writes at once. Default 2 ms: small next to a steal, and a burst of small writes (TSP's
@@ -472,7 +484,7 @@ public final class NodeSettings {
         WORKER_STACK_SIZE_BYTES, CHECK_CODECS, NETWORKED, BIND, PORT, JOIN, SITE, POLICY, AERON_DIRECTORY, TERM_LENGTH_BYTES,
         MAX_INBOUND_STREAMS, MAX_MESSAGE_BYTES, MAX_OUTBOUND_BYTES_PER_PEER, MAX_REASSEMBLY_BYTES,
         HEARTBEAT_INTERVAL_MS, ACCEPTABLE_HEARTBEAT_PAUSE_MS, FAILURE_PHI_THRESHOLD, JOIN_TIMEOUT_MS, JOIN_RETRY_INTERVAL_MS, DEEP_IDLE_AFTER_MS,
-        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, IDLE_PUBLICATION_CLOSE_MS, DEEP_IDLE_STEAL_BACKOFF_MS, DEEP_IDLE_VICTIM_HOLD_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING,
+        DEEP_IDLE_PARK_MS, DEEP_IDLE_RUN_PARK_MS, IDLE_PUBLICATION_CLOSE_MS, DEEP_IDLE_STEAL_BACKOFF_MS, DEEP_IDLE_VICTIM_HOLD_MS, PEER_ROUTES, SECRET_FILE, ORPHAN_SAVING, RESULT_COPY_MIN_MS,
         SHARED_WRITE_COMBINING_MS, GUARD_WAIT_MS, GUARD_FETCH, REPLICA_FETCH_TIMEOUT_MS, MAX_SHARED_INBOX_BYTES);
 
     private NodeSettings() {

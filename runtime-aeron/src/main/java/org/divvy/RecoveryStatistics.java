@@ -16,13 +16,17 @@ package org.divvy;
  * @param takeovers           runs whose root this node took over from a master that died or left
  * @param fingerprintMismatches restarted jobs whose stamp was held for another job (its fingerprint differed:
  *                            their parent spawned in a different order), computed instead of reused
+ * @param copiesSent          result copies this node sent to its site's keeper on another site (jobs that ran long)
+ * @param copiesKept          result copies this node received and kept as a keeper
+ * @param copiesAdopted       kept copies this node made finished orphans of its own when their site died
+ * @param copiesDropped       result copies not sent (the keeper's queue was full) or not kept (the keeper was full)
  */
 public record RecoveryStatistics(long jobsRestarted, long orphansKept, long announcements, long pairsReceived,
     long resultRequests, long heldResultsReturned, long copiedHere, long resultsHandedOver, long resultsTakenOver,
-    long takeovers, long fingerprintMismatches) {
+    long takeovers, long fingerprintMismatches, long copiesSent, long copiesKept, long copiesAdopted, long copiesDropped) {
 
     /** No recovery happened. */
-    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final RecoveryStatistics NONE = new RecoveryStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Restarted jobs reused instead of recomputed: results asked for and results copied here. */
     public long reused() {
@@ -36,7 +40,8 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
             resultRequests - earlier.resultRequests, heldResultsReturned - earlier.heldResultsReturned,
             copiedHere - earlier.copiedHere, resultsHandedOver - earlier.resultsHandedOver,
             resultsTakenOver - earlier.resultsTakenOver, takeovers - earlier.takeovers,
-            fingerprintMismatches - earlier.fingerprintMismatches);
+            fingerprintMismatches - earlier.fingerprintMismatches, copiesSent - earlier.copiesSent,
+            copiesKept - earlier.copiesKept, copiesAdopted - earlier.copiesAdopted, copiesDropped - earlier.copiesDropped);
     }
 
     /** Whether any counter is non-zero. */
@@ -48,8 +53,9 @@ public record RecoveryStatistics(long jobsRestarted, long orphansKept, long anno
     public String toString() {
         return String.format("recovery: jobs restarted %d; orphans kept %d, announced in %d broadcasts; pairs received %d;"
             + " reused %d (asked %d, held here %d); held results returned %d; handed over on leaving %d, taken over %d;"
-            + " master takeovers %d; orphan fingerprint mismatches %d", jobsRestarted, orphansKept, announcements, pairsReceived, reused(), resultRequests,
-            copiedHere, heldResultsReturned, resultsHandedOver, resultsTakenOver, takeovers,
-            fingerprintMismatches);
+            + " master takeovers %d; orphan fingerprint mismatches %d; result copies sent %d, kept %d, adopted %d, dropped %d",
+            jobsRestarted, orphansKept, announcements, pairsReceived, reused(), resultRequests, copiedHere, heldResultsReturned,
+            resultsHandedOver, resultsTakenOver, takeovers, fingerprintMismatches, copiesSent, copiesKept, copiesAdopted,
+            copiesDropped);
     }
 }

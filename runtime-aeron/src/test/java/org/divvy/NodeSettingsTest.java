@@ -30,7 +30,7 @@ class NodeSettingsTest {
         Map.entry("workerStackSizeBytes", 1L << 20), Map.entry("checkCodecs", true), Map.entry("networked", true), Map.entry("bind", "10.0.0.1"),
         Map.entry("port", 40123), Map.entry("join", "10.0.0.5:40123"), Map.entry("site", "B"),
         Map.entry("policy", StealPolicy.RS), Map.entry("aeronDirectory", "/dev/shm/aeron-shared"),
-        Map.entry("secretFile", "/etc/divvy/secret"), Map.entry("orphanSaving", false),
+        Map.entry("secretFile", "/etc/divvy/secret"), Map.entry("orphanSaving", false), Map.entry("resultCopyMinMs", 0L),
         Map.entry("termLengthBytes", 128 * 1024), Map.entry("heartbeatIntervalMs", 50L), Map.entry("acceptableHeartbeatPauseMs", 3_000L),
         Map.entry("failurePhiThreshold", 10),
         Map.entry("maxInboundStreams", 16),

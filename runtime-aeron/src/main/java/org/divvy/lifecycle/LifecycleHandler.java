@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.IntHashSet;
+import org.agrona.collections.LongHashSet;
 import org.divvy.agent.DeepIdle;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
@@ -73,6 +74,20 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** Peers the TERMINATE did not reach yet. */
     private final IntHashSet terminateOwed = new IntHashSet();
     private volatile long runStartsReceived;
+    /**
+     * The run this node works in, as its master named it ({@link #NO_RUN} before any): RUN_STARTED and RUN_RESUMED carry
+     * the id, {@code (master's node id << 32) | its count of runs}. Written by the agent thread, read by any (workers
+     * tag what they copy with it).
+     */
+    private volatile long currentRunId = NO_RUN;
+    /** The ids of the current run since its RUN_STARTED: the first master's, and those of masters that took it over. */
+    private final LongHashSet runIds = new LongHashSet();
+    /** Runs this node started or took over (the low half of its run ids). */
+    private long runsMasteredHere;
+    /** The id this node announces for the run it masters now. */
+    private long ownRunId = NO_RUN;
+    /** Runs when the current run ends normally (its master's RUN_ENDED, or this node's own). */
+    private Runnable runEndedAction = () -> { };
 
     /**
      * @param onRunStarted          runs when a run starts, here or on a peer (fault tolerance's tables are per run).
@@ -95,6 +110,24 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         this.sender = sender;
         this.onRunStartedElsewhere = onRunStartedElsewhere;
         this.onComputationOver = onComputationOver;
+    }
+
+    /** No run: before the first one, or from a peer whose announcement had no id. */
+    public static final long NO_RUN = 0;
+
+    /** What runs when the current run ends normally, on the agent thread (set once, at assembly). */
+    public void whenRunEnds(final Runnable action) {
+        runEndedAction = action;
+    }
+
+    /** The id of the run this node works in ({@link #NO_RUN} before any); any thread. */
+    public long currentRunId() {
+        return currentRunId;
+    }
+
+    /** Whether {@code runId} names the current run (its first master's id, or a later master's); agent thread. */
+    public boolean isCurrentRun(final long runId) {
+        return runId != NO_RUN && runIds.contains(runId);
     }
 
     /** Registers TERMINATE, RUN_STARTED, RUN_RESUMED and RUN_ENDED. */
@@ -131,6 +164,8 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     public int doWork(final long nowNs) {
         int work = 0;
         if (lifecycle.takeRunStartRequest()) {
+            ownRunId = newRunId();
+            startRun(ownRunId);
             announceRun(RUN_STARTED);
             runAnnounced = true;
             runAnnouncedAtNs = nowNs;
@@ -139,6 +174,8 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             work++; // this node's run is starting: it leaves deep idle too
         }
         if (lifecycle.takeRunResumeRequest()) {
+            ownRunId = newRunId();
+            resumeRun(ownRunId);
             announceRun(RUN_RESUMED); // a takeover: the run's tables stay (no onRunStarted)
             runAnnounced = true;
             runAnnouncedAtNs = nowNs;
@@ -149,6 +186,9 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             // after the RUN_STARTED of the same cycle, if a run started and ended between two cycles
             announceRun(RUN_ENDED);
             runAnnounced = false;
+            if (currentRunId == ownRunId) {
+                runEndedAction.run();
+            }
             updateInRun();
             work++;
         }
@@ -231,11 +271,48 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         return sent;
     }
 
+    /** A run announcement: RUN_STARTED and RUN_RESUMED carry the id of the run this node masters, RUN_ENDED nothing. */
     private boolean sendHeader(final int peer, final int type) {
-        final MutableDirectBuffer frame = sender.frameBuffer(HeaderFlyweight.HEADER_LENGTH);
-        header.wrap(frame, 0, HeaderFlyweight.HEADER_LENGTH);
+        final int length = type == RUN_ENDED ? HeaderFlyweight.HEADER_LENGTH : RUN_ANNOUNCEMENT_LENGTH;
+        final MutableDirectBuffer frame = sender.frameBuffer(length);
+        header.wrap(frame, 0, length);
         header.headerDefaults(type);
-        return sender.sendTo(peer, HeaderFlyweight.HEADER_LENGTH);
+        header.frameLength(length);
+        if (type != RUN_ENDED) {
+            frame.putLong(HeaderFlyweight.HEADER_LENGTH, ownRunId, HeaderFlyweight.BYTE_ORDER);
+        }
+        return sender.sendTo(peer, length);
+    }
+
+    /** RUN_STARTED and RUN_RESUMED: the header and the run's id. */
+    static final int RUN_ANNOUNCEMENT_LENGTH = HeaderFlyweight.HEADER_LENGTH + 8;
+
+    /** The run id a RUN_STARTED or RUN_RESUMED carries, or NO_RUN if it has none. */
+    private static long runIdOf(final DirectBuffer buffer, final int offset, final int length) {
+        return length >= RUN_ANNOUNCEMENT_LENGTH ? buffer.getLong(offset + HeaderFlyweight.HEADER_LENGTH,
+            HeaderFlyweight.BYTE_ORDER) : NO_RUN;
+    }
+
+    /** A new id for a run this node masters: its node id and its count of such runs. */
+    private long newRunId() {
+        return ((long)members.selfId() << 32) | (++runsMasteredHere & 0xFFFF_FFFFL);
+    }
+
+    /** A run starts: its id is the only one of the current run. */
+    private void startRun(final long runId) {
+        runIds.clear();
+        if (runId != NO_RUN) {
+            runIds.add(runId);
+        }
+        currentRunId = runId;
+    }
+
+    /** The current run goes on under another master: its id names the run too. */
+    private void resumeRun(final long runId) {
+        if (runId != NO_RUN) {
+            runIds.add(runId);
+            currentRunId = runId;
+        }
     }
 
     private boolean sendTerminate(final int peer) {
@@ -260,6 +337,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** A peer started a run: ends deep idle (work for the computation) and lets the next steal go now. */
     private int onRunStarted(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         runStartsReceived++;
+        startRun(runIdOf(buffer, offset, length));
         runningPeers.add(senderId);
         updateInRun();
         onRunStarted.run();
@@ -269,6 +347,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
 
     /** A peer took over a run and re-runs its root: a run is active again; the run's tables stay, its orphans are reused. */
     private int onRunResumed(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        resumeRun(runIdOf(buffer, offset, length)); // a reminder names the run it is in already: nothing changes
         if (!runningPeers.add(senderId)) {
             return 0; // a reminder of a run this node knows already: no wake-up, and failed steals keep backing off
         }
@@ -279,6 +358,9 @@ public final class LifecycleHandler implements Duty, MembershipListener {
 
     /** A peer's runs ended: its idle agent may park long again if no other run is active. */
     private int onRunEnded(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
+        if (currentRunId != NO_RUN && (int)(currentRunId >>> 32) == senderId && runningPeers.contains(senderId)) {
+            runEndedAction.run(); // the current run's master ended it
+        }
         runningPeers.remove(senderId);
         updateInRun();
         return 0; // nothing for the computation to do

@@ -39,6 +39,7 @@ import org.divvy.protocol.FrameCounters;
 import org.divvy.protocol.FrameValidator;
 import org.divvy.recovery.Departure;
 import org.divvy.recovery.Orphans;
+import org.divvy.recovery.ResultCopies;
 import org.divvy.results.ForeignJobs;
 import org.divvy.results.GivenJobs;
 import org.divvy.results.RemoteExceptions;
@@ -90,6 +91,7 @@ public final class NetworkNode implements AutoCloseable {
     private final Orphans orphans;
     private final Mastership mastership;
     private final Departure departure;
+    private final ResultCopies copies;
     private final Thief thief;
     private final CodecThread codec;
     private final DeepIdle deepIdle;
@@ -131,6 +133,10 @@ public final class NetworkNode implements AutoCloseable {
             () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE);
         b.scheduler.recoveryHook(orphans);
         departure = new Departure(members, outbound, foreign, orphans, b.jobTypes::get, frameCounters);
+        final LifecycleHandler[] lifecycleRef = new LifecycleHandler[1]; // made below; result copies ask it which run is on
+        copies = new ResultCopies(b.scheduler, members, outbound, orphans, b.jobTypes::get, frameCounters, cycleClock,
+            config.resultCopyMinMs(), config.orphanSaving(), () -> lifecycle.terminationCodeOrNone() != NodeLifecycle.NO_CODE,
+            () -> lifecycleRef[0].currentRunId(), runId -> lifecycleRef[0].isCurrentRun(runId));
         final StealStrategy strategy = StealStrategy.of(config.policy(), new Random(b.seed),
             TimeUnit.MILLISECONDS.toNanos(config.deepIdleStealBackoffMs()), TimeUnit.MILLISECONDS.toNanos(config.deepIdleVictimHoldMs()));
         // peers are asked for work only in a run: one announced to this node, or one whose job it holds (a job of
@@ -142,6 +148,7 @@ public final class NetworkNode implements AutoCloseable {
         lifecycleHandler = new LifecycleHandler(lifecycle, members, outbound, () -> {
             foreign.onRunStarted();
             orphans.onRunStarted();
+            copies.onRunStarted();
         }, thief::wake,
             foreign::cancelAll, deepIdle);
         registry = config.join() == null ? new Registry(config, outbound, transport.endpoint(), b.jobTypes.digest(),
@@ -155,7 +162,7 @@ public final class NetworkNode implements AutoCloseable {
             rootKeeper, this::announceRun, frameCounters, this::onError, restartGraceNs);
         // mastership first: it knows this node's id before the lifecycle tells application threads the node joined
         membership = new MembershipClient(config, transport.endpoint(), members, outbound,
-            List.of(mastership, lifecycleHandler, thief, given, foreign, orphans), b.jobTypes.digest(), transport::useRunKey);
+            List.of(mastership, lifecycleHandler, thief, given, foreign, orphans, copies), b.jobTypes.digest(), transport::useRunKey);
         client[0] = membership;
         // messages lost between this node and a peer go to the registry as STREAM_LOST: handled as a failure
         transport.lossListener(membership);
@@ -167,7 +174,10 @@ public final class NetworkNode implements AutoCloseable {
         foreign.register(dispatcher);
         orphans.register(dispatcher);
         departure.register(dispatcher);
+        copies.register(dispatcher);
+        lifecycleRef[0] = lifecycleHandler;
         lifecycleHandler.register(dispatcher);
+        lifecycleHandler.whenRunEnds(copies::onRunEnded);
         mastership.register(dispatcher);
 
         final ExtensionContext extensionContext = new ExtensionContext(config, dispatcher, outbound, members, b.scheduler,
@@ -180,6 +190,7 @@ public final class NetworkNode implements AutoCloseable {
         thief.sharedObjects(extensionContext.sharedObjectContext());
         mastership.sharedObjects(extensionContext.sharedObjectContext());
         departure.sharedObjects(extensionContext.sharedObjectContext());
+        copies.sharedObjects(extensionContext.sharedObjectContext());
         sharedObjectContext = extensionContext.sharedObjectContext();
 
         final Scheduler scheduler = b.scheduler;
@@ -211,7 +222,7 @@ public final class NetworkNode implements AutoCloseable {
         for (final Duty duty : extensionContext.duties()) {
             agentBuilder.duty(duty);
         }
-        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(departure).duty(victim).duty(thief)
+        agent = agentBuilder.duty(membership).duty(lifecycleHandler).duty(mastership).duty(foreign).duty(given).duty(orphans).duty(copies).duty(departure).duty(victim).duty(thief)
             .build();
     }
 
@@ -433,7 +444,8 @@ public final class NetworkNode implements AutoCloseable {
             frameCounters.totalDropped(), new RecoveryStatistics(given.jobsRestarted(), orphans.jobsKept(),
                 orphans.announcements(), orphans.pairsReceived(), orphans.resultRequests(), foreign.heldResultsReturned(),
                 orphans.copiedHere(), departure.resultsHandedOver(), departure.resultsTakenOver(),
-                mastership.takeovers(), orphans.fingerprintMismatches()), transport.authenticationCounters().lostInTransit.get(),
+                mastership.takeovers(), orphans.fingerprintMismatches(), copies.copiesSent(), copies.copiesKept(),
+                copies.copiesAdopted(), copies.copiesDropped()), transport.authenticationCounters().lostInTransit.get(),
             membership.lossesReported(), registry == null ? 0 : registry.removedForLoss(), extensionStatistics());
     }
 

@@ -3,8 +3,8 @@
  * {@link org.divvy.protocol.FrameValidator} that checks a received frame before any field of it is read,
  * and the {@link org.divvy.protocol.FrameCounters} of dropped frames. Each message type's flyweight lives
  * in the package of the mechanism that owns the message (membership, stealing, results, lifecycle; CHUNK in
- * transport), with its type code as {@code TYPE}; the header-only types (LEAVE, HEARTBEAT, RUN_STARTED, RUN_RESUMED, RUN_ENDED) have
- * their codes in their mechanism's message class.
+ * transport), with its type code as {@code TYPE}; the header-only types (LEAVE, HEARTBEAT, RUN_ENDED), and RUN_STARTED and RUN_RESUMED (the
+ * header and a run id), have their codes in their mechanism's message class.
  *
  * <p>Flyweights hold no state beyond the buffer they wrap: each is owned by one thread (the network
  * agent) and re-wrapped per frame, so encoding and decoding allocate nothing except the strings a caller

@@ -11,7 +11,6 @@ import java.util.function.Function;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.IntHashSet;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.agent.Duty;
 import org.divvy.agent.FrameDispatcher;
 import org.divvy.agent.FrameDispatcher.Senders;
@@ -186,7 +185,7 @@ public final class Departure implements Duty {
             return NOBODY;
         }
         final int to = others[ThreadLocalRandom.current().nextInt(others.length)];
-        final List<Entry> entries = new ArrayList<>();
+        final List<EncodedJob> entries = new ArrayList<>();
         long length = OrphanResultsFlyweight.ENTRIES_OFFSET;
         for (final Map.Entry<Stamp, Orphans.Kept> e : held.entrySet()) {
             final Job job = e.getValue().job(); // the taker fingerprints it again when it keeps it
@@ -209,17 +208,12 @@ public final class Departure implements Duty {
                 break; // what does not fit is recomputed
             }
             length += entryLength;
-            entries.add(new Entry(stamp, job.type().name(), args, result));
+            entries.add(new EncodedJob(stamp, job.type().name(), args, result));
         }
         final MutableDirectBuffer frame = sender.frameBuffer(length);
         results.wrap(frame, 0, frame.capacity());
         results.headerDefaults(OrphanResultsFlyweight.TYPE);
-        results.count(entries.size());
-        int at = OrphanResultsFlyweight.ENTRIES_OFFSET;
-        for (final Entry e : entries) {
-            at = results.putEntry(at, new UnsafeBuffer(e.stamp), e.stamp.length, e.typeName, new UnsafeBuffer(e.arguments),
-                e.arguments.length, new UnsafeBuffer(e.result), e.result.length);
-        }
+        final int at = results.putEntries(entries);
         results.frameLength(at);
         if (sender.sendTo(to, at)) {
             resultsHandedOver += entries.size();
@@ -290,8 +284,5 @@ public final class Departure implements Duty {
         }
         awaitingAckFrom = NOBODY;
         return 1;
-    }
-
-    private record Entry(byte[] stamp, String typeName, byte[] arguments, byte[] result) {
     }
 }

@@ -1,6 +1,9 @@
 package org.divvy.recovery;
 
+import java.util.List;
+
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.divvy.protocol.HeaderFlyweight;
 
 /**
@@ -23,7 +26,7 @@ import org.divvy.protocol.HeaderFlyweight;
  *
  * Loss-tolerant: a lost message only costs recomputation.
  */
-public final class OrphanResultsFlyweight extends HeaderFlyweight {
+public class OrphanResultsFlyweight extends HeaderFlyweight {
     /** The message type code (ORPHAN_RESULTS). */
     public static final int TYPE = 19;
     public static final int COUNT_OFFSET = HEADER_LENGTH;
@@ -32,12 +35,29 @@ public final class OrphanResultsFlyweight extends HeaderFlyweight {
     /** The fields of an entry, each a var field. */
     static final int FIELDS = 4;
 
+    /** Where the entry count is: after the header, or after a subtype's fields. */
+    private final int countOffset;
+
+    public OrphanResultsFlyweight() {
+        this(COUNT_OFFSET);
+    }
+
+    /** For a message whose entries follow fields of its own ({@link ResultCopiesFlyweight}): the count is at {@code countOffset}. */
+    protected OrphanResultsFlyweight(final int countOffset) {
+        this.countOffset = countOffset;
+    }
+
+    /** Where the first entry starts. */
+    public final int entriesOffset() {
+        return countOffset + 4;
+    }
+
     public int count() {
-        return buffer.getInt(COUNT_OFFSET, BYTE_ORDER);
+        return buffer.getInt(countOffset, BYTE_ORDER);
     }
 
     public OrphanResultsFlyweight count(final int count) {
-        buffer.putInt(COUNT_OFFSET, count, BYTE_ORDER);
+        buffer.putInt(countOffset, count, BYTE_ORDER);
         return this;
     }
 
@@ -47,6 +67,17 @@ public final class OrphanResultsFlyweight extends HeaderFlyweight {
         final int typeAt = putVarBytes(at, stamp, 0, stampLength);
         final int argumentsAt = putVarString(typeAt, jobTypeName);
         return putVarBytes(putVarBytes(argumentsAt, arguments, 0, argumentsLength), result, 0, resultLength);
+    }
+
+    /** Writes {@code jobs} as entries from {@link #entriesOffset()}, their count included; returns the frame's end. */
+    public int putEntries(final List<EncodedJob> jobs) {
+        count(jobs.size());
+        int at = entriesOffset();
+        for (final EncodedJob e : jobs) {
+            at = putEntry(at, new UnsafeBuffer(e.stamp()), e.stamp().length, e.typeName(), new UnsafeBuffer(e.arguments()),
+                e.arguments().length, new UnsafeBuffer(e.result()), e.result().length);
+        }
+        return at;
     }
 
     /** The bytes an entry takes, at most. */
@@ -85,10 +116,10 @@ public final class OrphanResultsFlyweight extends HeaderFlyweight {
     @Override
     public boolean isBodyWellFormed(final int frameLength) {
         final int count = count();
-        if (count < 0 || count > (frameLength - ENTRIES_OFFSET) / (FIELDS * VAR_LENGTH_PREFIX)) {
+        if (count < 0 || count > (frameLength - entriesOffset()) / (FIELDS * VAR_LENGTH_PREFIX)) {
             return false;
         }
-        int at = ENTRIES_OFFSET;
+        int at = entriesOffset();
         for (int i = 0; i < count * FIELDS; i++) {
             at = varFieldEnd(at, frameLength);
             if (at < 0) {

@@ -101,6 +101,16 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
+     * Installs (or, with null, removes) result copies' hook: in every worker's own copy, which it reads as each job
+     * starts ({@link Worker#resultCopyHook}); a job that started before sees the hook it started with.
+     */
+    public void resultCopyHook(final ResultCopyHook hook) {
+        for (final Worker w : workers) {
+            w.resultCopyHook = hook;
+        }
+    }
+
+    /**
      * A job that came from another node and runs outside the workers' loop (a root given to this node's master
      * thread): waits for the replicas of its shared objects and checks its guard, as a worker does first.
      */

@@ -1,6 +1,7 @@
 package org.divvy.scheduling;
 
 import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * The reproducible identity of a job: the level stamp of the thesis (§2.4). The root has the empty
@@ -19,6 +20,13 @@ public final class Stamp implements Comparable<Stamp> {
 
     /** Upper bound of an encoded stamp ({@link #toByteArray}), so a decoder never allocates more than this. */
     public static final int MAX_ENCODED_LENGTH = 64 * 1024;
+
+    /**
+     * Orders stamps by their encoded bytes (unsigned, lexicographically): cheaper than {@link #compareTo}, and like it
+     * an ancestor comes first and every subtree's stamps are contiguous, the subtree's root first (a varint ends at a
+     * byte below 0x80, so a byte prefix that ends a varint is an ancestor).
+     */
+    public static final Comparator<Stamp> ENCODED_ORDER = (a, b) -> Arrays.compareUnsigned(a.bytes, b.bytes);
 
     private final byte[] bytes;
     private int hash;
@@ -59,6 +67,23 @@ public final class Stamp implements Comparable<Stamp> {
         final byte[] out = Arrays.copyOf(bytes, bytes.length + varintLength(childIndex));
         writeVarint(out, bytes.length, childIndex);
         return new Stamp(out);
+    }
+
+    /** Whether this stamp is {@code other} or one of its ancestors. */
+    public boolean isAncestorOrSelf(final Stamp other) {
+        return other.bytes.length >= bytes.length && Arrays.equals(bytes, 0, bytes.length, other.bytes, 0, bytes.length);
+    }
+
+    /** The parent's stamp, or null for {@link #ROOT}. */
+    public Stamp parent() {
+        if (bytes.length == 0) {
+            return null;
+        }
+        int end = bytes.length - 1; // the last varint's final byte
+        while (end > 0 && bytes[end - 1] < 0) {
+            end--; // a byte with the high bit set continues the varint that ends after it
+        }
+        return end == 0 ? ROOT : new Stamp(Arrays.copyOf(bytes, end));
     }
 
     /** The number of levels below the root: 0 for {@link #ROOT}. */

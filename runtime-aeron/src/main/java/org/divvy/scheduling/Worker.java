@@ -54,6 +54,12 @@ final class Worker extends Thread {
      * at the next safe point (a plain load on x86, as the scheduler's volatile field was).
      */
     volatile SharingHook sharingHook;
+
+    /**
+     * This worker's copy of result copies' hook ({@link Scheduler#resultCopyHook(ResultCopyHook)}): the network half installs it while a node of another
+     * site is alive to keep copies, and removes it when none is (so a single-site run pays one field read per job).
+     */
+    volatile ResultCopyHook resultCopyHook;
     /**
      * A spawn leaves its job unpublished ({@link Task#UNPUBLISHED}) while this worker's deque offers thieves
      * at least this many jobs and no worker is parked: thieves take the oldest, largest jobs, so a few
@@ -226,6 +232,8 @@ final class Worker extends Thread {
      * that runs it, or null in the worker's loop); returns its outcome.
      */
     private int run(final Task job, final boolean local, final Task below) {
+        final ResultCopyHook copies = resultCopyHook;
+        final long startedMs = copies == null ? 0 : copies.nowMs();
         try {
             if (local) {
                 job.startLocally();
@@ -247,6 +255,9 @@ final class Worker extends Thread {
                 sync(job); // implicit sync: a job never ends before its children
             }
             safePoint(); // a job's end is a safe point for shared objects
+            if (copies != null && !job.cancelRequested) {
+                copyResult(copies, job, startedMs);
+            }
         } catch (final Throwable failure) {
             current = below;
             job.leaveFrame();
@@ -255,6 +266,15 @@ final class Worker extends Thread {
         current = null; // not `below`: see resume
         job.leaveFrame();
         return job.cancelRequested ? Task.CANCELLED : Task.DONE;
+    }
+
+    /** Hands a finished job to result copies; a copy is worth nothing next to the job's own outcome, so nothing it throws fails the job. */
+    private static void copyResult(final ResultCopyHook copies, final Task job, final long startedMs) {
+        try {
+            copies.onFinished(job, startedMs);
+        } catch (final Throwable lost) {
+            // a StackOverflowError at the stack's edge or an OutOfMemoryError: this job is simply not copied
+        }
     }
 
     /*

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.divvy.agent.FrameDispatcher;
+import org.divvy.protocol.FrameCounters;
 import org.divvy.testing.RecordingFrameSender;
 import org.divvy.membership.Member;
 import org.divvy.membership.MemberState;
@@ -152,6 +154,62 @@ class RunAnnouncementDeliveryTest {
         handler.doWork(0);
         assertEquals(List.of(PEER + " TERMINATE", BUSY_PEER + " TERMINATE"), sent());
         assertTrue(lifecycle.isTerminateFlushed());
+    }
+
+    /**
+     * Result copies keep only what belongs to the run a node works in: every announcement names the run (its master's
+     * node id and count), a takeover's id names the same run, and the master's RUN_ENDED ends it.
+     */
+    @Test
+    void shouldNameTheRunInItsAnnouncementsAndKnowWhenItEnds() {
+        final int[] ended = new int[1];
+        handler.whenRunEnds(() -> ended[0]++);
+        lifecycle.requestRunStarted();
+        handler.doWork(0);
+        final long first = (long)SELF << 32 | 1;
+        assertEquals(first, handler.currentRunId());
+        assertEquals(first, runIdIn(sender.sent.get(0)), "RUN_STARTED names the run");
+        lifecycle.runEnded();
+        handler.doWork(0);
+        assertEquals(1, ended[0], "its own run ended");
+
+        final LifecycleHandler peer = new LifecycleHandler(new NodeLifecycle(), members, new RecordingFrameSender(),
+            () -> { }, () -> { }, () -> { });
+        peer.whenRunEnds(() -> ended[0]++);
+        final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, e -> {
+            throw new AssertionError(e);
+        });
+        peer.register(dispatcher);
+        deliver(dispatcher, LifecycleHandler.RUN_STARTED, PEER, (long)PEER << 32 | 3);
+        assertTrue(peer.isCurrentRun((long)PEER << 32 | 3));
+        deliver(dispatcher, LifecycleHandler.RUN_RESUMED, BUSY_PEER, (long)BUSY_PEER << 32 | 1); // a takeover
+        assertTrue(peer.isCurrentRun((long)PEER << 32 | 3) && peer.isCurrentRun((long)BUSY_PEER << 32 | 1), "the same run under two masters");
+        assertEquals((long)BUSY_PEER << 32 | 1, peer.currentRunId());
+        deliver(dispatcher, LifecycleHandler.RUN_STARTED, PEER, (long)PEER << 32 | 4);
+        assertFalse(peer.isCurrentRun((long)PEER << 32 | 3) || peer.isCurrentRun((long)BUSY_PEER << 32 | 1), "a new run: the last one's ids are gone");
+        deliver(dispatcher, LifecycleHandler.RUN_ENDED, BUSY_PEER, LifecycleHandler.NO_RUN);
+        assertEquals(1, ended[0], "not the master of the current run: it goes on");
+        deliver(dispatcher, LifecycleHandler.RUN_ENDED, PEER, LifecycleHandler.NO_RUN);
+        assertEquals(2, ended[0], "its master ended it");
+    }
+
+    private static long runIdIn(final byte[] frame) {
+        assertEquals(LifecycleHandler.RUN_ANNOUNCEMENT_LENGTH, frame.length);
+        return new UnsafeBuffer(frame).getLong(HeaderFlyweight.HEADER_LENGTH, HeaderFlyweight.BYTE_ORDER);
+    }
+
+    /** A run announcement of {@code type} from {@code from}, naming {@code runId} unless it is RUN_ENDED. */
+    private static void deliver(final FrameDispatcher dispatcher, final int type, final int from, final long runId) {
+        final int length = type == LifecycleHandler.RUN_ENDED ? HeaderFlyweight.HEADER_LENGTH : LifecycleHandler.RUN_ANNOUNCEMENT_LENGTH;
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
+        final HeaderFlyweight header = new HeaderFlyweight();
+        header.wrap(frame, 0, length);
+        header.headerDefaults(type).senderId(from);
+        header.frameLength(length);
+        if (type != LifecycleHandler.RUN_ENDED) {
+            frame.putLong(HeaderFlyweight.HEADER_LENGTH, runId, HeaderFlyweight.BYTE_ORDER);
+        }
+        dispatcher.onFrame(type, frame, 0, length);
     }
 
     private static Member alive(final int id) {

@@ -27,6 +27,26 @@ class StampTest {
         assertEquals(3, Stamp.ROOT.child(300).child(0).child(5).depth());
     }
 
+    /** Result copies' keeper drops a subtree by walking the stamps after its root in this order (multi-byte indices too). */
+    @Test
+    void shouldKnowItsParentAndAncestorsAndKeepEachSubtreeContiguousInEncodedOrder() {
+        final Stamp a = Stamp.ROOT.child(300).child(5);
+        assertEquals(Stamp.ROOT.child(300), a.parent());
+        assertSame(Stamp.ROOT, Stamp.ROOT.child(70_000).parent());
+        assertEquals(null, Stamp.ROOT.parent());
+        assertEquals(a, a.child(128).parent());
+        assertTrue(a.isAncestorOrSelf(a) && a.isAncestorOrSelf(a.child(0).child(200)) && Stamp.ROOT.isAncestorOrSelf(a));
+        assertTrue(!a.child(0).isAncestorOrSelf(a) && !Stamp.ROOT.child(3).isAncestorOrSelf(Stamp.ROOT.child(300)));
+        final List<Stamp> stamps = new ArrayList<>(List.of(Stamp.ROOT.child(300), a.child(200), Stamp.ROOT.child(301), a,
+            Stamp.ROOT.child(300).child(4).child(1), a.child(1).child(128), Stamp.ROOT.child(2), a.child(127)));
+        stamps.sort(Stamp.ENCODED_ORDER);
+        final int first = stamps.indexOf(a);
+        for (int i = 0; i < stamps.size(); i++) {
+            final boolean inSubtree = a.isAncestorOrSelf(stamps.get(i));
+            assertEquals(inSubtree, i >= first && i < first + 4, stamps + ": " + a + "'s subtree, contiguous from it");
+        }
+    }
+
     @Test
     void shouldRoundTripThroughBytes() {
         final Stamp stamp = Stamp.ROOT.child(0).child(128).child(Integer.MAX_VALUE).child(7);

@@ -39,7 +39,8 @@ public final class FaultsMain {
     static final String CSV_HEADER = "section,case,metric,value,unit,note";
     static final String SAMPLES_HEADER = "scenario,round,wall_s,passed,first_master_site,final_master_site,killed_site,"
         + "killed_nodes,killed_at_s,takeovers,jobs_spawned,jobs_stolen,jobs_restarted,orphans_kept,broadcasts,"
-        + "pairs_received,result_requests,held_returned,copied_here,reused,detection_s,handed_over,taken_over,gone_s";
+        + "pairs_received,result_requests,held_returned,copied_here,reused,detection_s,handed_over,taken_over,gone_s,"
+        + "copies_sent,copies_adopted";
     /** What the launcher prints when it started the nodes of a {@code --join-at}. */
     static final String JOINERS_STARTED = "as --join-at";
     static final String SIMULATED = "SIMULATED WORK";
@@ -94,6 +95,9 @@ public final class FaultsMain {
                 "--workers", "1", "--acceptable-heartbeat-pause-ms", String.valueOf(heartbeatPauseMs)));
             if (!scenario.orphanSaving()) {
                 args.add("--orphan-saving=false");
+            }
+            if (!scenario.resultCopies()) {
+                args.addAll(List.of("--result-copy-min-ms", "0"));
             }
             if (quick) { // a smoke test: JVMs that start faster (C1 only) matter more than their speed
                 args.addAll(QUICK_CHILD_JVM);
@@ -342,7 +346,7 @@ public final class FaultsMain {
                     + "no takeover was reported");
             }
             out.printf(Locale.ROOT, "%-24s round %d: %7.2f s PASS%s; master site %s%s; spawned %d, stolen %d, orphans "
-                    + "kept %d, reused %d, broadcasts %d, restarted %d%n", scenario.id(), round, sample.wallSeconds(),
+                    + "kept %d, reused %d, broadcasts %d, restarted %d, result copies sent %d, adopted %d%n", scenario.id(), round, sample.wallSeconds(),
                 result.killedSite() == null ? "" : String.format(Locale.ROOT, ", %s site %s (%d nodes) at %.2f s%s",
                     scenario.fault().kills() ? "killed" : "stopped (graceful leave)", result.killedSite(),
                     result.killedNodes(), result.killedAtS(), scenario.fault().kills() ? ""
@@ -350,7 +354,7 @@ public final class FaultsMain {
                             sample.handedOver(), sample.takenOver())),
                 sample.firstMasterSite(), sample.takeovers() > 0 ? " -> " + sample.finalMasterSite() + " (takeovers "
                     + sample.takeovers() + ")" : "", sample.jobsSpawned(), sample.jobsStolen(), sample.orphansKept(),
-                sample.reused(), sample.broadcasts(), sample.jobsRestarted());
+                sample.reused(), sample.broadcasts(), sample.jobsRestarted(), sample.copiesSent(), sample.copiesAdopted());
             if (round > 0) {
                 sampleRows.add(String.join(",", scenario.id(), String.valueOf(round), fmt(sample.wallSeconds()),
                     String.valueOf(sample.passed()), sample.firstMasterSite(), sample.finalMasterSite(),
@@ -362,7 +366,8 @@ public final class FaultsMain {
                     String.valueOf(sample.resultRequests()), String.valueOf(sample.heldReturned()),
                     String.valueOf(sample.copiedHere()), String.valueOf(sample.reused()),
                     Double.isNaN(result.detectionS()) ? "" : fmt(result.detectionS()), String.valueOf(sample.handedOver()),
-                    String.valueOf(sample.takenOver()), Double.isNaN(result.goneS()) ? "" : fmt(result.goneS())));
+                    String.valueOf(sample.takenOver()), Double.isNaN(result.goneS()) ? "" : fmt(result.goneS()),
+                    String.valueOf(sample.copiesSent()), String.valueOf(sample.copiesAdopted())));
                 detections.computeIfAbsent(scenario, k -> new ArrayList<>()).add(result.detectionS());
                 gone.computeIfAbsent(scenario, k -> new ArrayList<>()).add(result.goneS());
             }
@@ -432,14 +437,24 @@ public final class FaultsMain {
                     List.of(new BarSeries("orphan saving on / off (ratio of medians)", new Color(0x1f77b4), new double[] {ratio}),
                         new BarSeries("median of per-round ratios", new Color(0xff7f0e), new double[] {paired})), 1.0);
             }
+            final Scenario nocopies = find("4sites-nocopies");
+            if (save != null && nocopies != null) {
+                final double ratio = median(samples.get(save), RunSample::wallSeconds)
+                    / median(samples.get(nocopies), RunSample::wallSeconds);
+                final double paired = pairedRatio(save, nocopies);
+                add("overhead", "4sites/4sites-nocopies", "ratio_of_medians", ratio, "x", note + "; target <= 1.01");
+                add("overhead", "4sites/4sites-nocopies", "median_of_round_ratios", paired, "x", note);
+                out.printf(Locale.ROOT, "(a) crash-free, result copies on / off: %.3f (median of the per-round ratios %.3f); "
+                    + "target <= 1.01%n", ratio, paired);
+            }
             final Scenario three = find("3sites");
             if (three != null) {
                 final double base = median(samples.get(three), RunSample::wallSeconds);
                 final List<String> categories = new ArrayList<>();
                 final List<Double> ratios = new ArrayList<>();
                 for (final Scenario scenario : samples.keySet()) {
-                    if (scenario.id().endsWith("-nosave") || scenario.fault().joinsNewSite()) {
-                        continue; // (a)'s control, and (d) has its own baseline
+                    if (scenario.id().startsWith("4sites-") || scenario.fault().joinsNewSite()) {
+                        continue; // (a)'s controls, and (d) has its own baseline
                     }
                     final double r = median(samples.get(scenario), RunSample::wallSeconds) / base;
                     categories.add(scenario.id());

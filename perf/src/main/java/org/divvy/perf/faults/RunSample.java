@@ -24,10 +24,13 @@ import java.util.regex.Pattern;
  * @param copiedHere       held orphan results copied on the holder itself (reused there)
  * @param handedOver       finished results the nodes that left gracefully handed to a staying node (their own line)
  * @param takenOver        results staying nodes took over from a leaving node
+ * @param copiesSent       result copies sent to keepers on other sites (jobs that ran at least resultCopyMinMs)
+ * @param copiesAdopted    kept copies their keepers made finished orphans when the copies' site died
  */
 record RunSample(boolean passed, double wallSeconds, String firstMasterSite, String finalMasterSite, long takeovers,
     long jobsSpawned, long jobsStolen, long jobsRestarted, long orphansKept, long broadcasts, long pairsReceived,
-    long resultRequests, long heldReturned, long copiedHere, long handedOver, long takenOver) {
+    long resultRequests, long heldReturned, long copiedHere, long handedOver, long takenOver, long copiesSent,
+    long copiesAdopted) {
 
     private static final Pattern WALL = Pattern.compile("^wall time: ([0-9.]+) s");
     /** {@code divvy run: the registry gives the root to node 6 (pid 5658, site C, node id 1): ...} */
@@ -41,6 +44,7 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
     private static final Pattern RECOVERY = Pattern.compile("recovery: jobs restarted (\\d+); orphans kept (\\d+), "
         + "announced in (\\d+) broadcasts; pairs received (\\d+); reused \\d+ \\(asked (\\d+), held here (\\d+)\\); "
         + "held results returned (\\d+); handed over on leaving \\d+, taken over (\\d+)");
+    private static final Pattern COPIES = Pattern.compile("result copies sent (\\d+), kept \\d+, adopted (\\d+)");
     /** A node's exit hook after a graceful leave: {@code node id 2 left the running computation (SIGTERM): handed 18 ...}. */
     private static final Pattern HANDED = Pattern.compile("left the running computation \\([^)]*\\): handed (\\d+) ");
 
@@ -58,6 +62,8 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
         long takeovers = 0;
         final long[] sums = new long[11];
         long handedOver = 0;
+        long copiesSent = 0;
+        long copiesAdopted = 0;
         for (final String line : lines) {
             if (line.startsWith("PASS:")) {
                 passed = true;
@@ -94,12 +100,17 @@ record RunSample(boolean passed, double wallSeconds, String firstMasterSite, Str
                     sums[1 + g] += Long.parseLong(m.group(g));
                 }
             }
+            m = COPIES.matcher(line);
+            if (m.find()) {
+                copiesSent += Long.parseLong(m.group(1));
+                copiesAdopted += Long.parseLong(m.group(2));
+            }
             m = HANDED.matcher(line);
             if (m.find()) {
                 handedOver += Long.parseLong(m.group(1));
             }
         }
         return new RunSample(passed, wall, firstMaster, finalMaster, takeovers, sums[0], sums[1], sums[2], sums[3],
-            sums[4], sums[5], sums[6], sums[8], sums[7], handedOver, sums[9]);
+            sums[4], sums[5], sums[6], sums[8], sums[7], handedOver, sums[9], copiesSent, copiesAdopted);
     }
 }

@@ -11,9 +11,15 @@ import java.util.List;
  * @param description  what it is, for the log and the README
  * @param sites        the sites of node 1..N-1 (node 0, the registry and submitter, is alone in site {@code R})
  * @param orphanSaving the node setting {@code --orphan-saving}
+ * @param resultCopies result copies on (the default, {@code --result-copy-min-ms} 100) or off ({@code 0})
  * @param fault        what is done to the nodes during the run
  */
-record Scenario(String id, String description, int sites, boolean orphanSaving, Fault fault) {
+record Scenario(String id, String description, int sites, boolean orphanSaving, boolean resultCopies, Fault fault) {
+
+    /** A scenario with result copies on, as nodes run by default. */
+    Scenario(final String id, final String description, final int sites, final boolean orphanSaving, final Fault fault) {
+        this(id, description, sites, orphanSaving, true, fault);
+    }
 
     /** What happens during a run: a site stopped (SIGKILL: a crash; SIGTERM: a graceful leave), new nodes joined. */
     enum Fault {
@@ -91,9 +97,13 @@ record Scenario(String id, String description, int sites, boolean orphanSaving, 
         return List.of(
             new Scenario("4sites", "4 sites, crash-free, orphan saving on (the default)", 4, true, Fault.NONE),
             new Scenario("4sites-nosave", "4 sites, crash-free, orphan saving off", 4, false, Fault.NONE),
+            new Scenario("4sites-nocopies", "4 sites, crash-free, result copies off (--result-copy-min-ms 0)", 4, true,
+                false, Fault.NONE),
             new Scenario("3sites", "3 sites from the start, crash-free", 3, true, Fault.NONE),
             new Scenario("kill-site", "4 sites, one site without the master SIGKILLed at half the 4-site time, "
                 + "orphan saving on", 4, true, Fault.KILL_OTHER_SITE),
+            new Scenario("kill-site-nocopies", "as kill-site, result copies off: only orphan saving keeps the killed "
+                + "site's work", 4, true, false, Fault.KILL_OTHER_SITE),
             new Scenario("kill-site-naive", "as kill-site, orphan saving off (naive: orphaned work recomputed)", 4,
                 false, Fault.KILL_OTHER_SITE),
             new Scenario("kill-master-site", "4 sites, the master's site SIGKILLed at half the 4-site time, orphan "
