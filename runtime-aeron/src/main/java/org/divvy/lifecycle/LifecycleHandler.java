@@ -33,14 +33,14 @@ import org.divvy.protocol.HeaderFlyweight;
  * duty takes.
  */
 public final class LifecycleHandler implements Duty, MembershipListener {
-    /** The message type code (RUN_STARTED): a master started a run, so idle peers steal at once; header only. */
+    /** The message type code (RUN_STARTED): a master started a run, so idle peers steal at once; the header and the run's id. */
     public static final int RUN_STARTED = 11;
     /** The message type code (RUN_ENDED): the sender masters no run any more, so idle peers may park long; header only. */
     public static final int RUN_ENDED = 29;
     /**
      * The message type code (RUN_RESUMED): the sender took over a run whose master died and re-runs its root, so
      * idle peers know a run is active again (the dead master's departure ended it here); unlike RUN_STARTED it keeps
-     * the run's per-run tables, the orphans the re-run reuses. Header only.
+     * the run's per-run tables, the orphans the re-run reuses. The header and the id the taker gives the run.
      */
     public static final int RUN_RESUMED = 30;
     /**
@@ -86,7 +86,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     private long runsMasteredHere;
     /** The id this node announces for the run it masters now. */
     private long ownRunId = NO_RUN;
-    /** Runs when the current run ends normally (its master's RUN_ENDED, or this node's own). */
+    /** Runs when the current run ends normally (its master's RUN_ENDED, or this node's own), after its ids are forgotten. */
     private Runnable runEndedAction = () -> { };
 
     /**
@@ -187,7 +187,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
             announceRun(RUN_ENDED);
             runAnnounced = false;
             if (currentRunId == ownRunId) {
-                runEndedAction.run();
+                endRun();
             }
             updateInRun();
             work++;
@@ -307,6 +307,13 @@ public final class LifecycleHandler implements Duty, MembershipListener {
         currentRunId = runId;
     }
 
+    /** The current run ended normally: no id names a current run until the next starts or resumes. */
+    private void endRun() {
+        runIds.clear();
+        currentRunId = NO_RUN;
+        runEndedAction.run();
+    }
+
     /** The current run goes on under another master: its id names the run too. */
     private void resumeRun(final long runId) {
         if (runId != NO_RUN) {
@@ -359,7 +366,7 @@ public final class LifecycleHandler implements Duty, MembershipListener {
     /** A peer's runs ended: its idle agent may park long again if no other run is active. */
     private int onRunEnded(final int senderId, final DirectBuffer buffer, final int offset, final int length) {
         if (currentRunId != NO_RUN && (int)(currentRunId >>> 32) == senderId && runningPeers.contains(senderId)) {
-            runEndedAction.run(); // the current run's master ended it
+            endRun(); // the current run's master ended it
         }
         runningPeers.remove(senderId);
         updateInRun();

@@ -67,8 +67,9 @@ import org.divvy.scheduling.Task;
  * </ul>
  *
  * Loss-tolerant like orphan tuples: a copy lost, dropped or held by a keeper that dies too only costs recomputation.
- * Copies belong to one run: a run that starts or ends clears them, and none is kept or adopted once the computation
- * is over.
+ * Copies belong to one run: a run that starts or ends clears them, a keeper keeps only copies naming the current run
+ * (none between runs, so the last copies of an ended run, sent after its end, are not), and none is kept or adopted
+ * once the computation is over.
  * Off with orphan saving, with {@code minMs} 0, and while no other site has an alive node.
  *
  * <p>Single writer: the network agent thread owns everything but {@link #finishedInbox}, which workers fill (each with
@@ -386,8 +387,8 @@ public final class ResultCopies implements Duty, MembershipListener, ResultCopyH
      * Not once the computation is over (members leave at its end), nor between runs (the run's end cleared them).
      */
     private void adopt(final Member dead) {
-        if (!enabled || computationOver.getAsBoolean()) {
-            return;
+        if (!enabled || computationOver.getAsBoolean() || currentRunId.getAsLong() == 0) {
+            return; // no run is on: what is kept belongs to none
         }
         for (final Iterator<Map.Entry<Stamp, Copy>> it = kept.entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<Stamp, Copy> e = it.next();

@@ -74,18 +74,6 @@ public final class Stamp implements Comparable<Stamp> {
         return other.bytes.length >= bytes.length && Arrays.equals(bytes, 0, bytes.length, other.bytes, 0, bytes.length);
     }
 
-    /** The parent's stamp, or null for {@link #ROOT}. */
-    public Stamp parent() {
-        if (bytes.length == 0) {
-            return null;
-        }
-        int end = bytes.length - 1; // the last varint's final byte
-        while (end > 0 && bytes[end - 1] < 0) {
-            end--; // a byte with the high bit set continues the varint that ends after it
-        }
-        return end == 0 ? ROOT : new Stamp(Arrays.copyOf(bytes, end));
-    }
-
     /** The number of levels below the root: 0 for {@link #ROOT}. */
     public int depth() {
         int depth = 0;

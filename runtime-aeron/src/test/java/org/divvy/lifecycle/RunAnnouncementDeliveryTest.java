@@ -172,6 +172,8 @@ class RunAnnouncementDeliveryTest {
         lifecycle.runEnded();
         handler.doWork(0);
         assertEquals(1, ended[0], "its own run ended");
+        assertFalse(handler.isCurrentRun(first), "an ended run is no current run: its late copies are not kept");
+        assertEquals(LifecycleHandler.NO_RUN, handler.currentRunId());
 
         final LifecycleHandler peer = new LifecycleHandler(new NodeLifecycle(), members, new RecordingFrameSender(),
             () -> { }, () -> { }, () -> { });
@@ -191,6 +193,7 @@ class RunAnnouncementDeliveryTest {
         assertEquals(1, ended[0], "not the master of the current run: it goes on");
         deliver(dispatcher, LifecycleHandler.RUN_ENDED, PEER, LifecycleHandler.NO_RUN);
         assertEquals(2, ended[0], "its master ended it");
+        assertFalse(peer.isCurrentRun((long)PEER << 32 | 4));
     }
 
     private static long runIdIn(final byte[] frame) {

@@ -74,7 +74,7 @@ class UnknownJobTypeTest {
                     });
                 final boolean[] runAnnounced = new boolean[1];
                 victim.duty(nowNs -> {
-                    // the peer masters a run (RUN_STARTED, header only): the node asks peers for work only in a run
+                    // the peer masters a run (RUN_STARTED; a header-only one names no run, which only turns result copies off): the node asks peers for work only in a run
                     if (runAnnounced[0] || !victim.members().isAlive(0) || victim.members().selfId() < 0) {
                         return 0;
                     }
