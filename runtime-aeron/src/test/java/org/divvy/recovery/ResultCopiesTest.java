@@ -50,7 +50,10 @@ class ResultCopiesTest {
 
     private final Members members = new Members("B");
     private final RecordingFrameSender sender = new RecordingFrameSender();
-    private final FrameDispatcher dispatcher = new FrameDispatcher(new FrameCounters(), members, e -> {
+    /** The dispatcher's counters (frames it refuses) and result copies' own (entries it drops). */
+    private final FrameCounters dispatcherCounters = new FrameCounters();
+    private final FrameCounters copiesCounters = new FrameCounters();
+    private final FrameDispatcher dispatcher = new FrameDispatcher(dispatcherCounters, members, e -> {
         throw new AssertionError("a handler threw", e);
     });
     private final AtomicLong nowNs = new AtomicLong(TimeUnit.SECONDS.toNanos(100));
@@ -78,7 +81,7 @@ class ResultCopiesTest {
         orphans = new Orphans(scheduler, members, sender, given, foreign, true, computationOver::get);
         orphans.onJoined(SELF);
         copies = new ResultCopies(scheduler, members, sender, orphans, name -> CopiedJob.TYPE.name().equals(name) ? CopiedJob.TYPE : null,
-            new FrameCounters(), nowNs::get, 100, true, computationOver::get, runId::get, id -> id == runId.get());
+            copiesCounters, nowNs::get, 100, true, computationOver::get, runId::get, id -> id == runId.get());
         copies.onJoined(SELF);
         copies.register(dispatcher);
     }
@@ -196,6 +199,41 @@ class ResultCopiesTest {
         assertEquals(2 * 1_000L, restarted.boxedResult());
         orphans.doWork(nowNs.get());
         assertEquals(1, sender.broadcasts.size(), "announced to all in one message");
+    }
+
+    /**
+     * A member's garbage: a count beyond the frame, a stamp that ends inside a child index, arguments over the 64 KiB a
+     * sender copies at most. Each is counted and dropped, nothing throws, and the well-formed entry beside them is kept.
+     */
+    @Test
+    void shouldCountAndDropMalformedCopiesAndKeepTheRest() {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[200_000]);
+        final ResultCopiesFlyweight f = new ResultCopiesFlyweight();
+        f.wrap(frame, 0, frame.capacity());
+        f.headerDefaults(ResultCopies.TYPE).senderId(IN_A);
+        f.runId(RUN).count(1_000); // more entries than the frame holds
+        f.frameLength(ResultCopiesFlyweight.COPIES_OFFSET);
+        dispatcher.onFrame(ResultCopies.TYPE, frame, 0, ResultCopiesFlyweight.COPIES_OFFSET);
+        assertEquals(1, dispatcherCounters.truncated.get() + dispatcherCounters.malformed.get(), "refused whole");
+
+        final WireWriter value = new WireWriter(16);
+        value.writeLong(7);
+        final byte[] brokenStamp = {(byte)0x85}; // a child index whose last byte is missing
+        final byte[] good = stamp(0, 7).toByteArray();
+        final byte[] deep = stamp(0, 8).toByteArray();
+        final byte[] huge = new byte[ResultCopies.MAX_ENCODED_BYTES + 1];
+        f.count(3);
+        int at = ResultCopiesFlyweight.COPIES_OFFSET;
+        at = f.putEntry(at, new UnsafeBuffer(brokenStamp), 1, CopiedJob.TYPE.name(), value.buffer(), value.length(),
+            value.buffer(), value.length());
+        at = f.putEntry(at, new UnsafeBuffer(deep), deep.length, CopiedJob.TYPE.name(), new UnsafeBuffer(huge), huge.length,
+            value.buffer(), value.length());
+        at = f.putEntry(at, new UnsafeBuffer(good), good.length, CopiedJob.TYPE.name(), value.buffer(), value.length(),
+            value.buffer(), value.length());
+        f.frameLength(at);
+        dispatcher.onFrame(ResultCopies.TYPE, frame, 0, at);
+        assertEquals(2, copiesCounters.malformed.get(), "the broken stamp and the oversized arguments");
+        assertEquals(List.of(stamp(0, 7)), copies.keptStamps());
     }
 
     @Test
